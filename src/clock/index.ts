@@ -1,0 +1,2 @@
+export { systemClock, createVirtualClock } from './clock.js'
+export type { Clock, VirtualClock, VirtualClockOptions } from './clock.js'

@@ -1,0 +1,5 @@
+import type { Institution } from '../api-client/index.js'
+
+export function buildInstitutionCatalog(): Institution[] {
+  return []
+}

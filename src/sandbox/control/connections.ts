@@ -1,0 +1,6 @@
+import { Router } from 'express'
+import type { SandboxRuntime } from '../context.js'
+
+export function connectionControl(_runtime: SandboxRuntime): Router {
+  return Router()
+}

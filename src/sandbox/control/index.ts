@@ -1,0 +1,24 @@
+import { Router } from 'express'
+import type { SandboxRuntime } from '../context.js'
+import { clockControl } from './clock.js'
+import { connectionControl } from './connections.js'
+import { faultControl } from './faults.js'
+import { resetControl } from './reset.js'
+import { stateControl } from './state.js'
+import { transactionControl } from './transactions.js'
+import { transferControl } from './transfers.js'
+import { webhookControl } from './webhooks.js'
+
+/** The control API under /_sandbox: no bank API key, never touched by injected faults. */
+export function controlRoutes(runtime: SandboxRuntime): Router {
+  const router = Router()
+  router.use(clockControl(runtime))
+  router.use(connectionControl(runtime))
+  router.use(transactionControl(runtime))
+  router.use(transferControl(runtime))
+  router.use(faultControl(runtime))
+  router.use(webhookControl(runtime))
+  router.use(stateControl(runtime))
+  router.use(resetControl(runtime))
+  return router
+}

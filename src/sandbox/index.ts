@@ -1,0 +1,5 @@
+export { createSandbox, DEFAULT_SETTINGS } from './sandbox.js'
+export type { Sandbox, SandboxOptions } from './sandbox.js'
+export type { SandboxSettings, FaultSettings, SandboxContext, SandboxRuntime } from './context.js'
+export { SCOPES } from './state.js'
+export type { Scope, ApiKeyRecord } from './state.js'

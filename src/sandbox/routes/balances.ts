@@ -1,0 +1,6 @@
+import { Router } from 'express'
+import type { SandboxContext } from '../context.js'
+
+export function balanceRoutes(_ctx: SandboxContext): Router {
+  return Router()
+}
