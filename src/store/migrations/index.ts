@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely'
+import * as mirror from './0001-mirror.js'
+
+/** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
+export const migrations: Record<string, Migration> = {
+  '0001-mirror': mirror,
+}
