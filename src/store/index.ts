@@ -4,3 +4,19 @@ export { migrateToLatest, MigrationError } from './migrate.js'
 export { startEmbeddedPostgres } from './embedded-postgres.js'
 export type { EmbeddedPostgres, EmbeddedPostgresOptions } from './embedded-postgres.js'
 export type { Database } from './database.js'
+export {
+  transactionToRow,
+  upsertTransactions,
+  deleteTransactions,
+  deleteConnectionTransactions,
+} from './transactions-repo.js'
+export type { TransactionRow } from './transactions-repo.js'
+export {
+  getSyncStream,
+  saveStreamHead,
+  advanceCursor,
+  recordSyncSuccess,
+  recordSyncError,
+  deleteSyncStream,
+} from './sync-streams-repo.js'
+export type { SyncStream, BootstrapState } from './sync-streams-repo.js'

@@ -1,0 +1,89 @@
+import type { Kysely, Selectable } from 'kysely'
+import type { Database, SyncStreamsTable } from './database.js'
+
+export type SyncStream = Selectable<SyncStreamsTable>
+export type BootstrapState = 'new' | 'backfilling' | 'streaming'
+
+export async function getSyncStream(
+  db: Kysely<Database>,
+  connectionId: string,
+): Promise<SyncStream | undefined> {
+  return db
+    .selectFrom('sync_streams')
+    .selectAll()
+    .where('connection_id', '=', connectionId)
+    .executeTakeFirst()
+}
+
+/** Starts (or restarts) a stream at a freshly saved head (seed rule 5, first step). */
+export async function saveStreamHead(
+  db: Kysely<Database>,
+  connectionId: string,
+  head: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto('sync_streams')
+    .values({
+      connection_id: connectionId,
+      cursor: null,
+      head_cursor: head,
+      bootstrap_state: 'backfilling',
+      updated_at: now,
+    })
+    .onConflict((oc) =>
+      oc
+        .column('connection_id')
+        .doUpdateSet({ cursor: null, head_cursor: head, bootstrap_state: 'backfilling', updated_at: now }),
+    )
+    .execute()
+}
+
+/**
+ * Moves the cursor from `expected` to `next`, only if nobody else moved it: the page written in the same
+ * transaction is rolled back when another worker got there first, so no page is ever applied twice.
+ */
+export async function advanceCursor(
+  db: Kysely<Database>,
+  connectionId: string,
+  expected: string | null,
+  next: string,
+  now: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('sync_streams')
+    .set({ cursor: next, bootstrap_state: 'streaming', last_error: null, updated_at: now })
+    .where('connection_id', '=', connectionId)
+    .where((eb) => (expected === null ? eb('cursor', 'is', null) : eb('cursor', '=', expected)))
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+export async function recordSyncSuccess(
+  db: Kysely<Database>,
+  connectionId: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('sync_streams')
+    .set({ last_success_at: now, last_error: null, updated_at: now })
+    .where('connection_id', '=', connectionId)
+    .execute()
+}
+
+export async function recordSyncError(
+  db: Kysely<Database>,
+  connectionId: string,
+  error: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('sync_streams')
+    .set({ last_error: error.slice(0, 2000), updated_at: now })
+    .where('connection_id', '=', connectionId)
+    .execute()
+}
+
+export async function deleteSyncStream(db: Kysely<Database>, connectionId: string): Promise<void> {
+  await db.deleteFrom('sync_streams').where('connection_id', '=', connectionId).execute()
+}
