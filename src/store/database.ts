@@ -94,6 +94,8 @@ export type TransactionsTable = {
   rail: string | null
   /** The sync event that last wrote this row (null when it came from the list backfill). */
   last_event_id: string | null
+  /** The bootstrap backfill that last saw this row; rows a new backfill does not see are deleted. */
+  backfill_run: string | null
   mirrored_at: Generated<Timestamp>
 }
 

@@ -9,6 +9,7 @@ export {
   upsertTransactions,
   deleteTransactions,
   deleteConnectionTransactions,
+  deleteTransactionsNotInBackfill,
 } from './transactions-repo.js'
 export type { TransactionRow } from './transactions-repo.js'
 export {

@@ -5,7 +5,11 @@ import type { Database, TransactionsTable } from './database.js'
 export type TransactionRow = Insertable<TransactionsTable>
 
 /** Bank transaction (API shape) → mirror row. Fields a sparse or partial answer left out are stored as null. */
-export function transactionToRow(tx: Transaction, lastEventId: string | null): TransactionRow {
+export function transactionToRow(
+  tx: Transaction,
+  lastEventId: string | null,
+  backfillRun: string | null = null,
+): TransactionRow {
   return {
     id: tx.id,
     connection_id: tx.connectionId,
@@ -30,6 +34,7 @@ export function transactionToRow(tx: Transaction, lastEventId: string | null): T
     entry_type: tx.entryType ?? null,
     rail: tx.rail ?? null,
     last_event_id: lastEventId,
+    backfill_run: backfillRun,
   }
 }
 
@@ -56,6 +61,7 @@ const UPDATABLE = [
   'entry_type',
   'rail',
   'last_event_id',
+  'backfill_run',
 ] as const
 
 /** Upserts keyed by transaction id (seed rule 7): applying the same rows again changes nothing. */
@@ -85,4 +91,18 @@ export async function deleteConnectionTransactions(
   connectionId: string,
 ): Promise<void> {
   await db.deleteFrom('transactions').where('connection_id', '=', connectionId).execute()
+}
+
+/** After a full backfill: deletes the connection's rows that backfill did not see (gone at the bank). */
+export async function deleteTransactionsNotInBackfill(
+  db: Kysely<Database>,
+  connectionId: string,
+  backfillRun: string,
+): Promise<number> {
+  const result = await db
+    .deleteFrom('transactions')
+    .where('connection_id', '=', connectionId)
+    .where((eb) => eb.or([eb('backfill_run', 'is', null), eb('backfill_run', '!=', backfillRun)]))
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
 }

@@ -110,6 +110,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('entry_type', 'text')
     .addColumn('rail', 'text')
     .addColumn('last_event_id', 'text')
+    .addColumn('backfill_run', 'text')
     .addColumn('mirrored_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute()
   await db.schema

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Clock } from '../../clock/index.js'
+import {
+  advanceCursor,
+  deleteTransactionsNotInBackfill,
+  deleteTransactions,
+  getSyncStream,
+  recordSyncSuccess,
+  saveStreamHead,
+  transactionToRow,
+  upsertTransactions,
+  type Database,
+} from '../../store/index.js'
+import { planSyncPage } from './plan-sync-page.js'
+import type { SyncSource } from './sync-source.js'
+
+export type ConnectionSyncDeps = {
+  db: Kysely<Database>
+  source: SyncSource
+  clock: Clock
+  /** Events per sync call (1–500). @defaultValue 500 */
+  pageSize?: number
+  /** Called with a classification of a cursor the bank refused, before the stream starts over. */
+  isCursorExpired(error: unknown): boolean
+  isCursorInvalid(error: unknown): boolean
+  onCursorRejected?(kind: 'expired' | 'invalid', connectionId: string): Promise<void> | void
+}
+
+export type ConnectionSyncResult = {
+  bootstrapped: boolean
+  pagesApplied: number
+  upserted: number
+  deleted: number
+  /** Earliest posted date the run touched; balances are re-read from there. */
+  earliestPostedDate: string | null
+}
+
+/** Another worker advanced the same stream first; this run's page was rolled back and the run stops. */
+export class ConcurrentSyncError extends Error {
+  readonly code = 'concurrent_sync'
+  constructor(connectionId: string) {
+    super(
+      `Another worker advanced the sync stream of connection ${connectionId}; this run stopped without applying its page.`,
+    )
+    this.name = 'ConcurrentSyncError'
+  }
+}
+
+/**
+ * Brings one connection's mirror up to the bank's stream: the seed's no-gap bootstrap for a new (or restarted)
+ * stream, then every page while hasMore, each page's upserts, deletes and new cursor in one transaction.
+ */
+export async function runConnectionSync(
+  deps: ConnectionSyncDeps,
+  connectionId: string,
+): Promise<ConnectionSyncResult> {
+  const result: ConnectionSyncResult = {
+    bootstrapped: false,
+    pagesApplied: 0,
+    upserted: 0,
+    deleted: 0,
+    earliestPostedDate: null,
+  }
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const stream = await getSyncStream(deps.db, connectionId)
+    if (!stream || stream.bootstrap_state !== 'streaming' || stream.cursor === null) {
+      await bootstrap(deps, connectionId, result)
+    }
+    try {
+      await streamPages(deps, connectionId, result)
+      await recordSyncSuccess(deps.db, connectionId, deps.clock.now())
+      return result
+    } catch (error) {
+      const kind = deps.isCursorExpired(error)
+        ? 'expired'
+        : deps.isCursorInvalid(error)
+          ? 'invalid'
+          : undefined
+      if (!kind || attempt > 0) throw error
+      await deps.onCursorRejected?.(kind, connectionId)
+      await deps.db.deleteFrom('sync_streams').where('connection_id', '=', connectionId).execute()
+    }
+  }
+  throw new Error('unreachable: the second attempt either returns or throws')
+}
+
+/** Seed rule 5: save the head, backfill from the list endpoint, then stream from the head. */
+async function bootstrap(
+  deps: ConnectionSyncDeps,
+  connectionId: string,
+  result: ConnectionSyncResult,
+): Promise<void> {
+  const head = await deps.source.syncPage({ connectionId, limit: 1 })
+  await saveStreamHead(deps.db, connectionId, head.nextCursor, deps.clock.now())
+  const run = randomUUID()
+  for await (const page of deps.source.transactionPages(connectionId)) {
+    await upsertTransactions(
+      deps.db,
+      page.map((tx) => transactionToRow(tx, null, run)),
+    )
+    result.upserted += page.length
+    for (const tx of page) noteDate(result, tx.postedDate)
+  }
+  await deps.db.transaction().execute(async (trx) => {
+    result.deleted += await deleteTransactionsNotInBackfill(trx, connectionId, run)
+    if (!(await advanceCursor(trx, connectionId, null, head.nextCursor, deps.clock.now()))) {
+      throw new ConcurrentSyncError(connectionId)
+    }
+  })
+  result.bootstrapped = true
+}
+
+async function streamPages(
+  deps: ConnectionSyncDeps,
+  connectionId: string,
+  result: ConnectionSyncResult,
+): Promise<void> {
+  const stream = await getSyncStream(deps.db, connectionId)
+  let cursor = stream?.cursor ?? null
+  if (cursor === null) throw new Error(`sync stream of ${connectionId} has no cursor after bootstrap`)
+  for (;;) {
+    // Seed rule 6: a retried call reuses the same cursor; it is persisted only with its applied page.
+    const page = await deps.source.syncPage({ connectionId, cursor, limit: deps.pageSize ?? 500 })
+    const plan = planSyncPage(page.events)
+    const from: string = cursor
+    await deps.db.transaction().execute(async (trx) => {
+      await upsertTransactions(trx, plan.upserts)
+      result.deleted += await deleteTransactions(trx, plan.deletes)
+      if (!(await advanceCursor(trx, connectionId, from, page.nextCursor, deps.clock.now()))) {
+        throw new ConcurrentSyncError(connectionId)
+      }
+    })
+    result.pagesApplied++
+    result.upserted += plan.upserts.length
+    noteDate(result, plan.earliestPostedDate)
+    cursor = page.nextCursor
+    if (!page.hasMore) return
+  }
+}
+
+function noteDate(result: ConnectionSyncResult, date: string | null | undefined): void {
+  if (date && (result.earliestPostedDate === null || date < result.earliestPostedDate))
+    result.earliestPostedDate = date
+}
