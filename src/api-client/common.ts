@@ -44,7 +44,8 @@ export type ListResponse<T> = {
   meta: { requestId: string }
 }
 
-export const Limit = z.coerce.number().int().min(1).max(500)
+/** Typed number | string on input: callers pass numbers, query strings arrive as text. */
+export const Limit = z.coerce.number<number | string>().int().min(1).max(500)
 
 /** Query parameters shared by every cursor-paginated list. */
 export const PageParams = z.object({

@@ -1,5 +1,16 @@
 import { z } from 'zod'
-import { HttpsUrl, IsoDateTime, Metadata, PageParams, Uuid } from './common.js'
+import {
+  HttpsUrl,
+  IsoDateTime,
+  Metadata,
+  PageParams,
+  Uuid,
+  listResponse,
+  type ListResponse,
+} from './common.js'
+import type { CallOptions, HttpClient } from './http.js'
+import { listAll, listPages } from './pagination.js'
+import { pathSegment, validateParams } from './validate-params.js'
 
 export const ConnectionStatus = z.enum([
   'draft',
@@ -104,3 +115,87 @@ export const ConnectionSyncAccepted = z.looseObject({
   status: z.literal('queued'),
   meta: z.looseObject({ requestId: z.string() }).optional(),
 })
+export type ConnectionSyncAccepted = z.infer<typeof ConnectionSyncAccepted>
+
+const ConnectionList = listResponse(Connection)
+
+/** connections.create/list/get/submitCredentials/completeSetup/requestSync/delete, plus listAll and listPages. */
+export function createConnectionsResource(http: HttpClient) {
+  const path = (connectionId: string, tail = '') =>
+    `/v1/connections/${pathSegment('connectionId', connectionId)}${tail}`
+
+  /** GET /v1/connections: one page, newest first, filtered by status, institutionId or entityId. */
+  async function list(
+    params: ConnectionListParams = {},
+    options?: CallOptions,
+  ): Promise<ListResponse<Connection>> {
+    const query = validateParams(ConnectionListParams, params)
+    return http.request({ method: 'GET', path: '/v1/connections', query, schema: ConnectionList, options })
+  }
+
+  return {
+    /**
+     * POST /v1/connections with entityId and institutionId and/or an HTTPS portalUrl. Not retried automatically
+     * (no Idempotency-Key in the seed); calling again is safe: an existing connection for the same entity and
+     * portal is returned.
+     */
+    async create(params: ConnectionCreateParams, options?: CallOptions): Promise<Connection> {
+      const body = validateParams(ConnectionCreateParams, params)
+      return http.request({ method: 'POST', path: '/v1/connections', body, schema: Connection, options })
+    },
+    list,
+    listAll: (params: ConnectionListParams = {}, options?: CallOptions) => listAll(list, params, options),
+    listPages: (params: ConnectionListParams = {}, options?: CallOptions) => listPages(list, params, options),
+    /** GET /v1/connections/{connectionId} */
+    async get(connectionId: string, options?: CallOptions): Promise<Connection> {
+      return http.request({ method: 'GET', path: path(connectionId), schema: Connection, options })
+    },
+    /** PUT /v1/connections/{connectionId}/credentials. The password never reaches a hook or an error. */
+    async submitCredentials(
+      connectionId: string,
+      params: ConnectionCredentialsParams,
+      options?: CallOptions,
+    ): Promise<Connection> {
+      const body = validateParams(ConnectionCredentialsParams, params)
+      return http.request({
+        method: 'PUT',
+        path: path(connectionId, '/credentials'),
+        body,
+        schema: Connection,
+        options,
+      })
+    },
+    /** PUT /v1/connections/{connectionId}/setupCompletion: hands activation to the service. */
+    async completeSetup(connectionId: string, options?: CallOptions): Promise<Connection> {
+      return http.request({
+        method: 'PUT',
+        path: path(connectionId, '/setupCompletion'),
+        schema: Connection,
+        options,
+      })
+    },
+    /**
+     * PUT /v1/connections/{connectionId}/sync: 202 when queued. Within the 45-minute cooldown it throws
+     * BankRateLimitError (code sync_cooldown) with retryAfterMs at once, without sleeping.
+     */
+    async requestSync(connectionId: string, options?: CallOptions): Promise<ConnectionSyncAccepted> {
+      return http.request({
+        method: 'PUT',
+        path: path(connectionId, '/sync'),
+        schema: ConnectionSyncAccepted,
+        options,
+      })
+    },
+    /** DELETE /v1/connections/{connectionId}: removes it with all its accounts and transactions. */
+    async delete(connectionId: string, options?: CallOptions): Promise<void> {
+      await http.request({
+        method: 'DELETE',
+        path: path(connectionId),
+        schema: undefined,
+        notFoundAfterRetryIsSuccess: true,
+        options,
+      })
+    },
+  }
+}
+export type ConnectionsResource = ReturnType<typeof createConnectionsResource>

@@ -82,3 +82,51 @@ export {
   SyncAvailableData,
   TestEventData,
 } from './events.js'
+export { createBankClient } from './client.js'
+export type { BankClient, BankClientOptions } from './client.js'
+export { createHttpClient } from './http.js'
+export type {
+  HttpClient,
+  HttpClientOptions,
+  CallOptions,
+  RequestEvent,
+  ResponseEvent,
+  HttpMethod,
+} from './http.js'
+export {
+  BankApiError,
+  BankAuthenticationError,
+  BankPermissionError,
+  BankNotFoundError,
+  BankConflictError,
+  BankRateLimitError,
+  BankInvalidCursorError,
+  BankCursorExpiredError,
+  BankValidationError,
+  BankServerError,
+  BankConnectionError,
+  BankTimeoutError,
+  ValidationError,
+  ResponseValidationError,
+  errorFromResponse,
+} from './errors.js'
+export type { BankApiErrorInit, BankErrorDetail, ConflictReason } from './errors.js'
+export { decideRetry, parseRetryAfter } from './retry-policy.js'
+export type { RetryInput, RetryDecision, AttemptOutcome } from './retry-policy.js'
+export { listAll, listPages, syncPages } from './pagination.js'
+export type { PageFetcher, SyncPage } from './pagination.js'
+export { TransactionGetParams } from './transactions.js'
+export type { TransactionsResource } from './transactions.js'
+export { createInstitutionsResource } from './institutions.js'
+export type { InstitutionsResource } from './institutions.js'
+export { createConnectionsResource } from './connections.js'
+export type { ConnectionsResource } from './connections.js'
+export { createAccountsResource } from './accounts.js'
+export type { AccountsResource, AccountFor } from './accounts.js'
+export { createBalancesResource } from './balances.js'
+export type { BalancesResource } from './balances.js'
+export { createTransactionsResource } from './transactions.js'
+export { createTransfersResource } from './transfers.js'
+export type { TransfersResource, TransferWriteOptions } from './transfers.js'
+export { createWebhooksResource, WebhookTestResult } from './webhooks.js'
+export type { WebhooksResource } from './webhooks.js'

@@ -1,5 +1,17 @@
 import { z } from 'zod'
-import { DecimalString, Fields, IsoDate, IsoDateTime, Limit, Uuid } from './common.js'
+import {
+  DecimalString,
+  Fields,
+  IsoDate,
+  IsoDateTime,
+  Limit,
+  Uuid,
+  listResponse,
+  type ListResponse,
+} from './common.js'
+import type { CallOptions, HttpClient } from './http.js'
+import { listAll, listPages, syncPages } from './pagination.js'
+import { pathSegment, validateParams } from './validate-params.js'
 
 export const TransactionStatus = z.enum(['pending', 'posted', 'reversed', 'cancelled', 'unknown'])
 export type TransactionStatus = z.infer<typeof TransactionStatus>
@@ -100,3 +112,53 @@ export const SyncResponse = z.looseObject({
   meta: z.looseObject({ requestId: z.string() }),
 })
 export type SyncResponse = z.infer<typeof SyncResponse>
+
+export const TransactionGetParams = z.object({ fields: Fields.optional() })
+export type TransactionGetParams = z.input<typeof TransactionGetParams>
+
+const TransactionList = listResponse(Transaction)
+
+/** transactions.list/get/sync, plus listAll, listPages and syncPages. */
+export function createTransactionsResource(http: HttpClient) {
+  /** GET /v1/transactions: historical browse; a cursor is valid only for the same filters and sort. */
+  async function list(
+    params: TransactionListParams = {},
+    options?: CallOptions,
+  ): Promise<ListResponse<Transaction>> {
+    const query = validateParams(TransactionListParams, params)
+    return http.request({ method: 'GET', path: '/v1/transactions', query, schema: TransactionList, options })
+  }
+
+  /**
+   * GET /v1/transactions/sync: one page of change events after `cursor`; without a cursor, the stream head
+   * (save it, backfill with list, then sync from it). A retried call reuses the same cursor.
+   */
+  async function sync(params: TransactionSyncParams = {}, options?: CallOptions): Promise<SyncResponse> {
+    const query = validateParams(TransactionSyncParams, params)
+    return http.request({
+      method: 'GET',
+      path: '/v1/transactions/sync',
+      query,
+      schema: SyncResponse,
+      options,
+    })
+  }
+
+  return {
+    list,
+    listAll: (params: TransactionListParams = {}, options?: CallOptions) => listAll(list, params, options),
+    listPages: (params: TransactionListParams = {}, options?: CallOptions) =>
+      listPages(list, params, options),
+    /** GET /v1/transactions/{id}; `fields` for a subset (identifiers always included). */
+    async get(id: string, params: TransactionGetParams = {}, options?: CallOptions): Promise<Transaction> {
+      const path = `/v1/transactions/${pathSegment('id', id)}`
+      const query = validateParams(TransactionGetParams, params)
+      return http.request({ method: 'GET', path, query, schema: Transaction, options })
+    },
+    sync,
+    /** Sync pages from `cursor` (none: the stream head) until hasMore is false. */
+    syncPages: (params: TransactionSyncParams = {}, options?: CallOptions) =>
+      syncPages(sync, params, options),
+  }
+}
+export type TransactionsResource = ReturnType<typeof createTransactionsResource>

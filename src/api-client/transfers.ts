@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { IsoDate, IsoDateTime, MoneyAmount, Uuid } from './common.js'
+import type { CallOptions, HttpClient } from './http.js'
+import { pathSegment, validateParams } from './validate-params.js'
 
 export const TransferStatus = z.enum([
   'queued',
@@ -71,3 +73,47 @@ export const IdempotencyKey = z
   .min(1)
   .max(255)
   .regex(/^\S(?:.*\S)?$/, 'must not start or end with white space')
+
+/** Options of the two transfer writes: without an idempotencyKey the client generates one. */
+export type TransferWriteOptions = CallOptions & { idempotencyKey?: string }
+
+/**
+ * transfers.create/get/retry. Each write carries an Idempotency-Key (the caller's, or a fresh one) and reuses it
+ * on every automatic retry, so a lost answer never becomes a second payment.
+ */
+export function createTransfersResource(http: HttpClient, deps: { generateIdempotencyKey: () => string }) {
+  const keyFor = (options: TransferWriteOptions | undefined) =>
+    validateParams(IdempotencyKey, options?.idempotencyKey ?? deps.generateIdempotencyKey(), 'idempotencyKey')
+
+  return {
+    /** POST /v1/transfers: an internal transfer between two connected accounts. */
+    async create(params: TransferCreateParams, options?: TransferWriteOptions): Promise<Transfer> {
+      const body = validateParams(TransferCreateParams, params)
+      const idempotencyKey = keyFor(options)
+      return http.request({
+        method: 'POST',
+        path: '/v1/transfers',
+        body,
+        idempotencyKey,
+        schema: Transfer,
+        options,
+      })
+    },
+    /** GET /v1/transfers/{id} */
+    async get(id: string, options?: CallOptions): Promise<Transfer> {
+      return http.request({
+        method: 'GET',
+        path: `/v1/transfers/${pathSegment('id', id)}`,
+        schema: Transfer,
+        options,
+      })
+    },
+    /** POST /v1/transfers/{id}/retry */
+    async retry(id: string, options?: TransferWriteOptions): Promise<Transfer> {
+      const path = `/v1/transfers/${pathSegment('id', id)}/retry`
+      const idempotencyKey = keyFor(options)
+      return http.request({ method: 'POST', path, idempotencyKey, schema: Transfer, options })
+    },
+  }
+}
+export type TransfersResource = ReturnType<typeof createTransfersResource>

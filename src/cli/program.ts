@@ -1,14 +1,18 @@
 import { Command } from 'commander'
 import type { CommandIo } from './io.js'
+import { receiverCommand } from './receiver.js'
 import { sandboxCommand } from './sandbox.js'
 
 /** The `bankrec` command with every subcommand. */
 export function buildProgram(io: CommandIo): Command {
-  return new Command('bankrec')
+  const program = new Command('bankrec')
     .description('Webhook receiver and reconciliation worker kit for the Bank Connectivity Service')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
-    .addCommand(sandboxCommand(io))
+  // addCommand() does not pass exitOverride and output on to a subcommand (only .command() does): copy them, or
+  // a bad option of a subcommand would exit the process instead of returning an exit code.
+  program.addCommand(receiverCommand(io).copyInheritedSettings(program))
+  return program.addCommand(sandboxCommand(io).copyInheritedSettings(program))
 }
 
 /** Runs the CLI; resolves to the process exit code. */

@@ -1,8 +1,31 @@
-export { signPayload, verifySignature, SignatureVerificationError, SIGNATURE_HEADER } from './signature.js'
+export {
+  signPayload,
+  verifySignature,
+  createSignatureVerifier,
+  SignatureVerificationError,
+  SIGNATURE_HEADER,
+} from './signature.js'
 export type {
   SignPayloadParams,
   VerifySignatureParams,
   VerifiedSignature,
+  SignatureVerifier,
   SignatureFailureReason,
   Payload,
 } from './signature.js'
+export { parseEnvelope } from './envelope.js'
+export type { ParsedEnvelope, EnvelopeProblem } from './envelope.js'
+export { statusOf } from './delivery-answer.js'
+export type { DeliveryAnswer, DeliveryOutcome, ReceiverErrorCode } from './delivery-answer.js'
+export { createBatchingEnqueue } from './batching-enqueue.js'
+export type { Enqueue, BatchingEnqueue, BatchingEnqueueOptions } from './batching-enqueue.js'
+export { createReceiverMetrics } from './metrics.js'
+export type { ReceiverMetrics } from './metrics.js'
+export { createWebhookReceiver, DEFAULT_BODY_LIMIT_BYTES } from './webhook-receiver.js'
+export type { WebhookReceiver, WebhookReceiverOptions, Delivery, ReceiverLogger } from './webhook-receiver.js'
+export { createWebhookMiddleware } from './middleware.js'
+export type { WebhookMiddleware, WebhookMiddlewareOptions } from './middleware.js'
+export { createReceiverServer } from './server.js'
+export type { ReceiverServer, ReceiverServerOptions } from './server.js'
+export { parseReceiverConfig } from './receiver-config.js'
+export type { ReceiverConfig } from './receiver-config.js'

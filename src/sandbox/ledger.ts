@@ -16,7 +16,11 @@ function stamp(ctx: SandboxContext) {
   return { seq, eventId: `sev_${randomUUID()}`, eventAt: ctx.clock.now() }
 }
 
-export function addTransaction(ctx: SandboxContext, input: NewTransaction): TransactionRecord {
+export function addTransaction(
+  ctx: SandboxContext,
+  input: NewTransaction,
+  options: { notify?: boolean } = {},
+): TransactionRecord {
   const account = ctx.state.accounts.get(input.accountId)
   if (!account) throw new Error(`ledger: no account ${input.accountId}`)
   if (ctx.state.transactions.has(input.id)) throw new Error(`ledger: transaction ${input.id} exists`)
@@ -30,7 +34,7 @@ export function addTransaction(ctx: SandboxContext, input: NewTransaction): Tran
     ...change,
   }
   ctx.state.transactions.set(record.id, record)
-  ctx.noteTransactionsChanged(record.connectionId)
+  if (options.notify !== false) ctx.noteTransactionsChanged(record.connectionId)
   return record
 }
 
@@ -38,6 +42,7 @@ export function modifyTransaction(
   ctx: SandboxContext,
   id: string,
   changes: Partial<Omit<Transaction, 'id' | 'connectionId' | 'accountId' | 'updatedAt'>>,
+  options: { notify?: boolean } = {},
 ): TransactionRecord {
   const current = ctx.state.transactions.get(id)
   if (!current) throw new Error(`ledger: no transaction ${id}`)
@@ -49,7 +54,7 @@ export function modifyTransaction(
     ...change,
   }
   ctx.state.transactions.set(id, record)
-  ctx.noteTransactionsChanged(record.connectionId)
+  if (options.notify !== false) ctx.noteTransactionsChanged(record.connectionId)
   return record
 }
 

@@ -57,6 +57,10 @@ export type ConnectionRecord = {
   lastSyncedAt: Date | null
   /** Start of the most recent sync, manual or scheduled: the 45-minute cooldown runs from here. */
   lastSyncStartedAt: Date | null
+  /** The submitted password was the sandbox's rejected one (`wrong-password`); the password itself is never kept. */
+  passwordRejected?: boolean
+  /** When the status last changed: a scheduled recovery from errored only applies to the spell it was made for. */
+  statusChangedAt?: Date
 }
 
 /** An account as the API shapes it, plus what the bank keeps behind it. */
@@ -102,6 +106,11 @@ export type TransferRecord = Transfer & {
   /** Virtual time at which the next automatic status step is due. */
   nextStepAt: Date | null
   transactionIds: string[]
+  /** Create-body options the API shape does not echo but the lifecycle needs. */
+  skipPreflight: boolean
+  executionDate: string | null
+  /** Whether the bank approval of an amount above the threshold was given (forced through the control API). */
+  approved: boolean
 }
 
 export type IdempotencyRecord = {

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import type { EnqueueResult, WebhookJob } from '../queue/index.js'
+import { createBatchingEnqueue } from './batching-enqueue.js'
+
+const job = (eventId: string): WebhookJob => ({ eventId, type: 'test', event: {}, receivedAt: '' })
+
+/** A queue that records its writes and answers queued for each new id, duplicate for one seen before. */
+function recordingQueue() {
+  const writes: string[][] = []
+  const seen = new Set<string>()
+  return {
+    writes,
+    async addBatch(jobs: readonly WebhookJob[]): Promise<EnqueueResult[]> {
+      writes.push(jobs.map((j) => j.eventId))
+      return jobs.map((j) => (seen.has(j.eventId) ? 'duplicate' : (seen.add(j.eventId), 'queued')))
+    },
+  }
+}
+
+describe('createBatchingEnqueue', () => {
+  it('writes concurrent enqueues as one batch and answers each with its own result', async () => {
+    const queue = recordingQueue()
+    const enqueue = createBatchingEnqueue(queue, { windowMs: 5 })
+    const results = await Promise.all([enqueue(job('a')), enqueue(job('b')), enqueue(job('a'))])
+    expect(queue.writes).toEqual([['a', 'b', 'a']])
+    expect(results).toEqual(['queued', 'queued', 'duplicate'])
+  })
+
+  it('writes a full batch without waiting for the window', async () => {
+    const queue = recordingQueue()
+    const enqueue = createBatchingEnqueue(queue, { windowMs: 60_000, maxBatch: 2 })
+    await Promise.all([enqueue(job('a')), enqueue(job('b'))])
+    expect(queue.writes).toEqual([['a', 'b']])
+  })
+
+  it('rejects every caller of a batch whose write failed', async () => {
+    const enqueue = createBatchingEnqueue(
+      { addBatch: () => Promise.reject(new Error('down')) },
+      { windowMs: 0 },
+    )
+    const results = await Promise.allSettled([enqueue(job('a')), enqueue(job('b'))])
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected'])
+  })
+
+  it('answers failed for a job the queue gave no result for', async () => {
+    const enqueue = createBatchingEnqueue({ addBatch: async () => [] }, { windowMs: 0 })
+    expect(await enqueue(job('a'))).toBe('failed')
+  })
+
+  it('flush writes the pending batch at once', async () => {
+    const queue = recordingQueue()
+    const enqueue = createBatchingEnqueue(queue, { windowMs: 60_000 })
+    const pending = enqueue(job('a'))
+    await enqueue.flush()
+    expect(await pending).toBe('queued')
+  })
+})

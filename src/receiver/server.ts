@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Registry, collectDefaultMetrics } from 'prom-client'
+import type { WebhookEventQueue } from '../queue/index.js'
+import { errorAnswer, type DeliveryAnswer } from './delivery-answer.js'
+import { createReceiverMetrics } from './metrics.js'
+import {
+  createWebhookReceiver,
+  type WebhookReceiver,
+  type WebhookReceiverOptions,
+} from './webhook-receiver.js'
+
+export type ReceiverServerOptions = Omit<WebhookReceiverOptions, 'queue' | 'enqueue'> & {
+  /** Where events go; `GET /readyz` pings it. */
+  queue: WebhookEventQueue
+  /** @defaultValue '/webhooks' */
+  path?: string
+}
+
+export type ReceiverServer = {
+  server: Server
+  receiver: WebhookReceiver
+  /** Starts listening; resolves to the base URL. */
+  listen(options: { port: number; host?: string }): Promise<string>
+  /** Stops taking connections, answers what is in flight and writes pending batches. Leaves the queue open. */
+  close(): Promise<void>
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  })
+  res.end(text)
+}
+
+/**
+ * The standalone receiver on node:http (no framework on the hot path): `POST /webhooks`, `GET /healthz`,
+ * `GET /readyz` (the queue answers a ping) and `GET /metrics` (Prometheus).
+ */
+export function createReceiverServer(options: ReceiverServerOptions): ReceiverServer {
+  const path = options.path ?? '/webhooks'
+  let metrics = options.metrics
+  if (!metrics) {
+    const registry = new Registry()
+    collectDefaultMetrics({ register: registry })
+    metrics = createReceiverMetrics(registry)
+  }
+  const receiver = createWebhookReceiver({ ...options, metrics })
+  const registry = metrics.registry
+
+  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = req.url ?? '/'
+    const query = url.indexOf('?')
+    const pathname = query === -1 ? url : url.slice(0, query)
+    if (pathname === path) {
+      if (req.method === 'POST') return receiver.send(res, await receiver.handle(req))
+      res.setHeader('allow', 'POST')
+      return answerWithout(req, res, errorAnswer('method_not_allowed', `Use POST ${path}.`, randomUUID()))
+    }
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      if (pathname === '/healthz') return sendJson(res, 200, { status: 'ok' })
+      if (pathname === '/readyz') {
+        try {
+          await options.queue.ping()
+          return sendJson(res, 200, { status: 'ready' })
+        } catch {
+          return sendJson(res, 503, {
+            error: {
+              code: 'queue_unavailable',
+              message: 'The event queue is not reachable.',
+              requestId: randomUUID(),
+            },
+          })
+        }
+      }
+      if (pathname === '/metrics') {
+        const text = await registry.metrics()
+        res.writeHead(200, { 'content-type': registry.contentType })
+        return void res.end(text)
+      }
+    }
+    answerWithout(req, res, errorAnswer('not_found', `Nothing at ${req.method} ${pathname}.`, randomUUID()))
+  }
+
+  // A request we do not read may still be sending its body, so the connection is closed after the answer.
+  const answerWithout = (req: IncomingMessage, res: ServerResponse, answer: DeliveryAnswer) =>
+    receiver.send(res, { ...answer, closeConnection: !req.complete })
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      options.onError?.(error, { requestId: 'server' })
+      if (!res.headersSent)
+        sendJson(res, 500, { error: { code: 'internal_error', message: 'Unexpected error.' } })
+      else res.destroy()
+    })
+  })
+  // Bounds slow senders; the sandbox and the service answer well within it.
+  server.requestTimeout = 30_000
+
+  return {
+    server,
+    receiver,
+    listen: ({ port, host = '127.0.0.1' }) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(port, host, () => {
+          server.off('error', reject)
+          const address = server.address() as AddressInfo
+          const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+          resolve(`http://${shownHost}:${address.port}`)
+        })
+      }),
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      await receiver.flush()
+      await closed
+    },
+  }
+}

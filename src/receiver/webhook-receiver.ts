@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import getRawBody from 'raw-body'
+import type { EnqueueResult, WebhookEventQueue } from '../queue/index.js'
+import { createBatchingEnqueue, type BatchingEnqueueOptions, type Enqueue } from './batching-enqueue.js'
+import { acceptedAnswer, errorAnswer, type DeliveryAnswer } from './delivery-answer.js'
+import { parseEnvelope } from './envelope.js'
+import { createReceiverMetrics, type ReceiverMetrics } from './metrics.js'
+import { SIGNATURE_HEADER, SignatureVerificationError, createSignatureVerifier } from './signature.js'
+
+/** The default body limit: 256 KiB, far above any event envelope. */
+export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024
+
+/** The subset of a pino logger the receiver uses. */
+export type ReceiverLogger = {
+  warn(fields: object, message: string): void
+  error(fields: object, message: string): void
+}
+
+export type WebhookReceiverOptions = {
+  /** Accepted signing secrets, newest first (rotation). */
+  secrets: string | readonly string[]
+  /** Where verified events go, one write per batch; coalesced with `batching`. Give this or `enqueue`. */
+  queue?: Pick<WebhookEventQueue, 'addBatch'>
+  /** Hook that queues one event durably, resolving once it is; replaces `queue`. */
+  enqueue?: Enqueue
+  /** Coalescing of concurrent deliveries into one `queue` write. */
+  batching?: BatchingEnqueueOptions
+  /** @defaultValue 300 */
+  toleranceSeconds?: number
+  /** Larger bodies are answered 413 without being read to the end. @defaultValue DEFAULT_BODY_LIMIT_BYTES */
+  bodyLimitBytes?: number
+  /** @defaultValue the system time */
+  now?: () => Date
+  /** Called with every unexpected error (a queue that cannot take the event, a bug); the answer is still sent. */
+  onError?: (error: unknown, context: { requestId: string }) => void
+  /** Rejections are logged at warn, failures at error; successes are not logged. */
+  logger?: ReceiverLogger
+  /** @defaultValue a fresh registry */
+  metrics?: ReceiverMetrics
+}
+
+/** One delivery as the receiver sees it once the body is in hand. */
+export type Delivery = {
+  contentType: string | undefined
+  signature: string | string[] | undefined
+  /** The raw bytes; anything else (a body some parser already turned into an object) is refused with 500. */
+  body: unknown
+  requestId?: string
+}
+
+/** The framework-free core shared by the express middleware and the standalone server. */
+export type WebhookReceiver = {
+  /**
+   * Reads, verifies, parses and queues one delivery. Never rejects. `body`, when defined, is what a body parser
+   * already made of the request: raw bytes or text are used, anything else is refused (`parsed_body`).
+   */
+  handle(req: IncomingMessage, body?: unknown): Promise<DeliveryAnswer>
+  /** Verifies, parses and queues a delivery whose body is already read. Never rejects. */
+  receive(delivery: Delivery): Promise<DeliveryAnswer>
+  /** Writes an answer to the response. */
+  send(res: ServerResponse, answer: DeliveryAnswer): void
+  /** Writes pending queue batches and waits for those in flight. */
+  flush(): Promise<void>
+  readonly metrics: ReceiverMetrics
+}
+
+const REQUEST_ID = /^[\w.-]{1,128}$/
+
+/** `application/json` or any `+json` type, parameters such as charset allowed. */
+function isJson(contentType: string | undefined): boolean {
+  if (!contentType) return false
+  const semicolon = contentType.indexOf(';')
+  const type = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase()
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
+}
+
+function requestIdOf(header: string | string[] | undefined): string {
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID()
+}
+
+export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
+  const verify = createSignatureVerifier({
+    secrets: options.secrets,
+    toleranceSeconds: options.toleranceSeconds,
+  })
+  const hasSecret = (typeof options.secrets === 'string' ? [options.secrets] : options.secrets).some(
+    (s) => typeof s === 'string' && s.length > 0,
+  )
+  if (!hasSecret) {
+    throw new SignatureVerificationError(
+      'no_secret',
+      'No webhook secret is configured; pass the secret the bank returned at registration.',
+    )
+  }
+  const limit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES
+  const now = options.now ?? (() => new Date())
+  const metrics = options.metrics ?? createReceiverMetrics()
+  const batching = options.queue
+    ? createBatchingEnqueue(options.queue, { ...options.batching, onBatch: (size) => metrics.batch(size) })
+    : undefined
+  const enqueue = options.enqueue ?? batching
+  if (!enqueue) throw new TypeError('createWebhookReceiver needs a queue or an enqueue hook.')
+
+  const unsupported = (requestId: string, closeConnection: boolean) =>
+    errorAnswer(
+      'unsupported_media_type',
+      'Webhook deliveries must have Content-Type: application/json.',
+      requestId,
+      { closeConnection },
+    )
+  const tooLarge = (requestId: string) =>
+    errorAnswer('payload_too_large', `The body is larger than the ${limit}-byte limit.`, requestId, {
+      closeConnection: true,
+    })
+
+  const finish = (answer: DeliveryAnswer, requestId: string): DeliveryAnswer => {
+    metrics.record(answer.outcome, answer.reason)
+    if (answer.status >= 500)
+      options.logger?.error({ requestId, reason: answer.reason }, 'webhook delivery failed')
+    else if (answer.status >= 400) {
+      options.logger?.warn({ requestId, reason: answer.reason }, 'webhook delivery rejected')
+    }
+    return answer
+  }
+
+  const verifiedBody = async (delivery: Delivery, requestId: string): Promise<DeliveryAnswer> => {
+    try {
+      verify({ payload: delivery.body, header: delivery.signature, now: now() })
+    } catch (error) {
+      if (error instanceof SignatureVerificationError)
+        return errorAnswer(error.reason, error.message, requestId)
+      throw error
+    }
+    const parsed = parseEnvelope(delivery.body as Uint8Array | string)
+    if (!parsed.ok) return errorAnswer(parsed.code, parsed.message, requestId, { details: parsed.details })
+    let result: EnqueueResult
+    try {
+      result = await enqueue({
+        eventId: parsed.eventId,
+        type: parsed.type,
+        event: parsed.event,
+        receivedAt: now().toISOString(),
+        ...(parsed.ignored ? { ignored: parsed.ignored } : {}),
+      })
+    } catch (error) {
+      options.onError?.(error, { requestId })
+      result = 'failed'
+    }
+    if (result === 'failed') {
+      return errorAnswer(
+        'queue_unavailable',
+        'The event queue cannot take the event now; retry later.',
+        requestId,
+      )
+    }
+    return acceptedAnswer(parsed.eventId, result, parsed.ignored, requestId)
+  }
+
+  const guarded = async (requestId: string, work: () => Promise<DeliveryAnswer>): Promise<DeliveryAnswer> => {
+    try {
+      return finish(await work(), requestId)
+    } catch (error) {
+      options.onError?.(error, { requestId })
+      return finish(errorAnswer('internal_error', 'The receiver failed unexpectedly.', requestId), requestId)
+    }
+  }
+
+  const readBody = async (req: IncomingMessage, requestId: string): Promise<Buffer | DeliveryAnswer> => {
+    try {
+      return await getRawBody(req, { length: req.headers['content-length'], limit })
+    } catch (error) {
+      const type = (error as { type?: unknown }).type
+      if (type === 'entity.too.large') return tooLarge(requestId)
+      if (type === 'stream.not.readable') {
+        return errorAnswer(
+          'parsed_body',
+          'The request body was already read by another middleware. Mount the webhook middleware before ' +
+            'express.json() (or any body parser), so it receives the raw bytes the signature covers.',
+          requestId,
+        )
+      }
+      return errorAnswer(
+        'invalid_request',
+        'The request body could not be read to its declared length.',
+        requestId,
+        {
+          closeConnection: true,
+        },
+      )
+    }
+  }
+
+  return {
+    metrics,
+    handle(req, body) {
+      const requestId = requestIdOf(req.headers['x-request-id'])
+      return guarded(requestId, async () => {
+        const contentType = req.headers['content-type']
+        const signature = req.headers[SIGNATURE_HEADER]
+        if (body !== undefined) return receiveChecked({ contentType, signature, body }, requestId)
+        // Checked before reading so a wrong type or an oversized body is refused without reading it.
+        if (!isJson(contentType)) return unsupported(requestId, !req.complete)
+        const read = await readBody(req, requestId)
+        if (!Buffer.isBuffer(read)) return read
+        return verifiedBody({ contentType, signature, body: read }, requestId)
+      })
+    },
+    receive(delivery) {
+      const requestId = delivery.requestId ?? randomUUID()
+      return guarded(requestId, () => receiveChecked(delivery, requestId))
+    },
+    send(res, answer) {
+      res.writeHead(answer.status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(answer.body),
+        'x-request-id': answer.requestId,
+        ...(answer.closeConnection ? { connection: 'close' } : {}),
+      })
+      res.end(answer.body)
+    },
+    flush: async () => batching?.flush(),
+  }
+
+  async function receiveChecked(delivery: Delivery, requestId: string): Promise<DeliveryAnswer> {
+    if (!isJson(delivery.contentType)) return unsupported(requestId, false)
+    const { body } = delivery
+    const size =
+      typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : 0
+    if (size > limit) return tooLarge(requestId)
+    return verifiedBody(delivery, requestId)
+  }
+}

@@ -1,0 +1,21 @@
+import { randomBytes } from 'node:crypto'
+import { sql } from 'kysely'
+import { createDatabase, migrateToLatest, type StoreDatabase } from '../../src/store/index.js'
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+
+export type TestDatabase = StoreDatabase & { drop(): Promise<void> }
+
+/** A migrated schema of its own for one test file, dropped afterwards. */
+export async function createTestDatabase(label: string): Promise<TestDatabase> {
+  const schema = `test_${label.replace(/[^a-z0-9_]/g, '_')}_${randomBytes(4).toString('hex')}`
+  const store = createDatabase({ connectionString: TEST_DATABASE_URL, schema })
+  await migrateToLatest(store.db, schema)
+  return {
+    ...store,
+    async drop() {
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db)
+      await store.db.destroy()
+    },
+  }
+}
