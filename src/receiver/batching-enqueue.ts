@@ -4,66 +4,82 @@ import type { EnqueueResult, WebhookEventQueue, WebhookJob } from '../queue/inde
 export type Enqueue = (job: WebhookJob) => Promise<EnqueueResult>
 
 export type BatchingEnqueueOptions = {
-  /** How long the first job of a batch waits for others; 0 waits one event-loop turn. @defaultValue 1 */
+  /**
+   * How long the first job of a batch waits for others before the write starts; 0 waits one event-loop turn.
+   * @defaultValue 0
+   */
   windowMs?: number
-  /** A batch this large is written at once. @defaultValue 256 */
+  /** Batches written at the same time; later jobs gather into the next batch meanwhile. @defaultValue 2 */
+  maxInFlight?: number
+  /** The most jobs in one write. @defaultValue 512 */
   maxBatch?: number
   /** Called with each batch's size, before it is written (metrics). */
   onBatch?: (size: number) => void
 }
 
 export type BatchingEnqueue = Enqueue & {
-  /** Writes the pending batch now and resolves when every batch in flight has been answered. */
+  /** Writes every pending job and resolves when every batch has been answered. */
   flush(): Promise<void>
 }
 
 type Pending = { job: WebhookJob; resolve: (result: EnqueueResult) => void; reject: (error: unknown) => void }
 
 /**
- * Coalesces concurrent enqueues into one queue write per window: under a storm of deliveries the queue sees one
- * MULTI per few milliseconds instead of one per request, and each caller is answered when its batch is.
+ * Coalesces concurrent enqueues into one queue write (group commit): a job waits at most one window, or for a
+ * write in flight to finish; everything that arrived meanwhile goes out as one batch. Under a storm of deliveries
+ * the queue sees a few large writes instead of one per request, and each caller is answered when its batch is.
  */
 export function createBatchingEnqueue(
   queue: Pick<WebhookEventQueue, 'addBatch'>,
   options: BatchingEnqueueOptions = {},
 ): BatchingEnqueue {
-  const windowMs = options.windowMs ?? 1
-  const maxBatch = options.maxBatch ?? 256
+  const windowMs = options.windowMs ?? 0
+  const maxInFlight = options.maxInFlight ?? 2
+  const maxBatch = options.maxBatch ?? 512
   let pending: Pending[] = []
-  let timer: NodeJS.Timeout | NodeJS.Immediate | undefined
+  let scheduled = false
   const inFlight = new Set<Promise<void>>()
 
+  const schedule = (): void => {
+    if (scheduled || pending.length === 0 || inFlight.size >= maxInFlight) return
+    scheduled = true
+    if (windowMs > 0) setTimeout(write, windowMs)
+    else setImmediate(write)
+  }
+
   const write = (): void => {
-    if (timer !== undefined) {
-      if (windowMs > 0) clearTimeout(timer as NodeJS.Timeout)
-      else clearImmediate(timer as NodeJS.Immediate)
-      timer = undefined
-    }
-    const batch = pending
-    pending = []
-    if (batch.length === 0) return
+    scheduled = false
+    if (pending.length === 0 || inFlight.size >= maxInFlight) return
+    const batch = pending.length > maxBatch ? pending.splice(0, maxBatch) : pending
+    if (batch === pending) pending = []
     options.onBatch?.(batch.length)
-    const done = Promise.resolve()
+    const done: Promise<void> = Promise.resolve()
       .then(() => queue.addBatch(batch.map((p) => p.job)))
       .then(
         (results) => batch.forEach((p, i) => p.resolve(results[i] ?? 'failed')),
         (error: unknown) => batch.forEach((p) => p.reject(error)),
       )
-      .finally(() => inFlight.delete(done))
+      .finally(() => {
+        inFlight.delete(done)
+        schedule()
+      })
     inFlight.add(done)
+    schedule()
   }
 
   const enqueue = (job: WebhookJob): Promise<EnqueueResult> =>
     new Promise<EnqueueResult>((resolve, reject) => {
       pending.push({ job, resolve, reject })
-      if (pending.length >= maxBatch) write()
-      else if (timer === undefined) timer = windowMs > 0 ? setTimeout(write, windowMs) : setImmediate(write)
+      if (pending.length >= maxBatch && inFlight.size < maxInFlight) write()
+      else schedule()
     })
 
   return Object.assign(enqueue, {
     async flush() {
-      write()
-      await Promise.all(inFlight)
+      while (pending.length > 0 || inFlight.size > 0) {
+        schedule()
+        await Promise.race([...inFlight, new Promise((resolve) => setImmediate(resolve))])
+      }
     },
   })
 }

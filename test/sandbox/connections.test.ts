@@ -35,6 +35,11 @@ const credentials = (id: string, body: unknown = { bankUsername: 'delegate', pas
 const complete = (id: string) => harness.request('PUT', `/v1/connections/${id}/setupCompletion`)
 const settings = () => harness.sandbox.ctx.settings
 
+const transactionIdsOf = (connectionId: string) =>
+  [...harness.sandbox.ctx.state.transactions.values()]
+    .filter((t) => t.connectionId === connectionId)
+    .map((t) => t.id)
+
 function expectError(response: { status: number; body: any }, status: number, code: string) {
   expect(response.status).toBe(status)
   expect(response.body.error).toMatchObject({
@@ -406,6 +411,27 @@ describe('DELETE /v1/connections/{id}', () => {
         data: { connectionId: connection.id, entityId: connection.entityId },
       }),
     ])
+  })
+
+  it('shows every deleted transaction as a removed event in a sync stream opened before the delete', async () => {
+    const { connection } = await connectReadyBank(harness)
+    const ids = transactionIdsOf(connection.id)
+    const head = await harness.request('GET', `/v1/transactions/sync?connectionId=${connection.id}`)
+    await harness.request('DELETE', `/v1/connections/${connection.id}`)
+    const seen: any[] = []
+    let cursor = head.body.nextCursor
+    for (;;) {
+      const page = await harness.request(
+        'GET',
+        `/v1/transactions/sync?connectionId=${connection.id}&limit=500&cursor=${encodeURIComponent(cursor)}`,
+      )
+      expect(page.status).toBe(200)
+      seen.push(...page.body.events)
+      cursor = page.body.nextCursor
+      if (!page.body.hasMore) break
+    }
+    expect(seen.every((e) => e.type === 'removed')).toBe(true)
+    expect(seen.map((e) => e.transaction.id).sort()).toEqual([...ids].sort())
   })
 
   it('deletes a setup-stage connection', async () => {

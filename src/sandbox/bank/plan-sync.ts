@@ -4,7 +4,9 @@ import type { Random } from '../random.js'
 import { generateDayActivity, type ActivityAccount, type GeneratedTransaction } from './generate-activity.js'
 import { addDays, datesBetween } from './iso-date.js'
 
-export type TransactionChanges = Partial<Pick<Transaction, 'status' | 'postedDate' | 'amount' | 'description'>>
+export type TransactionChanges = Partial<
+  Pick<Transaction, 'status' | 'postedDate' | 'amount' | 'description'>
+>
 
 /** What one sync of a connection reports: new lines, changed lines (incl. pending → posted), deleted lines. */
 export type SyncPlan = {
