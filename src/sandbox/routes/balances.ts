@@ -1,11 +1,18 @@
 import { Router } from 'express'
-import { BalanceListParams } from '../../api-client/index.js'
+import { BalanceListParams, type AccountBalance } from '../../api-client/index.js'
 import { parseInput } from '../api-error.js'
 import { callerOf, requireScope } from '../auth.js'
 import { balanceRowsOf } from '../bank/index.js'
 import type { SandboxContext } from '../context.js'
 import { metaOf, route } from '../http.js'
 import { paginate } from '../list-cursor.js'
+
+/** Seed: balances are ordered by date descending, then accountId ascending. */
+function byDateDescThenAccount(a: AccountBalance, b: AccountBalance): number {
+  if (a.date !== b.date) return a.date < b.date ? 1 : -1
+  if (a.accountId === b.accountId) return 0
+  return a.accountId < b.accountId ? -1 : 1
+}
 
 /**
  * GET /v1/balances: daily rows of the caller's accounts, date descending then accountId ascending, dateGte
@@ -33,17 +40,7 @@ export function balanceRoutes(ctx: SandboxContext): Router {
             (query.dateGte === undefined || row.date >= query.dateGte) &&
             (query.dateLt === undefined || row.date < query.dateLt),
         )
-        .sort((a, b) =>
-          a.date === b.date
-            ? a.accountId < b.accountId
-              ? -1
-              : a.accountId > b.accountId
-                ? 1
-                : 0
-            : a.date < b.date
-              ? 1
-              : -1,
-        )
+        .sort(byDateDescThenAccount)
       const page = paginate(rows, query)
       res.json({ data: page.data, pagination: page.pagination, meta: metaOf(res) })
     }),
