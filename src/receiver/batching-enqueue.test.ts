@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { EnqueueResult, WebhookJob } from '../queue/index.js'
 import { createBatchingEnqueue } from './batching-enqueue.js'
 
@@ -24,6 +24,28 @@ describe('createBatchingEnqueue', () => {
     const results = await Promise.all([enqueue(job('a')), enqueue(job('b')), enqueue(job('a'))])
     expect(queue.writes).toEqual([['a', 'b', 'a']])
     expect(results).toEqual(['queued', 'queued', 'duplicate'])
+  })
+
+  it('gathers the jobs that arrive while writes are in flight into the next batch', async () => {
+    const writes: string[][] = []
+    const release: (() => void)[] = []
+    const queue = {
+      addBatch(jobs: readonly WebhookJob[]): Promise<EnqueueResult[]> {
+        writes.push(jobs.map((j) => j.eventId))
+        return new Promise((resolve) => release.push(() => resolve(jobs.map(() => 'queued'))))
+      },
+    }
+    const enqueue = createBatchingEnqueue(queue, { maxInFlight: 1 })
+    const first = enqueue(job('a'))
+    await new Promise((resolve) => setImmediate(resolve))
+    const later = [enqueue(job('b')), enqueue(job('c'))]
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(writes).toEqual([['a']])
+    release.shift()!()
+    expect(await first).toBe('queued')
+    await vi.waitFor(() => expect(writes).toEqual([['a'], ['b', 'c']]))
+    release.shift()!()
+    expect(await Promise.all(later)).toEqual(['queued', 'queued'])
   })
 
   it('writes a full batch without waiting for the window', async () => {

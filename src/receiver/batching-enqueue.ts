@@ -37,18 +37,20 @@ export function createBatchingEnqueue(
   const maxInFlight = options.maxInFlight ?? 2
   const maxBatch = options.maxBatch ?? 512
   let pending: Pending[] = []
-  let scheduled = false
+  let timer: NodeJS.Timeout | NodeJS.Immediate | undefined
   const inFlight = new Set<Promise<void>>()
 
   const schedule = (): void => {
-    if (scheduled || pending.length === 0 || inFlight.size >= maxInFlight) return
-    scheduled = true
-    if (windowMs > 0) setTimeout(write, windowMs)
-    else setImmediate(write)
+    if (timer !== undefined || pending.length === 0 || inFlight.size >= maxInFlight) return
+    timer = windowMs > 0 ? setTimeout(write, windowMs) : setImmediate(write)
   }
 
   const write = (): void => {
-    scheduled = false
+    if (timer !== undefined) {
+      if (windowMs > 0) clearTimeout(timer as NodeJS.Timeout)
+      else clearImmediate(timer as NodeJS.Immediate)
+      timer = undefined
+    }
     if (pending.length === 0 || inFlight.size >= maxInFlight) return
     const batch = pending.length > maxBatch ? pending.splice(0, maxBatch) : pending
     if (batch === pending) pending = []
@@ -77,8 +79,8 @@ export function createBatchingEnqueue(
   return Object.assign(enqueue, {
     async flush() {
       while (pending.length > 0 || inFlight.size > 0) {
-        schedule()
-        await Promise.race([...inFlight, new Promise((resolve) => setImmediate(resolve))])
+        if (pending.length > 0 && inFlight.size < maxInFlight) write()
+        await Promise.race(inFlight)
       }
     },
   })

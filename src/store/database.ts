@@ -120,7 +120,15 @@ export type ProcessedEventsTable = {
   processed_at: Generated<Timestamp>
 }
 
+export type SyncRequestsTable = {
+  connection_id: string
+  /** bigint: pg returns it as a string. */
+  requested: ColumnType<string, string | number, string | number>
+  completed: ColumnType<string, string | number, string | number>
+}
+
 export type Database = {
+  sync_requests: SyncRequestsTable
   connections: ConnectionsTable
   connection_status_history: ConnectionStatusHistoryTable
   accounts: AccountsTable

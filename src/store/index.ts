@@ -21,3 +21,19 @@ export {
   deleteSyncStream,
 } from './sync-streams-repo.js'
 export type { SyncStream, BootstrapState } from './sync-streams-repo.js'
+export {
+  noteSyncRequest,
+  hasUnservedSyncRequests,
+  pendingSyncRequests,
+  markSyncRequestsCompleted,
+  deleteSyncRequests,
+} from './sync-requests-repo.js'
+export { replaceConnectionAccounts } from './accounts-repo.js'
+export { upsertDailyBalances } from './balances-repo.js'
+export {
+  observeConnection,
+  recordStatus,
+  purgeConnection,
+  listMirroredConnections,
+} from './connections-repo.js'
+export type { MirroredConnection, StatusObservation } from './connections-repo.js'

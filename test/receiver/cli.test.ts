@@ -26,13 +26,13 @@ describe('bankrec receiver', () => {
     const t = testIo({ WEBHOOK_SECRETS: `whsec_next,${SECRET}`, REDIS_URL, PORT: '0', QUEUE_PREFIX: prefix })
     const exit = runCli(['receiver'], t.io)
     const url = await new Promise<string>((resolve) => {
-      const poll = setInterval(() => {
+      const onData = () => {
         const match = /"url":"([^"]+)"/.exec(t.out())
-        if (match) {
-          clearInterval(poll)
-          resolve(match[1]!)
-        }
-      }, 10)
+        if (!match) return
+        t.io.stdout.off('data', onData)
+        resolve(match[1]!)
+      }
+      t.io.stdout.on('data', onData)
     })
     const event = testEvent()
     const { body, headers } = signed(JSON.stringify(event))

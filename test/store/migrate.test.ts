@@ -14,7 +14,7 @@ afterAll(async () => {
 
 describe('migrations', () => {
   it('creates every mirror table in the configured schema', async () => {
-    expect(await migrateToLatest(store.db, schema)).toEqual(['0001-mirror'])
+    expect(await migrateToLatest(store.db, schema)).toEqual(['0001-mirror', '0002-sync-requests'])
     const tables = await sql<{ table_name: string }>`
       select table_name from information_schema.tables where table_schema = ${schema} order by table_name`.execute(
       store.db,
@@ -26,6 +26,7 @@ describe('migrations', () => {
         'connections',
         'daily_balances',
         'processed_events',
+        'sync_requests',
         'sync_streams',
         'transactions',
       ]),

@@ -8,7 +8,13 @@ import { isWeekend } from './iso-date.js'
 /** A transaction as the bank reports it, before the ledger stamps it (updatedAt comes from the ledger). */
 export type GeneratedTransaction = Transaction & { id: string; connectionId: string; accountId: string }
 
-export type ActivityAccount = Pick<AccountRecord, 'id' | 'connectionId' | 'type' | 'currency'>
+export type ActivityAccount = Pick<AccountRecord, 'id' | 'connectionId' | 'type' | 'currency'> & {
+  openingBalance?: string
+}
+
+/** A checking balance below this draws only inflows that day, above HIGH_WATER only outflows. */
+const LOW_WATER = 25_000
+const HIGH_WATER = 750_000
 
 const CUSTOMERS = [
   'Northwind Trading Co',
@@ -139,7 +145,7 @@ const CHECK: Kind = {
 
 const PAYROLL: Kind = {
   rail: 'ach',
-  range: [-120_000, -20_000],
+  range: [-45_000, -8_000],
   canBePending: false,
   describe: (random, date) => ({
     description: 'PAYROLL FUNDING',
@@ -169,7 +175,7 @@ const TRANSFER: Kind = {
 
 const CARD_PAYMENT: Kind = {
   rail: 'ach',
-  range: [2000, 12_000],
+  range: [15_000, 40_000],
   canBePending: false,
   describe: () => ({
     description: 'PAYMENT RECEIVED - THANK YOU',
@@ -190,7 +196,7 @@ function dailyMix(account: ActivityAccount): { kinds: Array<[Kind, number]>; per
   if (account.currency === 'GBP') {
     return {
       kinds: [
-        [incoming('fasterPayments', [250, 40_000], null, 'FPS CREDIT'), 3],
+        [incoming('fasterPayments', [250, 12_000], null, 'FPS CREDIT'), 3],
         [outgoing('fasterPayments', [-15_000, -100], null, 'FPS PAYMENT'), 2],
         [outgoing('bacsDirectDebit', [-4_000, -50], null, 'DIRECT DEBIT'), 1],
       ],
@@ -200,7 +206,7 @@ function dailyMix(account: ActivityAccount): { kinds: Array<[Kind, number]>; per
   if (account.currency === 'EUR') {
     return {
       kinds: [
-        [incoming('sepaCredit', [250, 50_000], null, 'SEPA CREDIT'), 3],
+        [incoming('sepaCredit', [250, 15_000], null, 'SEPA CREDIT'), 3],
         [outgoing('sepaCredit', [-20_000, -100], null, 'SEPA TRANSFER'), 2],
         [outgoing('sepaDebit', [-3_000, -40], null, 'SEPA DIRECT DEBIT'), 1],
       ],
@@ -209,10 +215,10 @@ function dailyMix(account: ActivityAccount): { kinds: Array<[Kind, number]>; per
   }
   return {
     kinds: [
-      [incoming('ach', [500, 45_000], '165', 'ACH CREDIT'), 4],
-      [incoming('wire', [5_000, 150_000], '195', 'INCOMING WIRE'), 1],
-      [outgoing('ach', [-25_000, -200], '455', 'ACH DEBIT'), 3],
-      [outgoing('wire', [-60_000, -2_000], '495', 'OUTGOING WIRE'), 1],
+      [incoming('ach', [500, 25_000], '165', 'ACH CREDIT'), 4],
+      [incoming('wire', [2_000, 60_000], '195', 'INCOMING WIRE'), 1],
+      [outgoing('ach', [-22_000, -150], '455', 'ACH DEBIT'), 4],
+      [outgoing('wire', [-45_000, -1_500], '495', 'OUTGOING WIRE'), 1],
       [CARD, 3],
       [CHECK, 1],
     ],
@@ -276,13 +282,15 @@ export function generateDayActivity(
   random: Random,
   account: ActivityAccount,
   date: string,
-  options: { pendingChance: number; scale?: number },
+  options: { pendingChance: number; scale?: number; balance?: Decimal },
 ): GeneratedTransaction[] {
   const scale = options.scale ?? 1
   const weekend = isWeekend(date)
   const { kinds, perDay } = dailyMix(account)
   const out: GeneratedTransaction[] = []
-  const usable = weekend ? kinds.filter(([kind]) => kind.rail === 'card') : kinds
+  const usable = (weekend ? kinds.filter(([kind]) => kind.rail === 'card') : kinds).filter(([kind]) =>
+    leansTo(account, options.balance, kind),
+  )
   const count =
     usable.length === 0 ? 0 : Math.round(random.int(perDay[0], perDay[1]) * scale * (weekend ? 0.4 : 1))
   for (let i = 0; i < count; i++) {
@@ -306,8 +314,24 @@ export function generateDayActivity(
   ) {
     out.push(build(random, account, PAYROLL, date, 0))
   }
-  if (day === '05' && account.type === 'creditCard') out.push(build(random, account, CARD_PAYMENT, date, 0))
+  if (day === '05' && account.type === 'creditCard') {
+    // The autopay clears the statement balance when it is known.
+    const owed = options.balance?.negated()
+    if (!owed) out.push(build(random, account, CARD_PAYMENT, date, 0))
+    else if (owed.isPositive() && !owed.isZero()) {
+      const value = owed.toDecimalPlaces(2).toNumber()
+      out.push(build(random, account, { ...CARD_PAYMENT, range: [value, value] }, date, 0))
+    }
+  }
   return out
+}
+
+/** Keeps a checking balance within a plausible band, so long runs do not drift far up or below zero. */
+function leansTo(account: ActivityAccount, balance: Decimal | undefined, kind: Kind): boolean {
+  if (!balance || account.type !== 'checking') return true
+  if (balance.lessThan(LOW_WATER)) return kind.range[0] > 0
+  if (balance.greaterThan(HIGH_WATER)) return kind.range[1] < 0
+  return true
 }
 
 function fee(random: Random, account: ActivityAccount, date: string): GeneratedTransaction {

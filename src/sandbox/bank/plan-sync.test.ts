@@ -68,6 +68,36 @@ describe('generateDayActivity', () => {
   })
 })
 
+describe('balance-aware activity', () => {
+  const weekdays = datesBetween('2026-02-02', '2026-02-27').filter(
+    (d) => !isWeekend(d) && !['01', '15', '28'].includes(d.slice(8)),
+  )
+
+  it('draws only inflows for a checking account running low, only outflows for one running high', () => {
+    const random = createRandom(3)
+    for (const date of weekdays) {
+      const low = generateDayActivity(random, checking, date, {
+        pendingChance: 0,
+        balance: new Decimal(1_000),
+      })
+      expect(low.every((t) => new Decimal(t.amount!).isPositive())).toBe(true)
+      const high = generateDayActivity(random, checking, date, {
+        pendingChance: 0,
+        balance: new Decimal(5_000_000),
+      })
+      expect(high.every((t) => new Decimal(t.amount!).isNegative())).toBe(true)
+    }
+  })
+
+  it('pays the whole card balance on the 5th when it is known', () => {
+    const lines = generateDayActivity(createRandom(3), card, '2026-02-05', {
+      pendingChance: 0,
+      balance: new Decimal('-1234.56'),
+    })
+    expect(lines.filter((t) => t.subcategory === 'cardPayment').map((t) => t.amount)).toEqual(['1234.56'])
+  })
+})
+
 describe('planSync', () => {
   const pending = (id: string, postedDate: string, rail: Rail = 'ach'): Transaction =>
     stamp({

@@ -32,13 +32,34 @@ export function planHistory(
   today: string,
 ): GeneratedTransaction[] {
   const recent = addDays(today, -1)
+  const balances = openingBalances(accounts)
   const out: GeneratedTransaction[] = []
   for (const date of datesBetween(openingDate, today)) {
     for (const account of accounts) {
-      out.push(...generateDayActivity(random, account, date, { pendingChance: date >= recent ? 0.5 : 0 }))
+      const lines = generateDayActivity(random, account, date, {
+        pendingChance: date >= recent ? 0.5 : 0,
+        balance: balances.get(account.id),
+      })
+      track(balances, lines)
+      out.push(...lines)
     }
   }
   return out
+}
+
+/** Running balances (posted and pending) the generator leans on; only for accounts with a known opening. */
+function openingBalances(accounts: readonly ActivityAccount[]): Map<string, Decimal> {
+  const balances = new Map<string, Decimal>()
+  for (const a of accounts)
+    if (a.openingBalance !== undefined) balances.set(a.id, new Decimal(a.openingBalance))
+  return balances
+}
+
+function track(balances: Map<string, Decimal>, lines: readonly Transaction[]): void {
+  for (const line of lines) {
+    const current = balances.get(line.accountId)
+    if (current && line.amount) balances.set(line.accountId, current.plus(line.amount))
+  }
 }
 
 /**
@@ -59,16 +80,30 @@ export function planSync(
   const earliest = addDays(today, -MAX_SYNC_GAP_DAYS)
   const last = input.lastSyncDate ?? today
   const from = addDays(last < earliest ? earliest : last, 1)
+  const balances = openingBalances(accounts)
+  const currencies = new Map(accounts.map((a) => [a.id, a.currency]))
+  track(
+    balances,
+    transactions.filter((t) => t.currency === currencies.get(t.accountId)),
+  )
   const added: GeneratedTransaction[] = []
+  const generate = (
+    account: ActivityAccount,
+    date: string,
+    options: { pendingChance: number; scale?: number },
+  ) => {
+    const lines = generateDayActivity(random, account, date, {
+      ...options,
+      balance: balances.get(account.id),
+    })
+    track(balances, lines)
+    added.push(...lines)
+  }
   for (const date of datesBetween(from, today)) {
-    for (const account of accounts) {
-      added.push(...generateDayActivity(random, account, date, { pendingChance: date === today ? 0.5 : 0 }))
-    }
+    for (const account of accounts) generate(account, date, { pendingChance: date === today ? 0.5 : 0 })
   }
   if (last >= today) {
-    for (const account of accounts) {
-      added.push(...generateDayActivity(random, account, today, { pendingChance: 0.5, scale: 0.5 }))
-    }
+    for (const account of accounts) generate(account, today, { pendingChance: 0.5, scale: 0.2 })
   }
 
   const changed: SyncPlan['changed'] = []
@@ -91,13 +126,9 @@ export function planSync(
     changed.push({ id: transaction.id, changes })
   }
 
+  const weekAgo = addDays(today, -7)
   const enrichable = transactions.filter(
-    (t) =>
-      t.status === 'posted' &&
-      t.postedDate &&
-      t.postedDate >= addDays(today, -7) &&
-      t.counterpartyName &&
-      !changed.some((c) => c.id === t.id),
+    (t) => t.status === 'posted' && t.postedDate && t.postedDate >= weekAgo && t.counterpartyName,
   )
   if (enrichable.length > 0 && random.chance(0.5)) {
     const target = random.pick(enrichable)

@@ -1,0 +1,61 @@
+import type { Decimal } from 'decimal.js'
+import { toDecimal, type Money } from './money.js'
+
+/** Matching thresholds. Build one with `matchConfig()`, which fills the defaults. */
+export type MatchConfig = {
+  /**
+   * Rule 6: an underpayment that leaves at most this much open pays the invoice, the rest written off.
+   * With both set, the smaller of the two limits applies.
+   * @defaultValue null (off)
+   */
+  feeToleranceAbsolute: Decimal | null
+  /** Percent of the invoice amount (e.g. 0.5 for 0.5 %). @defaultValue null (off) */
+  feeTolerancePercent: Decimal | null
+  /**
+   * Rule 5: a suggestion scoring at least this much is allocated without a person.
+   * @defaultValue null (never: a match without a reference always waits for a person)
+   */
+  autoConfirmThreshold: number | null
+  /** Rule 5: the largest invoice set a suggestion may propose. @defaultValue 5 */
+  maxSuggestionSetSize: number
+  /** Rule 5 bound: only the customer's oldest this-many open invoices take part in the subset search. @defaultValue 20 */
+  suggestionCandidateLimit: number
+  /** Rule 8: how long after completion a transfer's legs may take to appear. @defaultValue 3 days */
+  transferLegWindowSeconds: number
+}
+
+export type MatchConfigInput = Partial<
+  Omit<MatchConfig, 'feeToleranceAbsolute' | 'feeTolerancePercent'> & {
+    feeToleranceAbsolute: Money | null
+    feeTolerancePercent: Money | null
+  }
+>
+
+export const DEFAULT_MATCH_CONFIG: MatchConfig = {
+  feeToleranceAbsolute: null,
+  feeTolerancePercent: null,
+  autoConfirmThreshold: null,
+  maxSuggestionSetSize: 5,
+  suggestionCandidateLimit: 20,
+  transferLegWindowSeconds: 3 * 24 * 60 * 60,
+}
+
+export function matchConfig(input: MatchConfigInput = {}): MatchConfig {
+  const absolute = input.feeToleranceAbsolute ?? null
+  const percent = input.feeTolerancePercent ?? null
+  return {
+    ...DEFAULT_MATCH_CONFIG,
+    ...input,
+    feeToleranceAbsolute: absolute === null ? null : toDecimal(absolute),
+    feeTolerancePercent: percent === null ? null : toDecimal(percent),
+  }
+}
+
+/** Rule 6: whether leaving `rest` open on an invoice of `amount` is within the fee tolerance. */
+export function withinFeeTolerance(config: MatchConfig, rest: Decimal, amount: Decimal): boolean {
+  const limits: Decimal[] = []
+  if (config.feeToleranceAbsolute) limits.push(config.feeToleranceAbsolute)
+  if (config.feeTolerancePercent) limits.push(amount.times(config.feeTolerancePercent).dividedBy(100))
+  if (limits.length === 0) return false
+  return limits.every((limit) => rest.lte(limit))
+}

@@ -1,0 +1,195 @@
+import { DelayedError, UnrecoverableError, type Job, type Queue, type Worker } from 'bullmq'
+import type { Kysely } from 'kysely'
+import type pg from 'pg'
+import {
+  BankAuthenticationError,
+  BankCursorExpiredError,
+  BankInvalidCursorError,
+  BankNotFoundError,
+  BankPermissionError,
+  BankRateLimitError,
+  type BankClient,
+} from '../api-client/index.js'
+import type { Clock } from '../clock/index.js'
+import type { Logger } from '../observability/index.js'
+import { createBackendWorker, type QueueBackendConfig } from '../queue/backend.js'
+import {
+  hasUnservedSyncRequests,
+  markSyncRequestsCompleted,
+  pendingSyncRequests,
+  purgeConnection,
+  recordSyncError,
+  type Database,
+} from '../store/index.js'
+import {
+  CONNECTION_SYNC_JOB_OPTIONS,
+  CONNECTION_SYNC_QUEUE,
+  syncJobId,
+  type ConnectionSyncJobData,
+} from './queues.js'
+import { bankSyncSource } from './sync/bank-sync-source.js'
+import { refreshConnectionMirror } from './sync/refresh-connection-mirror.js'
+import { runConnectionSync, type ConnectionSyncResult } from './sync/run-connection-sync.js'
+
+export type SyncProblem =
+  | { kind: 'invalid_cursor'; connectionId: string }
+  | { kind: 'access_denied'; connectionId: string; status: number }
+  | { kind: 'connection_gone'; connectionId: string }
+
+export type SyncWorkerDeps = {
+  db: Kysely<Database>
+  /** The pool behind db: the per-connection lock is held on one of its clients for the whole run. */
+  pool: pg.Pool
+  client: BankClient
+  clock: Clock
+  logger: Logger
+  queue: Queue<ConnectionSyncJobData>
+  backend: QueueBackendConfig
+  /** @defaultValue 2 */
+  concurrency?: number
+  /** Events per sync call. @defaultValue 500 */
+  pageSize?: number
+  /** Alerts and the like; failures here never fail the sync. */
+  onProblem?(problem: SyncProblem): Promise<void> | void
+  /** After each applied run, e.g. to hand changes to reconciliation. */
+  onSynced?(connectionId: string, result: ConnectionSyncResult): Promise<void> | void
+}
+
+export type SyncJobOutcome = { connectionId: string; runs: number; skipped?: 'locked' }
+
+/**
+ * Syncs connections from the connection-sync queue. At most one run per connection at a time across every
+ * process: a PostgreSQL advisory lock held for the run, plus the cursor compare-and-swap in the store.
+ */
+export function createSyncWorker(deps: SyncWorkerDeps): Worker<ConnectionSyncJobData, SyncJobOutcome> {
+  const worker = createBackendWorker<ConnectionSyncJobData, SyncJobOutcome>(
+    CONNECTION_SYNC_QUEUE,
+    deps.backend,
+    (job, token) => processSyncJob(deps, job, token),
+    { concurrency: deps.concurrency ?? 2 },
+  )
+  // A trigger that landed after the run's last check found the job still active, so its add was a no-op. The job
+  // is gone by now (removeOnComplete), so a new one can be queued for it.
+  worker.on('completed', (job) => {
+    void queueUnservedRequests(deps, job.data.connectionId).catch((error) =>
+      deps.logger.error(
+        { err: error, connectionId: job.data.connectionId },
+        'could not queue a follow-up sync',
+      ),
+    )
+  })
+  return worker
+}
+
+async function queueUnservedRequests(deps: SyncWorkerDeps, connectionId: string): Promise<void> {
+  if (await hasUnservedSyncRequests(deps.db, connectionId)) {
+    await deps.queue.add(
+      'sync',
+      { connectionId, reason: 'follow-up' },
+      { ...CONNECTION_SYNC_JOB_OPTIONS, jobId: syncJobId(connectionId) },
+    )
+  }
+}
+
+export async function processSyncJob(
+  deps: SyncWorkerDeps,
+  job: Job<ConnectionSyncJobData>,
+  token: string | undefined,
+): Promise<SyncJobOutcome> {
+  const { connectionId } = job.data
+  const lockClient = await deps.pool.connect()
+  let locked = false
+  try {
+    const { rows } = await lockClient.query<{ locked: boolean }>(
+      'select pg_try_advisory_lock(hashtextextended($1, 0)) as locked',
+      [`bankrec:sync:${connectionId}`],
+    )
+    locked = rows[0]?.locked === true
+    // Another process runs this connection now; it sees our request through sync_requests.
+    if (!locked) return { connectionId, runs: 0, skipped: 'locked' }
+    return await runUntilCaughtUp(deps, connectionId)
+  } catch (error) {
+    throw await classifyFailure(deps, job, token, connectionId, error)
+  } finally {
+    if (locked)
+      await lockClient.query('select pg_advisory_unlock(hashtextextended($1, 0))', [
+        `bankrec:sync:${connectionId}`,
+      ])
+    lockClient.release()
+  }
+}
+
+async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Promise<SyncJobOutcome> {
+  const source = bankSyncSource(deps.client)
+  let runs = 0
+  for (;;) {
+    const covered = await pendingSyncRequests(deps.db, connectionId)
+    const result = await runConnectionSync(
+      {
+        db: deps.db,
+        source,
+        clock: deps.clock,
+        pageSize: deps.pageSize ?? 500,
+        isCursorExpired: (e) => e instanceof BankCursorExpiredError,
+        isCursorInvalid: (e) => e instanceof BankInvalidCursorError,
+        onCursorRejected: async (kind) => {
+          deps.logger.warn({ connectionId, kind }, 'sync cursor rejected; rebootstrapping the stream')
+          if (kind === 'invalid') await notify(deps, { kind: 'invalid_cursor', connectionId })
+        },
+      },
+      connectionId,
+    )
+    await refreshConnectionMirror(
+      { db: deps.db, source, clock: deps.clock },
+      connectionId,
+      result.bootstrapped ? 'all' : result.earliestPostedDate,
+    )
+    runs++
+    await markSyncRequestsCompleted(deps.db, connectionId, covered)
+    await deps.onSynced?.(connectionId, result)
+    deps.logger.info({ connectionId, ...result }, 'connection synced')
+    if ((await pendingSyncRequests(deps.db, connectionId)) === covered) break
+  }
+  return { connectionId, runs }
+}
+
+async function classifyFailure(
+  deps: SyncWorkerDeps,
+  job: Job<ConnectionSyncJobData>,
+  token: string | undefined,
+  connectionId: string,
+  error: unknown,
+): Promise<unknown> {
+  await recordSyncError(
+    deps.db,
+    connectionId,
+    error instanceof Error ? error.message : String(error),
+    deps.clock.now(),
+  ).catch(() => undefined)
+  if (error instanceof BankRateLimitError) {
+    // The bank said when: wait exactly that long, without spending one of the job's attempts.
+    const waitMs = error.retryAfterMs ?? 1_000
+    await job.moveToDelayed(Date.now() + waitMs, token)
+    return new DelayedError()
+  }
+  if (error instanceof BankAuthenticationError || error instanceof BankPermissionError) {
+    await notify(deps, { kind: 'access_denied', connectionId, status: error.status ?? 0 })
+    return new UnrecoverableError(`The bank refused bankrec's API key (${error.code}); fix BANK_API_KEY.`)
+  }
+  if (error instanceof BankNotFoundError) {
+    await purgeConnection(deps.db, connectionId)
+    await notify(deps, { kind: 'connection_gone', connectionId })
+    return new UnrecoverableError(
+      `Connection ${connectionId} no longer exists at the bank; its mirror was removed.`,
+    )
+  }
+  return error
+}
+
+async function notify(deps: SyncWorkerDeps, problem: SyncProblem): Promise<void> {
+  try {
+    await deps.onProblem?.(problem)
+  } catch (error) {
+    deps.logger.error({ err: error, problem }, 'sync problem handler failed')
+  }
+}

@@ -1,0 +1,50 @@
+import { sql, type Kysely } from 'kysely'
+import type { Database } from './database.js'
+
+/** Records one more request to sync the connection; returns the new request count. */
+export async function noteSyncRequest(db: Kysely<Database>, connectionId: string): Promise<bigint> {
+  const row = await db
+    .insertInto('sync_requests')
+    .values({ connection_id: connectionId, requested: 1, completed: 0 })
+    .onConflict((oc) =>
+      oc.column('connection_id').doUpdateSet({ requested: sql`sync_requests.requested + 1` }),
+    )
+    .returning('requested')
+    .executeTakeFirstOrThrow()
+  return BigInt(row.requested)
+}
+
+export async function pendingSyncRequests(db: Kysely<Database>, connectionId: string): Promise<bigint> {
+  const row = await db
+    .selectFrom('sync_requests')
+    .select('requested')
+    .where('connection_id', '=', connectionId)
+    .executeTakeFirst()
+  return row ? BigInt(row.requested) : 0n
+}
+
+/** A run that started after request `covered` was noted has served it and every earlier one. */
+export async function markSyncRequestsCompleted(
+  db: Kysely<Database>,
+  connectionId: string,
+  covered: bigint,
+): Promise<void> {
+  await db
+    .updateTable('sync_requests')
+    .set({ completed: sql`greatest(completed, ${covered.toString()}::bigint)` })
+    .where('connection_id', '=', connectionId)
+    .execute()
+}
+
+export async function deleteSyncRequests(db: Kysely<Database>, connectionId: string): Promise<void> {
+  await db.deleteFrom('sync_requests').where('connection_id', '=', connectionId).execute()
+}
+
+export async function hasUnservedSyncRequests(db: Kysely<Database>, connectionId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sync_requests')
+    .select(['requested', 'completed'])
+    .where('connection_id', '=', connectionId)
+    .executeTakeFirst()
+  return row !== undefined && BigInt(row.requested) > BigInt(row.completed)
+}
