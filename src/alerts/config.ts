@@ -41,8 +41,14 @@ export const AlertConfig = z
   .object({
     thresholds: HealthThresholds.prefault({}),
     transferPoll: TransferPollSchedule.prefault({}),
-    slack: z.object({ webhookUrl: z.url({ protocol: /^https?$/ }) }).nullable().default(null),
-    webhook: z.object({ url: z.url({ protocol: /^https?$/ }), secret: z.string().min(1) }).nullable().default(null),
+    slack: z
+      .object({ webhookUrl: z.url({ protocol: /^https?$/ }) })
+      .nullable()
+      .default(null),
+    webhook: z
+      .object({ url: z.url({ protocol: /^https?$/ }), secret: z.string().min(1) })
+      .nullable()
+      .default(null),
     routes: z.partialRecord(AlertSeverity, SinkList).default({}),
   })
   .superRefine((config, ctx) => {
@@ -124,7 +130,9 @@ export function parseAlertEnv(
 ): { ok: true; config: AlertConfig } | { ok: false; problems: string[] } {
   // An empty variable counts as unset, as in most process managers.
   const present = Object.fromEntries(
-    Object.entries(env).filter(([key, value]) => key in AlertEnv.shape && value !== undefined && value !== ''),
+    Object.entries(env).filter(
+      ([key, value]) => key in AlertEnv.shape && value !== undefined && value !== '',
+    ),
   )
   const parsed = AlertEnv.safeParse(present)
   if (!parsed.success) {
@@ -145,7 +153,10 @@ export function parseAlertEnv(
       erroredAfterSeconds: e.ALERT_ERRORED_AFTER_SECONDS,
       staleSyncSeconds: e.ALERT_STALE_SYNC_SECONDS,
     },
-    transferPoll: { initialSeconds: e.TRANSFER_POLL_INITIAL_SECONDS, maxSeconds: e.TRANSFER_POLL_MAX_SECONDS },
+    transferPoll: {
+      initialSeconds: e.TRANSFER_POLL_INITIAL_SECONDS,
+      maxSeconds: e.TRANSFER_POLL_MAX_SECONDS,
+    },
     slack: e.ALERT_SLACK_WEBHOOK_URL === undefined ? null : { webhookUrl: e.ALERT_SLACK_WEBHOOK_URL },
     webhook:
       e.ALERT_WEBHOOK_URL === undefined ? null : { url: e.ALERT_WEBHOOK_URL, secret: e.ALERT_WEBHOOK_SECRET },
