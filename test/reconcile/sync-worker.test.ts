@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto'
+import { QueueEvents } from 'bullmq'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createBankClient } from '../../src/api-client/index.js'
+import { silentLogger } from '../../src/observability/index.js'
+import { createBackendQueue } from '../../src/queue/backend.js'
+import { CONNECTION_SYNC_QUEUE, type ConnectionSyncJobData } from '../../src/reconcile/queues.js'
+import { createSyncWorker, processSyncJob, type SyncProblem } from '../../src/reconcile/sync-worker.js'
+import { requestConnectionSync } from '../../src/reconcile/sync/request-sync.js'
+import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
+
+const backend = {
+  kind: 'redis' as const,
+  url: 'redis://127.0.0.1:6379',
+  prefix: `test-sync-${randomBytes(4).toString('hex')}`,
+}
+let harness: SandboxHarness
+let database: TestDatabase
+
+beforeAll(async () => {
+  harness = await startSandbox()
+  database = await createTestDatabase('sync_worker')
+})
+afterAll(async () => {
+  await harness?.close()
+  await database?.drop()
+})
+
+function workerDeps(
+  queue: ReturnType<typeof createBackendQueue<ConnectionSyncJobData>>,
+  problems: SyncProblem[] = [],
+) {
+  return {
+    db: database.db,
+    pool: database.pool,
+    client: createBankClient({ baseUrl: harness.url, apiKey: harness.apiKey, maxRetries: 0 }),
+    clock: harness.sandbox.clock,
+    logger: silentLogger,
+    queue,
+    backend,
+    onProblem: (p: SyncProblem) => void problems.push(p),
+  }
+}
+
+async function mirrorCount(connectionId: string): Promise<number> {
+  const row = await database.db
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('connection_id', '=', connectionId)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+async function truthCount(connectionId: string): Promise<number> {
+  const state = await harness.request('GET', `/_sandbox/state?connectionId=${connectionId}`)
+  return state.body.transactions.length
+}
+
+describe('sync worker', () => {
+  it('syncs a requested connection into the mirror with its accounts, balances and status', async () => {
+    const { connection } = await connectReadyBank(harness)
+    const queue = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
+    const events = new QueueEvents(CONNECTION_SYNC_QUEUE, {
+      connection: { url: backend.url },
+      prefix: backend.prefix,
+    })
+    const worker = createSyncWorker(workerDeps(queue))
+    try {
+      const done = new Promise<void>((resolve) => events.on('completed', () => resolve()))
+      await events.waitUntilReady()
+      await requestConnectionSync({ db: database.db, queue }, connection.id, 'test')
+      await done
+      expect(await mirrorCount(connection.id)).toBe(await truthCount(connection.id))
+      const accounts = await database.db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('connection_id', '=', connection.id)
+        .execute()
+      expect(accounts.length).toBeGreaterThanOrEqual(2)
+      const balances = await database.db
+        .selectFrom('daily_balances')
+        .select('account_id')
+        .where('connection_id', '=', connection.id)
+        .execute()
+      expect(balances.length).toBeGreaterThan(0)
+      const history = await database.db
+        .selectFrom('connection_status_history')
+        .selectAll()
+        .where('connection_id', '=', connection.id)
+        .execute()
+      expect(history.map((h) => h.status)).toEqual(['active'])
+    } finally {
+      await worker.close()
+      await events.close()
+      await queue.close()
+    }
+  })
+
+  it('skips a run while another process holds the connection lock', async () => {
+    const { connection } = await connectReadyBank(harness)
+    const queue = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
+    const holder = await database.pool.connect()
+    try {
+      await holder.query('select pg_advisory_lock(hashtextextended($1, 0))', [
+        `bankrec:sync:${connection.id}`,
+      ])
+      const outcome = await processSyncJob(
+        workerDeps(queue),
+        { data: { connectionId: connection.id, reason: 't' } } as any,
+        undefined,
+      )
+      expect(outcome).toEqual({ connectionId: connection.id, runs: 0, skipped: 'locked' })
+      expect(await mirrorCount(connection.id)).toBe(0)
+    } finally {
+      await holder.query('select pg_advisory_unlock_all()')
+      holder.release()
+      await queue.close()
+    }
+  })
+
+  it('purges the mirror of a connection deleted at the bank and reports it gone', async () => {
+    const { connection } = await connectReadyBank(harness)
+    const queue = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
+    const problems: SyncProblem[] = []
+    try {
+      const deps = workerDeps(queue, problems)
+      await processSyncJob(deps, { data: { connectionId: connection.id, reason: 't' } } as any, undefined)
+      expect(await mirrorCount(connection.id)).toBeGreaterThan(0)
+      expect((await harness.request('DELETE', `/v1/connections/${connection.id}`)).status).toBe(204)
+      await expect(
+        processSyncJob(deps, { data: { connectionId: connection.id, reason: 't' } } as any, undefined),
+      ).rejects.toThrow(/no longer exists/)
+      expect(await mirrorCount(connection.id)).toBe(0)
+      expect(problems).toEqual([{ kind: 'connection_gone', connectionId: connection.id }])
+    } finally {
+      await queue.close()
+    }
+  })
+})
