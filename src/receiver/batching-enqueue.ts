@@ -9,7 +9,7 @@ export type BatchingEnqueueOptions = {
    * @defaultValue 0
    */
   windowMs?: number
-  /** Batches written at the same time; later jobs gather into the next batch meanwhile. @defaultValue 2 */
+  /** Batches written at the same time; later jobs gather into the next batch meanwhile. @defaultValue 4 */
   maxInFlight?: number
   /** The most jobs in one write. @defaultValue 512 */
   maxBatch?: number
@@ -34,7 +34,7 @@ export function createBatchingEnqueue(
   options: BatchingEnqueueOptions = {},
 ): BatchingEnqueue {
   const windowMs = options.windowMs ?? 0
-  const maxInFlight = options.maxInFlight ?? 2
+  const maxInFlight = options.maxInFlight ?? 4
   const maxBatch = options.maxBatch ?? 512
   let pending: Pending[] = []
   let timer: NodeJS.Timeout | NodeJS.Immediate | undefined

@@ -37,3 +37,5 @@ export {
   listMirroredConnections,
 } from './connections-repo.js'
 export type { MirroredConnection, StatusObservation } from './connections-repo.js'
+export { claimEvent, isEventProcessed } from './processed-events-repo.js'
+export type { EventOutcome } from './processed-events-repo.js'

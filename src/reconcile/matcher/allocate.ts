@@ -80,7 +80,12 @@ export class Allocator {
   }
 
   /** Rules 2–4: the invoices a reference named, in the order named. */
-  byReference(transaction: MatchTransaction, phase: TransactionPhase, field: ReferenceField, named: NamedInvoice[]) {
+  byReference(
+    transaction: MatchTransaction,
+    phase: TransactionPhase,
+    field: ReferenceField,
+    named: NamedInvoice[],
+  ) {
     const ledgers = named.map((item) => this.ledger(item.invoiceId, transaction.id))
     const live = ledgers.filter((ledger) => !ledger.invoice.void)
     if (live.length === 0) {
@@ -107,7 +112,12 @@ export class Allocator {
     this.distribute(transaction, phase, toDecimal(transaction.amount), live, (ledger) => {
       const item = references.get(ledger.invoice.id) as NamedInvoice
       return {
-        origin: { rule: 'reference', field, madeBy: 'engine', confidence: referenceConfidence(field, item.via) },
+        origin: {
+          rule: 'reference',
+          field,
+          madeBy: 'engine',
+          confidence: referenceConfidence(field, item.via),
+        },
         reference: item.reference,
         via: item.via,
       }

@@ -1,0 +1,41 @@
+import type { Worker } from 'bullmq'
+import type { Kysely } from 'kysely'
+import type { Logger } from '../observability/index.js'
+import { createBackendWorker, type QueueBackendConfig } from '../queue/backend.js'
+import { WEBHOOK_EVENTS_QUEUE, type WebhookJobData } from '../queue/index.js'
+import type { Database } from '../store/index.js'
+import { handleWebhookEvent, type HandledOutcome, type WebhookEventEffects } from './handle-webhook-event.js'
+
+export type EventWorkerDeps = {
+  db: Kysely<Database>
+  backend: QueueBackendConfig
+  effects: WebhookEventEffects
+  logger: Logger
+  /** @defaultValue 4 */
+  concurrency?: number
+}
+
+/** Processes verified webhook deliveries from the receiver's queue, each event's effects once. */
+export function createEventWorker(deps: EventWorkerDeps): Worker<WebhookJobData, HandledOutcome> {
+  return createBackendWorker<WebhookJobData, HandledOutcome>(
+    WEBHOOK_EVENTS_QUEUE,
+    deps.backend,
+    async (job) => {
+      const eventId = typeof job.data.event.id === 'string' ? job.data.event.id : String(job.id)
+      const outcome = await handleWebhookEvent(
+        deps.db,
+        {
+          eventId,
+          type: job.name,
+          event: job.data.event,
+          receivedAt: job.data.receivedAt,
+          ignored: job.data.ignored,
+        },
+        deps.effects,
+      )
+      deps.logger.info({ eventId, type: job.name, outcome }, 'webhook event handled')
+      return outcome
+    },
+    { concurrency: deps.concurrency ?? 4 },
+  )
+}

@@ -1,0 +1,91 @@
+import type { Decimal } from 'decimal.js'
+import type { MatchConfig } from './config.js'
+import { findExactSets } from './find-exact-sets.js'
+import { toAmountString } from './money.js'
+import type { MatchInvoice } from './types.js'
+
+/** An open invoice of the payer, with what it still has open (settled and pending money both counted). */
+export type SuggestionCandidate = { invoice: MatchInvoice; available: Decimal }
+
+export type Suggestion = { invoiceIds: string[]; confidence: number; reasons: string[] }
+
+const SINGLE_CONFIDENCE = 80
+const PER_EXTRA_INVOICE = 10
+const NOT_UNIQUE_PENALTY = 30
+
+/** The identity of a suggested invoice set, as rejections are recorded. */
+export function suggestionKey(transactionId: string, invoiceIds: readonly string[]): string {
+  return `${transactionId}:${[...invoiceIds].sort().join(',')}`
+}
+
+function age(invoice: MatchInvoice): string {
+  return invoice.issueDate ?? invoice.dueDate ?? '\uffff'
+}
+
+/** Oldest first (issue date, else due date, undated last), then by id. */
+export function compareAge(a: MatchInvoice, b: MatchInvoice): number {
+  const ageA = age(a)
+  const ageB = age(b)
+  if (ageA !== ageB) return ageA < ageB ? -1 : 1
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+}
+
+function toUnits(value: Decimal, scale: number): bigint {
+  return BigInt(value.times(10 ** scale).toFixed(0))
+}
+
+/**
+ * Rule 5 for a payment no reference explains: the smallest set of at most `maxSuggestionSetSize` of the payer's
+ * open invoices whose open amounts sum exactly to the payment, the oldest such set when several do. Only the
+ * `suggestionCandidateLimit` oldest candidates are searched, which bounds the work per payment.
+ */
+export function suggestMatch(input: {
+  transactionId: string
+  amount: Decimal
+  candidates: readonly SuggestionCandidate[]
+  config: MatchConfig
+  rejected?: ReadonlySet<string>
+}): Suggestion | null {
+  const { transactionId, amount, config, rejected } = input
+  const candidates = input.candidates
+    .filter((candidate) => candidate.available.gt(0))
+    .sort((a, b) => compareAge(a.invoice, b.invoice))
+    .slice(0, config.suggestionCandidateLimit)
+  if (candidates.length === 0 || amount.lte(0)) return null
+  const scale = Math.max(
+    amount.decimalPlaces(),
+    ...candidates.map((candidate) => candidate.available.decimalPlaces()),
+  )
+  const found = findExactSets(
+    candidates.map((candidate) => toUnits(candidate.available, scale)),
+    toUnits(amount, scale),
+    config.maxSuggestionSetSize,
+    (set) =>
+      !rejected?.has(
+        suggestionKey(
+          transactionId,
+          set.map((index) => (candidates[index] as SuggestionCandidate).invoice.id),
+        ),
+      ),
+  )
+  if (!found) return null
+  const chosen = found.first.map((index) => (candidates[index] as SuggestionCandidate).invoice)
+  const numbers = chosen.map((invoice) => invoice.number).join(', ')
+  const reasons = [
+    'no reference field names a known invoice',
+    'the counterparty is the invoices’ customer',
+    chosen.length === 1
+      ? `${toAmountString(amount)} equals the open amount of invoice ${numbers}`
+      : `${toAmountString(amount)} equals the sum of the open amounts of invoices ${numbers}`,
+  ]
+  let confidence = SINGLE_CONFIDENCE - PER_EXTRA_INVOICE * (chosen.length - 1)
+  if (found.count > 1) {
+    confidence -= NOT_UNIQUE_PENALTY
+    reasons.push(`${found.count - 1} other set(s) of ${found.size} also sum to it; the oldest was chosen`)
+  }
+  return {
+    invoiceIds: chosen.map((invoice) => invoice.id),
+    confidence: Math.max(0, Math.min(100, confidence)),
+    reasons,
+  }
+}
