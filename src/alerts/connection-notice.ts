@@ -38,7 +38,9 @@ function bankName(connection: ConnectionRef): string {
 }
 
 function portal(connection: ConnectionRef): string {
-  return connection.portalUrl ? `the bank portal at ${connection.portalUrl}` : `the ${bankName(connection)} portal`
+  return connection.portalUrl
+    ? `the bank portal at ${connection.portalUrl}`
+    : `the ${bankName(connection)} portal`
 }
 
 function delegatedUser(connection: ConnectionRef): string {
@@ -123,7 +125,9 @@ function recoveryWording(effect: RecoveryEffect, connection: ConnectionRef, bank
   const lasted = between(effect.startedAt, effect.recoveredAt)
   return {
     title:
-      effect.kind === 'staleSync' ? `Recovered: ${bank} is syncing again` : `Recovered: ${bank} connection is active again`,
+      effect.kind === 'staleSync'
+        ? `Recovered: ${bank} is syncing again`
+        : `Recovered: ${bank} connection is active again`,
     text:
       `Connection ${connection.id} (${bank}) is healthy again as of ${formatTime(effect.recoveredAt)}. ` +
       `The ${kind} incident that started ${formatTime(effect.startedAt)} is closed after ${lasted}.`,
@@ -157,7 +161,9 @@ function pickConnection(connection: ConnectionRef): ConnectionRef {
     institutionId: connection.institutionId ?? null,
     institutionName: connection.institutionName,
     portalUrl: connection.portalUrl,
-    delegatedUser: user ? { name: user.name ?? null, username: user.username ?? null, email: user.email ?? null } : null,
+    delegatedUser: user
+      ? { name: user.name ?? null, username: user.username ?? null, email: user.email ?? null }
+      : null,
   }
 }
 
@@ -172,7 +178,11 @@ export function connectionNotice(
     { label: 'Bank', value: bank },
     { label: 'Portal', value: connection.portalUrl ?? 'not set' },
   ]
-  const base = { id: effect.id, subject: { connection: pickConnection(connection) }, occurredAt: effect.occurredAt }
+  const base = {
+    id: effect.id,
+    subject: { connection: pickConnection(connection) },
+    occurredAt: effect.occurredAt,
+  }
   if (effect.type === 'info') {
     return {
       ...base,

@@ -93,7 +93,9 @@ export function transferNotice(
   const fields = [
     { label: 'Transfer', value: transfer.id },
     ...(transfer.clientReference ? [{ label: 'Reference', value: transfer.clientReference }] : []),
-    ...(transfer.amount ? [{ label: 'Amount', value: `${transfer.amount.value} ${transfer.amount.currency}` }] : []),
+    ...(transfer.amount
+      ? [{ label: 'Amount', value: `${transfer.amount.value} ${transfer.amount.currency}` }]
+      : []),
     { label: 'Incident', value: effect.incidentId },
   ]
   const base = {

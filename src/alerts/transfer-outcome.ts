@@ -14,7 +14,10 @@ const ALERTING: ReadonlySet<TransferStatus> = new Set<TransferAlertKind>([
 const isAlerting = (status: TransferStatus): status is TransferAlertKind => ALERTING.has(status)
 
 /** Statuses that stay open (reminded, then closed with a notice) rather than alerting once. */
-const STAYS_OPEN: ReadonlySet<TransferStatus> = new Set<TransferAlertKind>(['pending_bank_approval', 'unknown'])
+const STAYS_OPEN: ReadonlySet<TransferStatus> = new Set<TransferAlertKind>([
+  'pending_bank_approval',
+  'unknown',
+])
 
 const TERMINAL: ReadonlySet<TransferStatus> = new Set(TERMINAL_TRANSFER_STATUSES)
 
@@ -80,7 +83,8 @@ export type TransferAppEvent = Base & {
   observedAt: string
 }
 
-export type TransferEffect = TransferAlertEffect | TransferReminderEffect | TransferRecoveryEffect | TransferAppEvent
+export type TransferEffect =
+  TransferAlertEffect | TransferReminderEffect | TransferRecoveryEffect | TransferAppEvent
 export type TransferStep = {
   tracking: TransferTracking
   effects: TransferEffect[]
@@ -96,7 +100,11 @@ export function newTransferTracking(transferId: string): TransferTracking {
  * The alerts and app events that follow one transfer status seen while polling. A status equal to the previous
  * one yields nothing, so a poll repeated after a crash changes nothing.
  */
-export function observeTransfer(tracking: TransferTracking, observation: TransferObservation, now: Date): TransferStep {
+export function observeTransfer(
+  tracking: TransferTracking,
+  observation: TransferObservation,
+  now: Date,
+): TransferStep {
   const { transferId } = tracking
   const { status } = observation
   const observedAt = new Date(observation.observedAt).toISOString()
@@ -136,7 +144,13 @@ export function observeTransfer(tracking: TransferTracking, observation: Transfe
       occurredAt,
     })
     if (STAYS_OPEN.has(status)) {
-      incident = { id: incidentId, kind: status, startedAt: observedAt, lastAlertAt: occurredAt, remindersSent: 0 }
+      incident = {
+        id: incidentId,
+        kind: status,
+        startedAt: observedAt,
+        lastAlertAt: occurredAt,
+        remindersSent: 0,
+      }
     }
   }
   if (status === 'completed' || status === 'failed' || status === 'returned' || status === 'cancelled') {

@@ -1,4 +1,11 @@
-import { Queue, Worker, createPostgresBackend, type DefaultJobOptions, type Processor, type WorkerOptions } from 'bullmq'
+import {
+  Queue,
+  Worker,
+  createPostgresBackend,
+  type DefaultJobOptions,
+  type Processor,
+  type WorkerOptions,
+} from 'bullmq'
 import { Redis } from 'ioredis'
 
 /**
@@ -65,7 +72,10 @@ export function createBackendWorker<T, R = unknown>(
   return new Worker(
     name,
     processor as Processor,
-    { ...options, connection: { connectionString: config.connectionString, schema: config.schema, migrate: true } },
+    {
+      ...options,
+      connection: { connectionString: config.connectionString, schema: config.schema, migrate: true },
+    },
     createPostgresBackend,
   ) as unknown as Worker<T, R>
 }

@@ -43,9 +43,10 @@ export const DEFAULT_MATCH_CONFIG: MatchConfig = {
 export function matchConfig(input: MatchConfigInput = {}): MatchConfig {
   const absolute = input.feeToleranceAbsolute ?? null
   const percent = input.feeTolerancePercent ?? null
+  const given = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
   return {
     ...DEFAULT_MATCH_CONFIG,
-    ...input,
+    ...given,
     feeToleranceAbsolute: absolute === null ? null : toDecimal(absolute),
     feeTolerancePercent: percent === null ? null : toDecimal(percent),
   }

@@ -1,8 +1,13 @@
 import type { InvoiceIndex } from './invoice-index.js'
 import { normalizeReference, type ReferencePart } from './normalize-reference.js'
 import type { Token } from './tokenize.js'
-import { REFERENCE_FIELDS, type MatchInvoice, type MatchTransaction, type ReferenceField } from './types.js'
-import type { ReferenceVia } from './types.js'
+import {
+  REFERENCE_FIELDS,
+  type MatchInvoice,
+  type MatchTransaction,
+  type ReferenceField,
+  type ReferenceVia,
+} from './types.js'
 
 /** One invoice a reference named, with the text that named it as written. */
 export type NamedInvoice = { invoiceId: string; reference: string; via: ReferenceVia }

@@ -47,7 +47,7 @@ function parseRf(text: string, start: number): Parsed {
     const end = alphanumericEnd(text, afterCheck)
     const body = text.slice(afterCheck, end).toUpperCase()
     if (!isValidRfReference(checkDigits, body)) return { end, part: null }
-    return { end, part: rfPart(text, afterCheck, end) }
+    return { end, part: rfPart(text, start, afterCheck, end) }
   }
   let body = ''
   let end = afterCheck
@@ -64,12 +64,12 @@ function parseRf(text: string, start: number): Parsed {
     cursor = groupEnd
   }
   if (validEnd < 0) return { end, part: null }
-  return { end: validEnd, part: rfPart(text, afterCheck, validEnd) }
+  return { end: validEnd, part: rfPart(text, start, afterCheck, validEnd) }
 }
 
-function rfPart(text: string, start: number, end: number): ReferencePart {
+function rfPart(text: string, start: number, bodyStart: number, end: number): ReferencePart {
   // The body is one identifier, whatever its printed grouping: compare it as letters and digits only.
-  const tokens = tokenize(text.slice(start, end).replace(/ /g, '')).map((token) => ({
+  const tokens = tokenize(text.slice(bodyStart, end).replace(/ /g, '')).map((token) => ({
     text: token.text,
     start,
     end,

@@ -1,6 +1,5 @@
 import { latestVersions, transactionPhase } from './canonical-order.js'
-import type { MatchConfig } from './config.js'
-import { DEFAULT_MATCH_CONFIG } from './config.js'
+import { DEFAULT_MATCH_CONFIG, type MatchConfig } from './config.js'
 import { toDecimal, type Money } from './money.js'
 import { TokenTrie } from './token-trie.js'
 import { tokenKey } from './tokenize.js'

@@ -1,0 +1,151 @@
+/**
+ * `npm run bench:match`: matching throughput against 1,000, 10,000 and 100,000 open invoices.
+ *
+ * Each transaction goes the way the store layer sends it: `findReferences` against the index of every invoice
+ * (to learn which invoices it names), then `reconcile` of its set (the invoices it names, or for a payment without
+ * a reference the payer's open invoices, and the transaction itself). The same mix of transactions is drawn at
+ * every size: references exact, mangled (`inv 100123`, `INV100123`, `INV-000100123`), in free text, RF, SWIFT
+ * /INV/, several invoices in one text, and payments without a reference (suggestions and unmatched). Targets:
+ * ≥ 100,000 transactions/s at 100,000 invoices, per-transaction cost at 100,000 ≤ 1.5 × the cost at 1,000.
+ *
+ * BENCH_TRANSACTIONS (default 200000) per size, BENCH_ROUNDS (default 5, the best round counts).
+ */
+import {
+  InvoiceIndex,
+  findReferences,
+  reconcile,
+  rfCheckDigits,
+  type MatchInvoice,
+  type MatchTransaction,
+} from '../src/reconcile/matcher/index.js'
+
+const SIZES = [1_000, 10_000, 100_000]
+const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 200_000)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
+const INVOICES_PER_CUSTOMER = 20
+const TARGET_RATE = 100_000
+const TARGET_RATIO = 1.5
+
+/** A small deterministic PRNG (mulberry32) so every run draws the same workload. */
+function random(seed: number): () => number {
+  let state = seed
+  return () => {
+    state = (state + 0x6d2b79f5) | 0
+    let t = Math.imul(state ^ (state >>> 15), 1 | state)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function invoicesOf(count: number): MatchInvoice[] {
+  const next = random(count)
+  return Array.from({ length: count }, (_, index) => {
+    const cents = 1_000 + Math.floor(next() * 500_000)
+    return {
+      id: `inv_${index}`,
+      number: index % 10 === 9 ? `SO/2024/${String(index).padStart(6, '0')}` : `INV-${100_000 + index}`,
+      amount: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`,
+      currency: 'EUR',
+      customerName: `Customer ${Math.floor(index / INVOICES_PER_CUSTOMER)} GmbH`,
+      issueDate: `2024-${String(1 + (index % 12)).padStart(2, '0')}-${String(1 + (index % 28)).padStart(2, '0')}`,
+    }
+  })
+}
+
+function mangled(number: string, pick: number): string {
+  const [prefix, ...rest] = number.split(/[-/]/)
+  const digits = rest.join('')
+  switch (pick % 4) {
+    case 0:
+      return `${(prefix as string).toLowerCase()} ${digits}`
+    case 1:
+      return `${prefix}${digits}`
+    case 2:
+      return `${prefix}-000${digits}`
+    default:
+      return number.replace(/[-/]/g, ' ')
+  }
+}
+
+function transactionsFor(invoices: readonly MatchInvoice[], count: number): MatchTransaction[] {
+  const next = random(7)
+  const pickInvoice = () => invoices[Math.floor(next() * invoices.length)] as MatchInvoice
+  return Array.from({ length: count }, (_, index) => {
+    const invoice = pickInvoice()
+    const base: MatchTransaction = {
+      id: `tx_${index}`,
+      accountId: 'acc_1',
+      amount: invoice.amount,
+      currency: 'EUR',
+      status: index % 10 === 0 ? 'pending' : 'posted',
+      postedDate: '2024-06-01',
+      counterpartyName: invoice.customerName ?? null,
+      description: 'SEPA CREDIT TRANSFER',
+    }
+    const kind = next()
+    if (kind < 0.35) return { ...base, paymentReference: invoice.number }
+    if (kind < 0.55) return { ...base, paymentReference: mangled(invoice.number, index) }
+    if (kind < 0.7) {
+      return { ...base, description: `Payment for invoice ${invoice.number} thank you, order 44812` }
+    }
+    if (kind < 0.75) {
+      const body = invoice.number.replace(/[^0-9A-Za-z]/g, '').toUpperCase()
+      return { ...base, paymentReference: `RF${rfCheckDigits(body)}${body}` }
+    }
+    if (kind < 0.8) return { ...base, rawDescription: `/INV/${invoice.number}/20240601 /RFB/PO-88812` }
+    if (kind < 0.88) {
+      const other = pickInvoice()
+      return { ...base, amount: '1000.00', paymentReference: `${invoice.number}, ${other.number}` }
+    }
+    if (kind < 0.95) return { ...base, paymentReference: 'Thanks for the great work', description: 'TRANSFER' }
+    return { ...base, amount: '12.34', paymentReference: null, description: 'MISC CREDIT' }
+  })
+}
+
+function matchOne(index: InvoiceIndex, transaction: MatchTransaction): number {
+  const references = findReferences(index, transaction)
+  const invoices =
+    references.outcome === 'named'
+      ? references.invoices.map((named) => index.get(named.invoiceId) as MatchInvoice)
+      : references.outcome === 'ambiguous'
+        ? []
+        : index.ofCustomer(transaction.counterpartyName)
+  return reconcile({ index, invoices, transactions: [transaction] }).allocations.length
+}
+
+function measure(index: InvoiceIndex, transactions: readonly MatchTransaction[]): number {
+  let best = Infinity
+  let allocations = 0
+  for (let round = 0; round < ROUNDS; round++) {
+    const started = process.hrtime.bigint()
+    for (const transaction of transactions) allocations += matchOne(index, transaction)
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9
+    best = Math.min(best, seconds / transactions.length)
+  }
+  if (allocations === 0) throw new Error('the workload allocated nothing: the benchmark is broken')
+  return best
+}
+
+const costs = new Map<number, number>()
+for (const size of SIZES) {
+  const invoices = invoicesOf(size)
+  const built = process.hrtime.bigint()
+  const index = new InvoiceIndex(invoices)
+  const buildMs = Number(process.hrtime.bigint() - built) / 1e6
+  const transactions = transactionsFor(invoices, TRANSACTIONS)
+  measure(index, transactions.slice(0, 20_000))
+  const perTransaction = measure(index, transactions)
+  costs.set(size, perTransaction)
+  console.log(
+    `${String(size).padStart(7)} open invoices: ${Math.round(1 / perTransaction).toLocaleString('en')} tx/s ` +
+      `(${(perTransaction * 1e6).toFixed(2)} µs/tx; index built in ${buildMs.toFixed(0)} ms)`,
+  )
+}
+const rate = 1 / (costs.get(100_000) as number)
+const ratio = (costs.get(100_000) as number) / (costs.get(1_000) as number)
+console.log(`per-transaction cost 100k/1k: ${ratio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×)`)
+console.log(`throughput at 100k: ${Math.round(rate).toLocaleString('en')} tx/s (target ≥ ${TARGET_RATE.toLocaleString('en')})`)
+if (rate < TARGET_RATE || ratio > TARGET_RATIO) {
+  console.log('TARGET MISSED')
+  process.exitCode = 1
+}

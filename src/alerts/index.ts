@@ -1,0 +1,61 @@
+export {
+  AlertConfig,
+  AlertSeverity,
+  AlertSinkName,
+  HealthThresholds,
+  TransferPollSchedule,
+  parseAlertEnv,
+  sinksFor,
+} from './config.js'
+export {
+  emptyHealth,
+  observe,
+  tick,
+  compareKeys,
+  SEEN_LIMIT,
+  CLOSED_INCIDENT_LIMIT,
+} from './connection-health.js'
+export type {
+  ConnectionHealth,
+  HealthObservation,
+  ObservationSource,
+  ObservationKey,
+  SeenObservation,
+  OpenIncident,
+  ClosedIncident,
+  IncidentKind,
+  HealthEffect,
+  HistoryEffect,
+  AlertEffect,
+  ReminderEffect,
+  RecoveryEffect,
+  InfoEffect,
+  HealthTransition,
+} from './connection-health.js'
+export { incidentIdFor, deterministicId } from './incident-id.js'
+export {
+  newTransferTracking,
+  observeTransfer,
+  tickTransfer,
+  transferPollDelaySeconds,
+} from './transfer-outcome.js'
+export type {
+  TransferTracking,
+  TransferObservation,
+  TransferIncident,
+  TransferAlertKind,
+  TransferEffect,
+  TransferAlertEffect,
+  TransferReminderEffect,
+  TransferRecoveryEffect,
+  TransferAppEvent,
+  TransferStep,
+} from './transfer-outcome.js'
+export { formatDuration, formatTime } from './notice.js'
+export type { AlertNotice, NoticeType, NoticeSubject, ConnectionRef, TransferRef } from './notice.js'
+export { connectionNotice, INCIDENT_SEVERITY } from './connection-notice.js'
+export { transferNotice, TRANSFER_SEVERITY } from './transfer-notice.js'
+export { renderSlackMessage, renderJsonAlert, escapeMrkdwn } from './render.js'
+export type { SlackMessage, SlackBlock, JsonAlertBody } from './render.js'
+export { sendSlackAlert, sendJsonAlert, logAlert, AlertDeliveryError } from './sinks.js'
+export type { SinkDeps, AlertLogger, AlertDeliveryFailure } from './sinks.js'

@@ -1,0 +1,93 @@
+import { z } from 'zod'
+
+const whole = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+
+const url = (protocols: RegExp, hint: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        return protocols.test(new URL(value).protocol)
+      } catch {
+        return false
+      }
+    }, hint)
+
+const list = z
+  .string()
+  .transform((value) => value.split(',').map((s) => s.trim()))
+  .refine((items) => items.every((s) => s.length > 0), 'must not contain an empty item')
+
+/**
+ * Every environment variable bankrec reads, with its default. The README's configuration table follows this
+ * schema; docs/configuration.md explains each.
+ */
+export const BankrecEnv = z
+  .object({
+    BANK_API_URL: url(/^https?:$/, 'must be an http(s) URL such as https://api.bank.example').optional(),
+    BANK_API_KEY: z.string().trim().min(1).optional(),
+    WEBHOOK_SECRETS: list.optional(),
+    DATABASE_URL: url(/^postgres(ql)?:$/, 'must be a postgres:// URL').optional(),
+    BANKREC_DATA_DIR: z.string().trim().min(1).optional(),
+    BANKREC_SCHEMA: z
+      .string()
+      .trim()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+      .default('bankrec'),
+    REDIS_URL: url(/^rediss?:$/, 'must be a redis:// or rediss:// URL').optional(),
+    QUEUE_PREFIX: z
+      .string()
+      .trim()
+      .regex(/^[\w.-]+$/, 'may hold only letters, digits, _ . and -')
+      .default('bankrec'),
+    PORT: whole(0, 65_535).default(8080),
+    HOST: z.string().trim().min(1).default('127.0.0.1'),
+    PUBLIC_URL: url(/^https?:$/, 'must be the http(s) URL the bank reaches this sidecar at').optional(),
+    KIT_API_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
+    APP_WEBHOOK_URL: url(/^https?:$/, 'must be an http(s) URL').optional(),
+    APP_WEBHOOK_SECRET: z.string().trim().min(16, 'must be at least 16 characters').optional(),
+    ALERT_SLACK_WEBHOOK_URL: url(/^https?:$/, 'must be an http(s) URL').optional(),
+    ALERT_WEBHOOK_URL: url(/^https?:$/, 'must be an http(s) URL').optional(),
+    ALERT_WEBHOOK_SECRET: z.string().trim().min(16, 'must be at least 16 characters').optional(),
+    SYNC_INTERVAL_SECONDS: whole(10, 86_400).default(900),
+    ALERT_REMINDER_SECONDS: whole(60, 7 * 86_400).default(4 * 3600),
+    STALE_SYNC_SECONDS: whole(60, 30 * 86_400).default(26 * 3600),
+    ERRORED_ALERT_SECONDS: whole(0, 7 * 86_400).default(3600),
+    TRANSFER_LEG_WINDOW_SECONDS: whole(60, 30 * 86_400).default(3 * 86_400),
+    WEBHOOK_BODY_LIMIT_BYTES: whole(1_024, 64 * 1024 * 1024).default(256 * 1024),
+    WEBHOOK_TOLERANCE_SECONDS: whole(1, 86_400).default(300),
+    WORKER_CONCURRENCY: whole(1, 64).default(4),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.BANK_API_URL && !env.BANK_API_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BANK_API_KEY'],
+        message: 'is required when BANK_API_URL is set',
+      })
+    }
+    if (env.APP_WEBHOOK_URL && !env.APP_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['APP_WEBHOOK_SECRET'],
+        message: 'is required when APP_WEBHOOK_URL is set: events to your app are signed with it',
+      })
+    }
+    if (env.ALERT_WEBHOOK_URL && !env.ALERT_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ALERT_WEBHOOK_SECRET'],
+        message: 'is required when ALERT_WEBHOOK_URL is set: alerts are signed with it',
+      })
+    }
+  })
+
+export type BankrecEnv = z.output<typeof BankrecEnv>

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from './index.js'
+
+describe('loadConfig', () => {
+  it('applies defaults to an empty environment (sandbox mode)', () => {
+    const config = loadConfig({})
+    expect(config.PORT).toBe(8080)
+    expect(config.SYNC_INTERVAL_SECONDS).toBe(900)
+    expect(config.BANK_API_URL).toBeUndefined()
+  })
+
+  it('lists every problem at once, naming each variable', () => {
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        REDIS_URL: 'http://x',
+        BANK_API_URL: 'https://bank.example',
+        APP_WEBHOOK_URL: 'https://app.example/hooks',
+      })
+      expect.unreachable()
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError)
+      const problems = (error as ConfigError).problems.join('\n')
+      expect(problems).toMatch(/PORT must be a whole number/)
+      expect(problems).toMatch(/REDIS_URL must be a redis/)
+      expect(problems).toMatch(/BANK_API_KEY is required when BANK_API_URL is set/)
+      expect(problems).toMatch(/APP_WEBHOOK_SECRET is required/)
+    }
+  })
+
+  it('never repeats a secret value in a problem', () => {
+    const secret = 'short-secret'
+    try {
+      loadConfig({ APP_WEBHOOK_URL: 'https://app.example/hooks', APP_WEBHOOK_SECRET: secret })
+      expect.unreachable()
+    } catch (error) {
+      expect((error as Error).message).toMatch(/APP_WEBHOOK_SECRET must be at least 16 characters/)
+      expect((error as Error).message).not.toContain(secret)
+    }
+  })
+
+  it('splits comma-separated webhook secrets, newest first', () => {
+    expect(loadConfig({ WEBHOOK_SECRETS: 'whsec_new, whsec_old' }).WEBHOOK_SECRETS).toEqual([
+      'whsec_new',
+      'whsec_old',
+    ])
+  })
+})
