@@ -127,7 +127,23 @@ export type SyncRequestsTable = {
   completed: ColumnType<string, string | number, string | number>
 }
 
+export type ReceivedEventsTable = {
+  event_id: string
+  received_at: Generated<Timestamp>
+}
+
+/** The webhook secret is stored because the receiver needs it; it never leaves the database otherwise. */
+export type WebhookRegistrationsTable = {
+  id: string
+  url: string
+  secret: string
+  created_at: Generated<Timestamp>
+  updated_at: Generated<Timestamp>
+}
+
 export type Database = {
+  received_events: ReceivedEventsTable
+  webhook_registrations: WebhookRegistrationsTable
   sync_requests: SyncRequestsTable
   connections: ConnectionsTable
   connection_status_history: ConnectionStatusHistoryTable

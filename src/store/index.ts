@@ -39,3 +39,8 @@ export {
 export type { MirroredConnection, StatusObservation } from './connections-repo.js'
 export { claimEvent, isEventProcessed } from './processed-events-repo.js'
 export type { EventOutcome } from './processed-events-repo.js'
+export {
+  saveWebhookRegistration,
+  findWebhookRegistration,
+  storedWebhookSecrets,
+} from './webhook-registrations-repo.js'

@@ -14,7 +14,11 @@ afterAll(async () => {
 
 describe('migrations', () => {
   it('creates every mirror table in the configured schema', async () => {
-    expect(await migrateToLatest(store.db, schema)).toEqual(['0001-mirror', '0002-sync-requests'])
+    expect(await migrateToLatest(store.db, schema)).toEqual([
+      '0001-mirror',
+      '0002-sync-requests',
+      '0003-received-events',
+    ])
     const tables = await sql<{ table_name: string }>`
       select table_name from information_schema.tables where table_schema = ${schema} order by table_name`.execute(
       store.db,
