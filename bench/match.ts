@@ -97,7 +97,8 @@ function transactionsFor(invoices: readonly MatchInvoice[], count: number): Matc
       const other = pickInvoice()
       return { ...base, amount: '1000.00', paymentReference: `${invoice.number}, ${other.number}` }
     }
-    if (kind < 0.95) return { ...base, paymentReference: 'Thanks for the great work', description: 'TRANSFER' }
+    if (kind < 0.95)
+      return { ...base, paymentReference: 'Thanks for the great work', description: 'TRANSFER' }
     return { ...base, amount: '12.34', paymentReference: null, description: 'MISC CREDIT' }
   })
 }
@@ -144,7 +145,9 @@ for (const size of SIZES) {
 const rate = 1 / (costs.get(100_000) as number)
 const ratio = (costs.get(100_000) as number) / (costs.get(1_000) as number)
 console.log(`per-transaction cost 100k/1k: ${ratio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×)`)
-console.log(`throughput at 100k: ${Math.round(rate).toLocaleString('en')} tx/s (target ≥ ${TARGET_RATE.toLocaleString('en')})`)
+console.log(
+  `throughput at 100k: ${Math.round(rate).toLocaleString('en')} tx/s (target ≥ ${TARGET_RATE.toLocaleString('en')})`,
+)
 if (rate < TARGET_RATE || ratio > TARGET_RATIO) {
   console.log('TARGET MISSED')
   process.exitCode = 1

@@ -13,10 +13,9 @@ import { randomUUID } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Worker } from 'node:worker_threads'
-import { Queue } from 'bullmq'
 import express from 'express'
 import { Redis } from 'ioredis'
-import { WEBHOOK_EVENTS_QUEUE, createRedisWebhookEventQueue } from '../src/queue/index.js'
+import { createRedisWebhookEventQueue } from '../src/queue/index.js'
 import { createReceiverServer, createWebhookMiddleware } from '../src/receiver/index.js'
 import type { LoadOptions, LoadResult } from './load-worker.js'
 
@@ -63,12 +62,12 @@ async function stop(server: Server): Promise<void> {
   await closed
 }
 
-/** Removes every key a bench queue wrote. */
+/** Removes every key a bench queue wrote: the whole prefix, dedupe keys included. */
 async function dropQueue(prefix: string): Promise<void> {
-  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null })
-  const queue = new Queue(WEBHOOK_EVENTS_QUEUE, { connection, prefix })
-  await queue.obliterate({ force: true })
-  await queue.close()
+  const connection = new Redis(REDIS_URL)
+  for await (const keys of connection.scanStream({ match: `${prefix}:*`, count: 1000 })) {
+    if ((keys as string[]).length > 0) await connection.unlink(...(keys as string[]))
+  }
   connection.disconnect()
 }
 

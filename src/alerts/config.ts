@@ -7,14 +7,21 @@ export const AlertSinkName = z.enum(['slack', 'webhook', 'log'])
 export type AlertSinkName = z.infer<typeof AlertSinkName>
 
 const seconds = z.number().int().positive()
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
 
 /** Every threshold and interval of connection health, in seconds, so a black-box test can shorten them. */
 export const HealthThresholds = z.object({
-  /** How long a connection may stay errored (the service retries it itself) before an incident opens. @defaultValue 3600 */
+  /**
+   * How long a connection may stay errored (the service retries it itself) before an incident opens.
+   * @defaultValue 3600
+   */
   erroredAfterSeconds: seconds.default(3600),
   /** How old an active connection's last sync may get before an incident opens. @defaultValue 93600 (26 h) */
   staleSyncSeconds: seconds.default(26 * 3600),
-  /** Interval between reminders while an incident stays open (ALERT_REMINDER_SECONDS). @defaultValue 14400 (4 h) */
+  /**
+   * Interval between reminders while an incident stays open (ALERT_REMINDER_SECONDS).
+   * @defaultValue 14400 (4 h)
+   */
   reminderSeconds: seconds.default(4 * 3600),
 })
 export type HealthThresholds = z.infer<typeof HealthThresholds>
@@ -33,20 +40,17 @@ export type TransferPollSchedule = z.infer<typeof TransferPollSchedule>
 const SinkList = z.array(AlertSinkName)
 
 /**
- * Where notices go. The log always receives every notice. `routes` lists, per severity, the sinks that receive
- * it; a severity without a route goes to every configured sink, so with a single sink configured every alert,
- * reminder and recovery goes there.
+ * Where notices go. The log always receives every notice. `routes` lists, per severity, the sinks that
+ * receive it; a severity without a route goes to every configured sink, so with a single sink configured
+ * every alert, reminder and recovery goes there.
  */
 export const AlertConfig = z
   .object({
     thresholds: HealthThresholds.prefault({}),
     transferPoll: TransferPollSchedule.prefault({}),
-    slack: z
-      .object({ webhookUrl: z.url({ protocol: /^https?$/ }) })
-      .nullable()
-      .default(null),
+    slack: z.object({ webhookUrl: HttpUrl }).nullable().default(null),
     webhook: z
-      .object({ url: z.url({ protocol: /^https?$/ }), secret: z.string().min(1) })
+      .object({ url: HttpUrl, secret: z.string().min(1) })
       .nullable()
       .default(null),
     routes: z.partialRecord(AlertSeverity, SinkList).default({}),
@@ -113,8 +117,8 @@ const Routes = z
 
 /** Never echo a value of these back: a Slack webhook URL carries its token. */
 const AlertEnv = z.object({
-  ALERT_SLACK_WEBHOOK_URL: z.string().trim().optional(),
-  ALERT_WEBHOOK_URL: z.string().trim().optional(),
+  ALERT_SLACK_WEBHOOK_URL: HttpUrl.optional(),
+  ALERT_WEBHOOK_URL: HttpUrl.optional(),
   ALERT_WEBHOOK_SECRET: z.string().optional(),
   ALERT_REMINDER_SECONDS: whole.optional(),
   ALERT_ERRORED_AFTER_SECONDS: whole.optional(),
@@ -134,19 +138,19 @@ export function parseAlertEnv(
       ([key, value]) => key in AlertEnv.shape && value !== undefined && value !== '',
     ),
   )
-  const parsed = AlertEnv.safeParse(present)
-  if (!parsed.success) {
-    return { ok: false, problems: parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`) }
-  }
-  const e = parsed.data
   const problems: string[] = []
-  if (e.ALERT_WEBHOOK_URL !== undefined && e.ALERT_WEBHOOK_SECRET === undefined) {
+  const hasUrl = present.ALERT_WEBHOOK_URL !== undefined
+  const hasSecret = present.ALERT_WEBHOOK_SECRET !== undefined
+  if (hasUrl && !hasSecret) {
     problems.push('ALERT_WEBHOOK_SECRET is required with ALERT_WEBHOOK_URL: deliveries are signed with it')
   }
-  if (e.ALERT_WEBHOOK_SECRET !== undefined && e.ALERT_WEBHOOK_URL === undefined) {
-    problems.push('ALERT_WEBHOOK_URL is required with ALERT_WEBHOOK_SECRET')
+  if (hasSecret && !hasUrl) problems.push('ALERT_WEBHOOK_URL is required with ALERT_WEBHOOK_SECRET')
+  const parsed = AlertEnv.safeParse(present)
+  if (!parsed.success) {
+    problems.push(...parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`))
+    return { ok: false, problems }
   }
-  if (problems.length > 0) return { ok: false, problems }
+  const e = parsed.data
   const config = AlertConfig.safeParse({
     thresholds: {
       reminderSeconds: e.ALERT_REMINDER_SECONDS,
@@ -158,14 +162,11 @@ export function parseAlertEnv(
       maxSeconds: e.TRANSFER_POLL_MAX_SECONDS,
     },
     slack: e.ALERT_SLACK_WEBHOOK_URL === undefined ? null : { webhookUrl: e.ALERT_SLACK_WEBHOOK_URL },
-    webhook:
-      e.ALERT_WEBHOOK_URL === undefined ? null : { url: e.ALERT_WEBHOOK_URL, secret: e.ALERT_WEBHOOK_SECRET },
+    webhook: hasUrl && hasSecret ? { url: e.ALERT_WEBHOOK_URL, secret: e.ALERT_WEBHOOK_SECRET } : null,
     routes: e.ALERT_ROUTES ?? {},
   })
-  if (!config.success) {
-    return { ok: false, problems: config.error.issues.map((i) => `${envNameOf(i.path)} ${i.message}`) }
-  }
-  return { ok: true, config: config.data }
+  if (!config.success) problems.push(...config.error.issues.map((i) => `${envNameOf(i.path)} ${i.message}`))
+  return problems.length > 0 || !config.success ? { ok: false, problems } : { ok: true, config: config.data }
 }
 
 const ENV_NAMES: Record<string, string> = {

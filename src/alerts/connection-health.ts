@@ -14,7 +14,9 @@ const STATUS_INCIDENTS: ReadonlySet<string> = new Set<StatusIncidentKind>([
 const isStatusIncident = (status: ConnectionStatus): status is StatusIncidentKind =>
   STATUS_INCIDENTS.has(status)
 
-/** How many observations and closed incidents a record remembers to recognise duplicates and late arrivals. */
+/**
+ * How many observations and closed incidents a record remembers to recognise duplicates and late arrivals.
+ */
 export const SEEN_LIMIT = 50
 export const CLOSED_INCIDENT_LIMIT = 20
 
@@ -346,9 +348,10 @@ function coveredAt(record: ConnectionHealth, at: number): boolean {
 
 /**
  * An observation older than the last applied one never changes the current status. It matters only when it
- * shows a status that needs a human at a time no known incident covers: if a later known observation shows the
- * connection active again, the missed incident is reported with its recovery; if not, and nothing is open, the
- * incident opens now. This keeps "one alert and one recovery" whatever order the same events arrive in.
+ * shows a status that needs a human at a time no known incident covers: if a later known observation shows
+ * the connection active again, the missed incident is reported with its recovery; if not, and nothing is
+ * open, the incident opens now. This keeps "one alert and one recovery" whatever order the same events arrive
+ * in.
  */
 function applyLate(record: ConnectionHealth, obs: Normalized, now: Date): HealthTransition {
   if (!isStatusIncident(obs.status) || coveredAt(record, ms(obs.observedAt))) return { record, effects: [] }
@@ -393,8 +396,8 @@ function staleReference(record: ConnectionHealth): number | null {
 
 /**
  * The time-driven rules, run on bankrec's clock: an errored connection past erroredAfterSeconds and an active
- * connection whose last sync is older than staleSyncSeconds open an incident; a stale-sync incident recovers once
- * the sync is fresh; an open incident gets a reminder every reminderSeconds.
+ * connection whose last sync is older than staleSyncSeconds open an incident; a stale-sync incident recovers
+ * once the sync is fresh; an open incident gets a reminder every reminderSeconds.
  */
 export function tick(record: ConnectionHealth, now: Date, thresholds: HealthThresholds): HealthTransition {
   const nowMs = now.getTime()

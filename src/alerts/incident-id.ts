@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 
 /**
- * A UUID-shaped id derived from its parts, so replaying the same observations yields the same id and the store
- * can make every alert idempotent by it. Version nibble 8 (RFC 9562 custom) and the RFC variant bits are set so
- * a uuid column accepts it.
+ * A UUID-shaped id derived from its parts, so replaying the same observations yields the same id and the
+ * store can make every alert idempotent by it. Version nibble 8 (RFC 9562 custom) and the RFC variant bits
+ * are set so a uuid column accepts it.
  */
 export function deterministicId(...parts: string[]): string {
   const hex = createHash('sha256').update(parts.join('\n')).digest('hex')

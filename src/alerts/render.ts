@@ -9,7 +9,9 @@ export type SlackBlock =
   | { type: 'section'; fields: Mrkdwn[] }
   | { type: 'context'; elements: Mrkdwn[] }
 
-/** The body of a Slack incoming-webhook POST: `text` is the notification fallback, `blocks` what people read. */
+/**
+ * The body of a Slack incoming-webhook POST: `text` is the notification fallback, `blocks` what people read.
+ */
 export type SlackMessage = { text: string; blocks: SlackBlock[] }
 
 /** The generic JSON alert body, signed with Service-Signature when delivered. */

@@ -98,7 +98,10 @@ async function post(
   return { status: response.status }
 }
 
-/** POSTs a message to a Slack incoming webhook. @throws AlertDeliveryError on no answer or a non-2xx answer */
+/**
+ * POSTs a message to a Slack incoming webhook.
+ * @throws AlertDeliveryError on no answer or a non-2xx answer
+ */
 export function sendSlackAlert(
   url: string,
   message: SlackMessage,
@@ -108,8 +111,9 @@ export function sendSlackAlert(
 }
 
 /**
- * POSTs the JSON alert body signed like the service's own webhooks: `Service-Signature: t=<unix>,v1=<hex>` over
- * `<t>.<raw body>`, so the receiver verifies it with the same code. `Alert-Id` lets it deduplicate retries.
+ * POSTs the JSON alert body signed like the service's own webhooks: `Service-Signature: t=<unix>,v1=<hex>`
+ * over `<t>.<raw body>`, so the receiver verifies it with the same code. `Alert-Id` lets it deduplicate
+ * retries.
  * @throws AlertDeliveryError on no answer or a non-2xx answer
  */
 export function sendJsonAlert(

@@ -97,8 +97,8 @@ export function newTransferTracking(transferId: string): TransferTracking {
 }
 
 /**
- * The alerts and app events that follow one transfer status seen while polling. A status equal to the previous
- * one yields nothing, so a poll repeated after a crash changes nothing.
+ * The alerts and app events that follow one transfer status seen while polling. A status equal to the
+ * previous one yields nothing, so a poll repeated after a crash changes nothing.
  */
 export function observeTransfer(
   tracking: TransferTracking,

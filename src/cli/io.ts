@@ -3,6 +3,8 @@ export type CommandIo = {
   stdout: NodeJS.WritableStream
   stderr: NodeJS.WritableStream
   env: NodeJS.ProcessEnv
+  /** Whether stderr is a terminal (logs are pretty-printed there, JSON otherwise). */
+  isTerminal?: boolean
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM in the real CLI). */
   untilStopped(): Promise<void>
 }
@@ -12,6 +14,7 @@ export function processIo(): CommandIo {
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
+    isTerminal: process.stderr.isTTY === true,
     untilStopped: () =>
       new Promise((resolve) => {
         process.once('SIGINT', () => resolve())

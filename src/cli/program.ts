@@ -1,7 +1,11 @@
 import { Command } from 'commander'
 import type { CommandIo } from './io.js'
 import { receiverCommand } from './receiver.js'
+import { migrateCommand } from './migrate.js'
 import { sandboxCommand } from './sandbox.js'
+import { startCommand } from './start.js'
+import { syncCommand } from './sync.js'
+import { workerCommand } from './worker.js'
 
 /** The `bankrec` command with every subcommand. */
 export function buildProgram(io: CommandIo): Command {
@@ -11,8 +15,17 @@ export function buildProgram(io: CommandIo): Command {
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
   // addCommand() does not pass exitOverride and output on to a subcommand (only .command() does): copy them, or
   // a bad option of a subcommand would exit the process instead of returning an exit code.
-  program.addCommand(receiverCommand(io).copyInheritedSettings(program))
-  return program.addCommand(sandboxCommand(io).copyInheritedSettings(program))
+  for (const command of [
+    startCommand(io),
+    receiverCommand(io),
+    workerCommand(io),
+    sandboxCommand(io),
+    migrateCommand(io),
+    syncCommand(io),
+  ]) {
+    program.addCommand(command.copyInheritedSettings(program))
+  }
+  return program
 }
 
 /** Runs the CLI; resolves to the process exit code. */

@@ -1,4 +1,5 @@
 import { pino, type Logger as PinoLogger } from 'pino'
+import pretty from 'pino-pretty'
 
 export type Logger = Pick<PinoLogger, 'debug' | 'info' | 'warn' | 'error' | 'child'>
 
@@ -26,6 +27,8 @@ export type LoggerOptions = {
   level?: string
   /** Where JSON lines go. @defaultValue stdout */
   destination?: NodeJS.WritableStream
+  /** Human-readable lines instead of JSON (for a terminal). @defaultValue false */
+  pretty?: boolean
 }
 
 /** pino JSON logs with secrets redacted. */
@@ -36,7 +39,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       base: { service: 'bankrec' },
     },
-    options.destination ?? process.stdout,
+    options.pretty
+      ? pretty({ destination: options.destination ?? process.stdout, colorize: true, sync: true })
+      : (options.destination ?? process.stdout),
   )
 }
 

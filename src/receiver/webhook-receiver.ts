@@ -6,7 +6,12 @@ import { createBatchingEnqueue, type BatchingEnqueueOptions, type Enqueue } from
 import { acceptedAnswer, errorAnswer, type DeliveryAnswer } from './delivery-answer.js'
 import { parseEnvelope } from './envelope.js'
 import { createReceiverMetrics, type ReceiverMetrics } from './metrics.js'
-import { SIGNATURE_HEADER, SignatureVerificationError, createSignatureVerifier } from './signature.js'
+import {
+  SIGNATURE_HEADER,
+  SignatureVerificationError,
+  createSignatureVerifier,
+  type SignatureVerifier,
+} from './signature.js'
 
 /** The default body limit: 256 KiB, far above any event envelope. */
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024
@@ -18,8 +23,12 @@ export type ReceiverLogger = {
 }
 
 export type WebhookReceiverOptions = {
-  /** Accepted signing secrets, newest first (rotation). */
-  secrets: string | readonly string[]
+  /**
+   * Accepted signing secrets, newest first (rotation). A function is read on every delivery, so secrets can change
+   * without a restart (a sidecar picks up a newly registered webhook's secret); until it returns one, deliveries
+   * are refused with no_secret.
+   */
+  secrets: string | readonly string[] | (() => readonly string[])
   /** Where verified events go, one write per batch; coalesced with `batching`. Give this or `enqueue`. */
   queue?: Pick<WebhookEventQueue, 'addBatch'>
   /** Hook that queues one event durably, resolving once it is; replaces `queue`. */
@@ -79,14 +88,37 @@ function requestIdOf(header: string | string[] | undefined): string {
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID()
 }
 
+/** A verifier that follows a changing secret list, re-preparing its keys only when the list changes. */
+function liveVerifier(
+  secrets: () => readonly string[],
+  toleranceSeconds: number | undefined,
+): SignatureVerifier {
+  let cachedFor = ''
+  let cached = createSignatureVerifier({ secrets: [], toleranceSeconds })
+  return (params) => {
+    const current = secrets()
+    const key = current.join('\n')
+    if (key !== cachedFor) {
+      cached = createSignatureVerifier({ secrets: current, toleranceSeconds })
+      cachedFor = key
+    }
+    return cached(params)
+  }
+}
+
 export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
-  const verify = createSignatureVerifier({
-    secrets: options.secrets,
-    toleranceSeconds: options.toleranceSeconds,
-  })
-  const hasSecret = (typeof options.secrets === 'string' ? [options.secrets] : options.secrets).some(
-    (s) => typeof s === 'string' && s.length > 0,
-  )
+  const verify =
+    typeof options.secrets === 'function'
+      ? liveVerifier(options.secrets, options.toleranceSeconds)
+      : createSignatureVerifier({
+          secrets: options.secrets,
+          toleranceSeconds: options.toleranceSeconds,
+        })
+  const hasSecret =
+    typeof options.secrets === 'function' ||
+    (typeof options.secrets === 'string' ? [options.secrets] : options.secrets).some(
+      (s) => typeof s === 'string' && s.length > 0,
+    )
   if (!hasSecret) {
     throw new SignatureVerificationError(
       'no_secret',

@@ -51,9 +51,14 @@ export type SyncWorkerDeps = {
   pageSize?: number
   /** Alerts and the like; failures here never fail the sync. */
   onProblem?(problem: SyncProblem): Promise<void> | void
+  /** The safety-net schedule's job (connectionId '*'): request a sync of every ready connection. */
+  requestSyncOfAll?(): Promise<void>
   /** After each applied run, e.g. to hand changes to reconciliation. */
   onSynced?(connectionId: string, result: ConnectionSyncResult): Promise<void> | void
 }
+
+/** The connectionId of the schedule's job that fans out to every ready connection. */
+export const ALL_CONNECTIONS = '*'
 
 export type SyncJobOutcome = { connectionId: string; runs: number; skipped?: 'locked' }
 
@@ -97,6 +102,10 @@ export async function processSyncJob(
   token: string | undefined,
 ): Promise<SyncJobOutcome> {
   const { connectionId } = job.data
+  if (connectionId === ALL_CONNECTIONS) {
+    await deps.requestSyncOfAll?.()
+    return { connectionId, runs: 0 }
+  }
   const lockClient = await deps.pool.connect()
   let locked = false
   try {

@@ -35,17 +35,24 @@ export function signed(body: string, secret = SECRET, timestamp = Math.floor(Dat
   }
 }
 
-/** A BullMQ view of the receiver's queue, to check what landed. */
+/** A BullMQ view of the receiver's queue, to check what landed; close() removes every key under the prefix. */
 export function inspectQueue(prefix: string) {
   const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null })
   const queue = new Queue<WebhookJobData>(WEBHOOK_EVENTS_QUEUE, { connection, prefix })
   return {
     queue,
     async close() {
-      await queue.obliterate({ force: true })
       await queue.close()
+      await deleteKeys(connection, `${prefix}:*`)
       connection.disconnect()
     },
+  }
+}
+
+/** Unlinks every key matching the pattern (the seen keys are not BullMQ's, so obliterate leaves them). */
+export async function deleteKeys(connection: Redis, pattern: string): Promise<void> {
+  for await (const keys of connection.scanStream({ match: pattern, count: 1000 })) {
+    if ((keys as string[]).length > 0) await connection.unlink(...(keys as string[]))
   }
 }
 

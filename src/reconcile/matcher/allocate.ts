@@ -1,9 +1,8 @@
-import { Decimal } from 'decimal.js'
-import { withinFeeTolerance, type MatchConfig } from './config.js'
 import type { TransactionPhase } from './canonical-order.js'
+import { feeTolerance, withinFeeTolerance, type FeeTolerance, type MatchConfig } from './config.js'
 import type { NamedInvoice } from './find-references.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
-import { ZERO, toAmountString, toDecimal } from './money.js'
+import { formatUnits, minUnits, toUnits } from './money.js'
 import type {
   Allocation,
   AllocationRule,
@@ -14,6 +13,9 @@ import type {
   ReferenceField,
 } from './types.js'
 
+/** A transaction being allocated, with its amount in money units and its phase. */
+export type Payment = { transaction: MatchTransaction; amount: bigint; phase: TransactionPhase }
+
 /** Why an allocation was made, copied onto every allocation it produces. */
 export type AllocationOrigin = {
   rule: AllocationRule
@@ -22,12 +24,15 @@ export type AllocationOrigin = {
   confidence: number
 }
 
+type Described = Pick<Allocation, 'reference' | 'via'> & { origin: AllocationOrigin }
+
 /** Thrown when the caller's set is not closed: a transaction names an invoice the input lacks. */
 export class MatcherInputError extends Error {
   readonly code = 'matcher_input_not_closed'
 }
 
 const DESCRIPTION_CONFIDENCE = 90
+const MANUAL: AllocationOrigin = { rule: 'manual', field: null, madeBy: 'person', confidence: 100 }
 
 /** A reference in a remittance field, or any RF or SWIFT code, is certain; free text in a description less so. */
 export function referenceConfidence(field: ReferenceField, via: NamedInvoice['via']): number {
@@ -43,11 +48,14 @@ export function referenceConfidence(field: ReferenceField, via: NamedInvoice['vi
 export class Allocator {
   readonly allocations: Allocation[] = []
   readonly exceptions: MatchException[] = []
+  private readonly tolerance: FeeTolerance
 
   constructor(
     private readonly ledgers: ReadonlyMap<string, InvoiceLedger>,
-    private readonly config: MatchConfig,
-  ) {}
+    config: MatchConfig,
+  ) {
+    this.tolerance = feeTolerance(config)
+  }
 
   ledger(invoiceId: string, transactionId: string): InvoiceLedger {
     const ledger = this.ledgers.get(invoiceId)
@@ -61,8 +69,7 @@ export class Allocator {
 
   raise(
     type: MatchExceptionType,
-    transaction: MatchTransaction,
-    phase: TransactionPhase,
+    { transaction, phase }: Payment,
     fields: Partial<Pick<MatchException, 'invoiceIds' | 'amount' | 'confidence'>> & { reasons: string[] },
   ): void {
     const invoiceIds = fields.invoiceIds ?? []
@@ -80,27 +87,23 @@ export class Allocator {
   }
 
   /** Rules 2–4: the invoices a reference named, in the order named. */
-  byReference(
-    transaction: MatchTransaction,
-    phase: TransactionPhase,
-    field: ReferenceField,
-    named: NamedInvoice[],
-  ) {
+  byReference(payment: Payment, field: ReferenceField, named: readonly NamedInvoice[]): void {
+    const { transaction, amount } = payment
     const ledgers = named.map((item) => this.ledger(item.invoiceId, transaction.id))
     const live = ledgers.filter((ledger) => !ledger.invoice.void)
     if (live.length === 0) {
-      this.raise('unmatched_payment', transaction, phase, {
+      this.raise('unmatched_payment', payment, {
         invoiceIds: ledgers.map((ledger) => ledger.invoice.id),
-        amount: toAmountString(toDecimal(transaction.amount)),
+        amount: formatUnits(amount),
         reasons: [`${field} names only void invoices`],
       })
       return
     }
     const mismatched = live.filter((ledger) => ledger.invoice.currency !== transaction.currency)
     if (mismatched.length > 0) {
-      this.raise('currency_mismatch', transaction, phase, {
+      this.raise('currency_mismatch', payment, {
         invoiceIds: mismatched.map((ledger) => ledger.invoice.id),
-        amount: toAmountString(toDecimal(transaction.amount)),
+        amount: formatUnits(amount),
         reasons: mismatched.map(
           (ledger) =>
             `invoice ${ledger.invoice.number} is in ${ledger.invoice.currency}, the payment in ${transaction.currency}`,
@@ -108,9 +111,8 @@ export class Allocator {
       })
       return
     }
-    const references = new Map(named.map((item) => [item.invoiceId, item]))
-    this.distribute(transaction, phase, toDecimal(transaction.amount), live, (ledger) => {
-      const item = references.get(ledger.invoice.id) as NamedInvoice
+    this.distribute(payment, amount, live, (ledger) => {
+      const item = named.find((candidate) => candidate.invoiceId === ledger.invoice.id) as NamedInvoice
       return {
         origin: {
           rule: 'reference',
@@ -128,30 +130,30 @@ export class Allocator {
    * A person's matches, one per invoice (of duplicates the largest), each up to what is left of the transaction,
    * in invoice id order.
    */
-  manual(transaction: MatchTransaction, phase: TransactionPhase, manual: readonly ManualAllocation[]): void {
-    const byInvoice = new Map<string, Decimal>()
+  manual(payment: Payment, manual: readonly ManualAllocation[]): void {
+    const { transaction } = payment
+    const byInvoice = new Map<string, bigint>()
     for (const item of manual) {
-      const amount = toDecimal(item.amount)
+      const amount = toUnits(item.amount)
       const current = byInvoice.get(item.invoiceId)
-      if (!current || amount.gt(current)) byInvoice.set(item.invoiceId, amount)
+      if (current === undefined || amount > current) byInvoice.set(item.invoiceId, amount)
     }
-    let rest = toDecimal(transaction.amount)
+    let rest = payment.amount
     for (const [invoiceId, requested] of [...byInvoice].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const ledger = this.ledger(invoiceId, transaction.id)
       if (ledger.invoice.void) continue
       if (ledger.invoice.currency !== transaction.currency) {
-        this.raise('currency_mismatch', transaction, phase, {
+        this.raise('currency_mismatch', payment, {
           invoiceIds: [ledger.invoice.id],
-          amount: toAmountString(requested),
+          amount: formatUnits(requested),
           reasons: [`manual match to invoice ${ledger.invoice.number} in ${ledger.invoice.currency}`],
         })
         continue
       }
-      const amount = Decimal.min(requested, rest)
-      if (amount.lte(0)) continue
-      rest = rest.minus(amount)
-      const origin: AllocationOrigin = { rule: 'manual', field: null, madeBy: 'person', confidence: 100 }
-      this.distribute(transaction, phase, amount, [ledger], () => ({ origin, reference: null, via: null }))
+      const amount = minUnits(requested, rest)
+      if (amount <= 0n) continue
+      rest -= amount
+      this.distribute(payment, amount, [ledger], () => ({ origin: MANUAL, reference: null, via: null }))
     }
   }
 
@@ -160,36 +162,36 @@ export class Allocator {
    * yet held by pending money (tentative money). What is left over is an overpayment of the last invoice.
    */
   distribute(
-    transaction: MatchTransaction,
-    phase: TransactionPhase,
-    amount: Decimal,
+    payment: Payment,
+    amount: bigint,
     ledgers: readonly InvoiceLedger[],
-    describe: (ledger: InvoiceLedger) => Pick<Allocation, 'reference' | 'via'> & { origin: AllocationOrigin },
+    describe: (ledger: InvoiceLedger) => Described,
   ): void {
-    const settled = phase === 'settled'
+    const { transaction } = payment
+    const settled = payment.phase === 'settled'
     let rest = amount
     for (const ledger of ledgers) {
-      if (rest.lte(0)) break
+      if (rest <= 0n) break
       const open = settled ? ledger.openForSettled() : ledger.openForTentative()
-      if (open.lte(0)) continue
-      const take = Decimal.min(rest, open)
-      const left = open.minus(take)
+      if (open <= 0n) continue
+      const take = minUnits(rest, open)
+      const left = open - take
       // Rule 6: fees taken on the way may leave a small rest; settled money within tolerance pays the invoice.
       const writeOff =
-        settled && left.gt(0) && withinFeeTolerance(this.config, left, ledger.amount) ? left : ZERO
+        settled && left > 0n && withinFeeTolerance(this.tolerance, left, ledger.amount) ? left : 0n
       if (settled) {
-        ledger.paid = ledger.paid.plus(take)
-        ledger.writtenOff = ledger.writtenOff.plus(writeOff)
+        ledger.paid += take
+        ledger.writtenOff += writeOff
       } else {
-        ledger.pending = ledger.pending.plus(take)
+        ledger.pending += take
       }
-      rest = rest.minus(take)
+      rest -= take
       const { origin, reference, via } = describe(ledger)
       this.allocations.push({
         transactionId: transaction.id,
         invoiceId: ledger.invoice.id,
-        amount: toAmountString(take),
-        writeOff: toAmountString(writeOff),
+        amount: formatUnits(take),
+        writeOff: formatUnits(writeOff),
         settled,
         rule: origin.rule,
         field: origin.field,
@@ -199,16 +201,16 @@ export class Allocator {
         madeBy: origin.madeBy,
       })
     }
-    if (rest.lte(0)) return
+    if (rest <= 0n) return
     const last = ledgers[ledgers.length - 1] as InvoiceLedger
-    if (settled) last.overpaid = last.overpaid.plus(rest)
-    this.raise('overpayment', transaction, phase, {
+    if (settled) last.overpaid += rest
+    this.raise('overpayment', payment, {
       invoiceIds: ledgers.map((ledger) => ledger.invoice.id),
-      amount: toAmountString(rest),
+      amount: formatUnits(rest),
       reasons: [
         ledgers.length > 1
-          ? `${toAmountString(rest)} left after paying every named invoice`
-          : `${toAmountString(rest)} more than invoice ${last.invoice.number} had open`,
+          ? `${formatUnits(rest)} left after paying every named invoice`
+          : `${formatUnits(rest)} more than invoice ${last.invoice.number} had open`,
       ],
     })
   }

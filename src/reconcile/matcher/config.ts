@@ -1,5 +1,5 @@
 import type { Decimal } from 'decimal.js'
-import { toDecimal, type Money } from './money.js'
+import { SCALE, toDecimal, toUnits, type Money } from './money.js'
 
 /** Matching thresholds. Build one with `matchConfig()`, which fills the defaults. */
 export type MatchConfig = {
@@ -52,11 +52,22 @@ export function matchConfig(input: MatchConfigInput = {}): MatchConfig {
   }
 }
 
-/** Rule 6: whether leaving `rest` open on an invoice of `amount` is within the fee tolerance. */
-export function withinFeeTolerance(config: MatchConfig, rest: Decimal, amount: Decimal): boolean {
-  const limits: Decimal[] = []
-  if (config.feeToleranceAbsolute) limits.push(config.feeToleranceAbsolute)
-  if (config.feeTolerancePercent) limits.push(amount.times(config.feeTolerancePercent).dividedBy(100))
-  if (limits.length === 0) return false
-  return limits.every((limit) => rest.lte(limit))
+/** The fee tolerance in money units: `percent` is scaled like an amount (1 % is 10^18). */
+export type FeeTolerance = { absolute: bigint | null; percent: bigint | null }
+
+export function feeTolerance(config: MatchConfig): FeeTolerance {
+  return {
+    absolute: config.feeToleranceAbsolute ? toUnits(config.feeToleranceAbsolute) : null,
+    percent: config.feeTolerancePercent ? toUnits(config.feeTolerancePercent) : null,
+  }
+}
+
+const PERCENT_DENOMINATOR = 100n * 10n ** BigInt(SCALE)
+
+/** Rule 6: whether leaving `rest` open on an invoice of `amount` is within the tolerance (both limits, if set). */
+export function withinFeeTolerance(tolerance: FeeTolerance, rest: bigint, amount: bigint): boolean {
+  if (tolerance.absolute === null && tolerance.percent === null) return false
+  if (tolerance.absolute !== null && rest > tolerance.absolute) return false
+  // rest ≤ amount × percent / 100, compared without dividing so nothing is rounded.
+  return tolerance.percent === null || rest * PERCENT_DENOMINATOR <= amount * tolerance.percent
 }

@@ -1,10 +1,10 @@
-import { Allocator } from './allocate.js'
+import { Allocator, type Payment } from './allocate.js'
 import { latestVersions, transactionPhase, type TransactionPhase } from './canonical-order.js'
 import { DEFAULT_MATCH_CONFIG, type MatchConfig } from './config.js'
 import { findReferences, type TransactionReferences } from './find-references.js'
 import { InvoiceIndex } from './invoice-index.js'
 import { InvoiceLedger } from './invoice-ledger.js'
-import { toAmountString, toDecimal } from './money.js'
+import { formatUnits, toUnits } from './money.js'
 import { compareAge, suggestMatch, suggestionKey } from './suggest.js'
 import type {
   Allocation,
@@ -39,6 +39,18 @@ export type ReconcileResult = {
 
 const PHASES: readonly TransactionPhase[] = ['settled', 'tentative']
 
+/** Active inflows, one version each, in canonical order: only inflows settle invoices (rule 2). */
+function inflowsOf(transactions: readonly MatchTransaction[]): Payment[] {
+  const payments: Payment[] = []
+  for (const transaction of latestVersions(transactions)) {
+    const phase = transactionPhase(transaction)
+    if (phase === 'inactive') continue
+    const amount = toUnits(transaction.amount)
+    if (amount > 0n) payments.push({ transaction, amount, phase })
+  }
+  return payments
+}
+
 function latestInvoices(invoices: readonly MatchInvoice[]): MatchInvoice[] {
   const byId = new Map<string, MatchInvoice>()
   for (const invoice of invoices) {
@@ -66,33 +78,32 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
     list.push(manual)
     manualByTransaction.set(manual.transactionId, list)
   }
-  const inflows = latestVersions(input.transactions).filter(
-    (transaction) => transactionPhase(transaction) !== 'inactive' && toDecimal(transaction.amount).gt(0),
-  )
+  const inflows = inflowsOf(input.transactions)
   const references = new Map<string, TransactionReferences>()
-  const unreferenced: MatchTransaction[] = []
+  const unreferenced: Payment[] = []
   for (const phase of PHASES) {
-    const ofPhase = inflows.filter((transaction) => transactionPhase(transaction) === phase)
-    for (const transaction of ofPhase) {
-      const manual = manualByTransaction.get(transaction.id)
-      if (manual) allocator.manual(transaction, phase, manual)
+    const ofPhase = inflows.filter((payment) => payment.phase === phase)
+    for (const payment of ofPhase) {
+      const manual = manualByTransaction.get(payment.transaction.id)
+      if (manual) allocator.manual(payment, manual)
     }
-    for (const transaction of ofPhase) {
+    for (const payment of ofPhase) {
+      const { transaction } = payment
       if (manualByTransaction.has(transaction.id)) continue
       const found = findReferences(index, transaction)
       references.set(transaction.id, found)
       if (found.outcome === 'named') {
-        allocator.byReference(transaction, phase, found.field, found.invoices)
+        allocator.byReference(payment, found.field, found.invoices)
       } else if (found.outcome === 'ambiguous') {
-        allocator.raise('ambiguous_reference', transaction, phase, {
+        allocator.raise('ambiguous_reference', payment, {
           invoiceIds: found.invoiceIds,
-          amount: toAmountString(toDecimal(transaction.amount)),
+          amount: formatUnits(payment.amount),
           reasons: [
             `${found.field} "${found.reference}" names ${found.invoiceIds.length} invoices with that number`,
           ],
         })
       } else {
-        unreferenced.push(transaction)
+        unreferenced.push(payment)
       }
     }
   }
@@ -118,10 +129,9 @@ type SuggestContext = {
 }
 
 /** Rule 5, after every reference: a suggestion, an automatic allocation above the threshold, or unmatched. */
-function suggest(transaction: MatchTransaction, context: SuggestContext): void {
+function suggest(payment: Payment, context: SuggestContext): void {
   const { allocator, ledgers, index, config, rejected } = context
-  const phase = transactionPhase(transaction)
-  const amount = toDecimal(transaction.amount)
+  const { transaction, amount } = payment
   const candidates = index.ofCustomer(transaction.counterpartyName).flatMap((invoice) => {
     const ledger = ledgers.get(invoice.id)
     if (!ledger || invoice.void || invoice.currency !== transaction.currency) return []
@@ -129,8 +139,8 @@ function suggest(transaction: MatchTransaction, context: SuggestContext): void {
   })
   const suggestion = suggestMatch({ transactionId: transaction.id, amount, candidates, config, rejected })
   if (!suggestion) {
-    allocator.raise('unmatched_payment', transaction, phase, {
-      amount: toAmountString(amount),
+    allocator.raise('unmatched_payment', payment, {
+      amount: formatUnits(amount),
       reasons: [
         'no reference field names a known invoice',
         candidates.length === 0
@@ -142,9 +152,9 @@ function suggest(transaction: MatchTransaction, context: SuggestContext): void {
   }
   const threshold = config.autoConfirmThreshold
   if (threshold === null || suggestion.confidence < threshold) {
-    allocator.raise('suggested_match', transaction, phase, {
+    allocator.raise('suggested_match', payment, {
       invoiceIds: suggestion.invoiceIds,
-      amount: toAmountString(amount),
+      amount: formatUnits(amount),
       confidence: suggestion.confidence,
       reasons: suggestion.reasons,
     })
@@ -159,5 +169,5 @@ function suggest(transaction: MatchTransaction, context: SuggestContext): void {
     madeBy: 'engine',
     confidence: suggestion.confidence,
   } as const
-  allocator.distribute(transaction, phase, amount, chosen, () => ({ origin, reference: null, via: null }))
+  allocator.distribute(payment, amount, chosen, () => ({ origin, reference: null, via: null }))
 }

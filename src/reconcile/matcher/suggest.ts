@@ -1,11 +1,10 @@
-import type { Decimal } from 'decimal.js'
 import type { MatchConfig } from './config.js'
 import { findExactSets } from './find-exact-sets.js'
-import { toAmountString } from './money.js'
+import { formatUnits } from './money.js'
 import type { MatchInvoice } from './types.js'
 
 /** An open invoice of the payer, with what it still has open (settled and pending money both counted). */
-export type SuggestionCandidate = { invoice: MatchInvoice; available: Decimal }
+export type SuggestionCandidate = { invoice: MatchInvoice; available: bigint }
 
 export type Suggestion = { invoiceIds: string[]; confidence: number; reasons: string[] }
 
@@ -30,10 +29,6 @@ export function compareAge(a: MatchInvoice, b: MatchInvoice): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 }
 
-function toUnits(value: Decimal, scale: number): bigint {
-  return BigInt(value.times(10 ** scale).toFixed(0))
-}
-
 /**
  * Rule 5 for a payment no reference explains: the smallest set of at most `maxSuggestionSetSize` of the payer's
  * open invoices whose open amounts sum exactly to the payment, the oldest such set when several do. Only the
@@ -41,24 +36,20 @@ function toUnits(value: Decimal, scale: number): bigint {
  */
 export function suggestMatch(input: {
   transactionId: string
-  amount: Decimal
+  amount: bigint
   candidates: readonly SuggestionCandidate[]
   config: MatchConfig
   rejected?: ReadonlySet<string>
 }): Suggestion | null {
   const { transactionId, amount, config, rejected } = input
   const candidates = input.candidates
-    .filter((candidate) => candidate.available.gt(0))
+    .filter((candidate) => candidate.available > 0n)
     .sort((a, b) => compareAge(a.invoice, b.invoice))
     .slice(0, config.suggestionCandidateLimit)
-  if (candidates.length === 0 || amount.lte(0)) return null
-  const scale = Math.max(
-    amount.decimalPlaces(),
-    ...candidates.map((candidate) => candidate.available.decimalPlaces()),
-  )
+  if (candidates.length === 0 || amount <= 0n) return null
   const found = findExactSets(
-    candidates.map((candidate) => toUnits(candidate.available, scale)),
-    toUnits(amount, scale),
+    candidates.map((candidate) => candidate.available),
+    amount,
     config.maxSuggestionSetSize,
     (set) =>
       !rejected?.has(
@@ -75,8 +66,8 @@ export function suggestMatch(input: {
     'no reference field names a known invoice',
     'the counterparty is the invoices’ customer',
     chosen.length === 1
-      ? `${toAmountString(amount)} equals the open amount of invoice ${numbers}`
-      : `${toAmountString(amount)} equals the sum of the open amounts of invoices ${numbers}`,
+      ? `${formatUnits(amount)} equals the open amount of invoice ${numbers}`
+      : `${formatUnits(amount)} equals the sum of the open amounts of invoices ${numbers}`,
   ]
   let confidence = SINGLE_CONFIDENCE - PER_EXTRA_INVOICE * (chosen.length - 1)
   if (found.count > 1) {

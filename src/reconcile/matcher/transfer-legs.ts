@@ -1,6 +1,6 @@
 import { latestVersions, transactionPhase } from './canonical-order.js'
 import { DEFAULT_MATCH_CONFIG, type MatchConfig } from './config.js'
-import { toDecimal, type Money } from './money.js'
+import { formatUnits, toUnits, type Money } from './money.js'
 import { TokenTrie } from './token-trie.js'
 import { tokenKey } from './tokenize.js'
 import { REFERENCE_FIELDS, type MatchException, type MatchTransaction } from './types.js'
@@ -70,17 +70,19 @@ export function matchTransferLegs(input: {
   )
   for (const transaction of latestVersions(input.transactions)) {
     if (transactionPhase(transaction) === 'inactive') continue
-    const amount = toDecimal(transaction.amount)
+    const amount = toUnits(transaction.amount)
     const candidates = [...namedTransfers(trie, transaction)].sort(compareTransfers)
     for (const transfer of candidates) {
       const found = legs.get(transfer.id) as TransferLegs
-      if (transaction.currency !== transfer.currency || !amount.abs().eq(toDecimal(transfer.amount))) continue
-      if (amount.lt(0) && transaction.accountId === transfer.sourceAccountId && !found.outflowTransactionId) {
+      const expected = toUnits(transfer.amount)
+      if (transaction.currency !== transfer.currency || (amount !== expected && amount !== -expected))
+        continue
+      if (amount < 0n && transaction.accountId === transfer.sourceAccountId && !found.outflowTransactionId) {
         found.outflowTransactionId = transaction.id
         break
       }
       if (
-        amount.gt(0) &&
+        amount > 0n &&
         transaction.accountId === transfer.destinationAccountId &&
         !found.inflowTransactionId
       ) {
@@ -106,12 +108,12 @@ export function matchTransferLegs(input: {
       transactionId: found.outflowTransactionId ?? found.inflowTransactionId,
       invoiceIds: [],
       transferId: transfer.id,
-      amount: toDecimal(transfer.amount).toFixed(),
+      amount: formatUnits(toUnits(transfer.amount)),
       confidence: null,
       settled: true,
       reasons: missing.map(
         (reason) =>
-          `${reason} carrying "${transfer.clientReference}" for ${toDecimal(transfer.amount).toFixed()} ` +
+          `${reason} carrying "${transfer.clientReference}" for ${formatUnits(toUnits(transfer.amount))} ` +
           `${transfer.currency} within ${config.transferLegWindowSeconds} s of completion`,
       ),
     })

@@ -1,0 +1,35 @@
+import { ConfigError, loadConfig, type BankrecEnv } from '../config/index.js'
+import { createLogger, type Logger } from '../observability/index.js'
+import { startSidecar, type Sidecar, type SidecarRole } from '../sidecar/index.js'
+import type { CommandIo } from './io.js'
+
+/** Loads the configuration and a logger for a command; a bad configuration lists every problem and exits 2. */
+export function prepareCommand(io: CommandIo): { config: BankrecEnv; logger: Logger } {
+  try {
+    const config = loadConfig(io.env)
+    return {
+      config,
+      logger: createLogger({ level: config.LOG_LEVEL, destination: io.stderr, pretty: io.isTerminal }),
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr.write(`${error.message}\n`)
+      throw Object.assign(new Error('invalid configuration'), { exitCode: 2 })
+    }
+    throw error
+  }
+}
+
+/** Runs sidecar roles until SIGINT/SIGTERM, then stops them cleanly (in-flight jobs finish, batches are written). */
+export async function runSidecarRoles(
+  io: CommandIo,
+  roles: SidecarRole[],
+  announce: (sidecar: Sidecar) => void,
+): Promise<void> {
+  const { config, logger } = prepareCommand(io)
+  const sidecar = await startSidecar({ config, roles: new Set(roles), logger })
+  announce(sidecar)
+  await io.untilStopped()
+  logger.info('stopping')
+  await sidecar.close()
+}

@@ -1,0 +1,32 @@
+import { Command } from 'commander'
+import {
+  CONNECTION_SYNC_QUEUE,
+  requestConnectionSync,
+  type ConnectionSyncJobData,
+} from '../reconcile/index.js'
+import { createBackendQueue } from '../queue/index.js'
+import { openStore, queueBackendFor } from '../sidecar/index.js'
+import type { CommandIo } from './io.js'
+import { prepareCommand } from './sidecar-command.js'
+
+/** `bankrec sync <connectionId>`: queues a sync of one connection for the workers. */
+export function syncCommand(io: CommandIo): Command {
+  return new Command('sync')
+    .description('Queue a sync of one connection (a running worker applies it)')
+    .argument('<connectionId>', 'the connection to sync')
+    .action(async (connectionId: string) => {
+      const { config, logger } = prepareCommand(io)
+      const store = await openStore(config, logger)
+      const queue = createBackendQueue<ConnectionSyncJobData>(
+        CONNECTION_SYNC_QUEUE,
+        queueBackendFor(config, store.connectionString),
+      )
+      try {
+        await requestConnectionSync({ db: store.db, queue }, connectionId, 'cli')
+        io.stdout.write(`sync of ${connectionId} queued\n`)
+      } finally {
+        await queue.close()
+        await store.close()
+      }
+    })
+}

@@ -1,0 +1,65 @@
+import express from 'express'
+import { sql } from 'kysely'
+import type { WebhookEventQueue } from '../queue/index.js'
+import { createWebhookMiddleware } from '../receiver/index.js'
+import { SidecarApiError, answerApiError, assignRequestId, handle } from './api-error.js'
+import { apiRoutes } from './api/index.js'
+import { requireApiToken } from './api/require-token.js'
+import type { SidecarContext, SidecarRole } from './runtime.js'
+
+/**
+ * The sidecar's one HTTP server: POST /webhooks (receiver role; raw body, mounted before any JSON parser),
+ * /api (Bearer KIT_API_TOKEN), /healthz and /readyz.
+ */
+export function createSidecarApp(
+  context: SidecarContext,
+  options: { roles: ReadonlySet<SidecarRole>; eventQueue?: WebhookEventQueue },
+): express.Express {
+  const app = express()
+  app.disable('x-powered-by')
+  app.use(assignRequestId)
+
+  if (options.roles.has('receiver') && options.eventQueue) {
+    app.post(
+      '/webhooks',
+      createWebhookMiddleware({
+        secrets: () => context.webhookSecrets.current(),
+        queue: options.eventQueue,
+        toleranceSeconds: context.config.WEBHOOK_TOLERANCE_SECONDS,
+        bodyLimitBytes: context.config.WEBHOOK_BODY_LIMIT_BYTES,
+        logger: context.logger,
+      }),
+    )
+  }
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' })
+  })
+  app.get(
+    '/readyz',
+    handle(async (_req, res) => {
+      const checks: Record<string, 'ok' | string> = {}
+      await sql`select 1`
+        .execute(context.store.db)
+        .then(() => (checks.database = 'ok'))
+        .catch((error: Error) => (checks.database = error.message))
+      if (options.eventQueue) {
+        await options.eventQueue
+          .ping()
+          .then(() => (checks.queue = 'ok'))
+          .catch((error: Error) => (checks.queue = error.message))
+      }
+      const ready = Object.values(checks).every((v) => v === 'ok')
+      res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks })
+    }),
+  )
+
+  if (options.roles.has('api')) {
+    app.use('/api', requireApiToken(context.apiToken), express.json({ limit: '10mb' }), apiRoutes(context))
+  }
+  app.use((req, _res, next) => {
+    next(new SidecarApiError(404, 'not_found', `No endpoint ${req.method} ${req.path}.`))
+  })
+  app.use(answerApiError((error) => context.logger.error({ err: error }, 'unexpected error in the HTTP API')))
+  return app
+}

@@ -1,0 +1,7 @@
+export { startSidecar } from './runtime.js'
+export type { Sidecar, SidecarContext, SidecarOptions, SidecarRole } from './runtime.js'
+export { openStore } from './open-store.js'
+export type { OpenStore } from './open-store.js'
+export { openBank } from './open-bank.js'
+export type { OpenBank } from './open-bank.js'
+export { queueBackendFor } from './queue-backend.js'

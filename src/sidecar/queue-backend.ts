@@ -1,0 +1,8 @@
+import type { BankrecEnv } from '../config/index.js'
+import type { QueueBackendConfig } from '../queue/index.js'
+
+/** REDIS_URL selects Redis; without it the queues live in PostgreSQL, in a schema beside bankrec's tables. */
+export function queueBackendFor(config: BankrecEnv, connectionString: string): QueueBackendConfig {
+  if (config.REDIS_URL) return { kind: 'redis', url: config.REDIS_URL, prefix: config.QUEUE_PREFIX }
+  return { kind: 'postgres', connectionString, schema: `${config.BANKREC_SCHEMA}_queue` }
+}
