@@ -23,6 +23,7 @@ import { createSidecarApp } from './http-app.js'
 import { openBank, type OpenBank } from './open-bank.js'
 import { openStore, type OpenStore } from './open-store.js'
 import { queueBackendFor } from './queue-backend.js'
+import { registerWebhook } from './register-webhook.js'
 import { requestSyncOfAllReadyConnections } from './sync-all.js'
 import { createWebhookSecrets, type WebhookSecrets } from './webhook-secrets.js'
 
@@ -144,6 +145,12 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     )
     const address = server.address() as AddressInfo
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${address.port}`
+    if (bank.sandbox && options.roles.has('receiver')) {
+      // Sandbox mode wires itself up: the simulated bank delivers to this process.
+      const registration = await registerWebhook(bank.client, store.db, `${url}/webhooks`)
+      await webhookSecrets.refresh()
+      logger.info(registration, 'webhook registered with the sandbox')
+    }
     logger.info({ url, roles: [...options.roles] }, 'bankrec is running')
     return { context, url, close: closeAll }
   } catch (error) {

@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely'
+import type { BankClient, WebhookEventType } from '../api-client/index.js'
+import { findWebhookRegistration, saveWebhookRegistration, type Database } from '../store/index.js'
+
+/** The event types bankrec consumes (the reserved ones are subscribed too: they are acknowledged and recorded). */
+export const SUBSCRIBED_EVENTS: WebhookEventType[] = [
+  'connection.status_changed',
+  'transactions.sync_available',
+  'test',
+  'account.created',
+  'account.updated',
+  'transfer.status_changed',
+]
+
+export type WebhookRegistrationOutcome = { id: string; url: string; action: 'created' | 'updated' }
+
+/**
+ * Registers this sidecar's webhook URL with the bank, or updates the registration it already has for that URL,
+ * and stores the secret for the receiver. The bank shows a secret only at creation, so a registration whose
+ * secret bankrec does not hold is replaced by a new one.
+ */
+export async function registerWebhook(
+  client: BankClient,
+  db: Kysely<Database>,
+  url: string,
+): Promise<WebhookRegistrationOutcome> {
+  const known = await findWebhookRegistration(db, url)
+  for await (const registration of client.webhooks.listAll({ limit: 500 })) {
+    if (registration.url !== url) continue
+    if (known && known.id === registration.id) {
+      await client.webhooks.update(registration.id, { events: SUBSCRIBED_EVENTS, active: true })
+      return { id: registration.id, url, action: 'updated' }
+    }
+    await client.webhooks.delete(registration.id)
+  }
+  const created = await client.webhooks.create({ url, events: SUBSCRIBED_EVENTS, active: true })
+  await saveWebhookRegistration(db, { id: created.id, url, secret: created.secret })
+  return { id: created.id, url, action: 'created' }
+}
