@@ -1,15 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ConnectionStatus } from '../api-client/index.js'
+import { observe, tick } from './connection-health.js'
 import {
   SEEN_LIMIT,
   emptyHealth,
-  observe,
-  tick,
   type ConnectionHealth,
   type HealthEffect,
   type HealthObservation,
-} from './connection-health.js'
+} from './health-record.js'
 import { incidentIdFor } from './incident-id.js'
 
 const CONNECTION = 'c0a80101-0000-4000-8000-000000000001'

@@ -5,7 +5,6 @@ import {
   SEEN_LIMIT,
   type AlertEffect,
   type ConnectionHealth,
-  type HealthEffect,
   type HealthObservation,
   type HealthTransition,
   type HistoryEffect,
@@ -29,6 +28,7 @@ const STATUS_INCIDENTS: ReadonlySet<string> = new Set<StatusIncidentKind>([
 ])
 const isStatusIncident = (status: ConnectionStatus): status is StatusIncidentKind =>
   STATUS_INCIDENTS.has(status)
+
 const ms = (iso: string) => Date.parse(iso)
 const iso = (millis: number) => new Date(millis).toISOString()
 

@@ -6,7 +6,7 @@ import type {
   InfoEffect,
   RecoveryEffect,
   ReminderEffect,
-} from './connection-health.js'
+} from './health-record.js'
 import { between, formatTime, type AlertNotice, type ConnectionRef } from './notice.js'
 
 export const INCIDENT_SEVERITY: Record<IncidentKind, AlertSeverity> = {

@@ -3,9 +3,7 @@ import type { ConnectionStatus } from '../api-client/index.js'
 /** What an incident is about: one of the three statuses that need a human, or one of the two time rules. */
 export type IncidentKind = 'reauthRequired' | 'invalidConfig' | 'revoked' | 'errored' | 'staleSync'
 
-/**
- * How many observations and closed incidents a record remembers to recognise duplicates and late arrivals.
- */
+/** How many observations and closed incidents a record keeps to recognise duplicates and late arrivals. */
 export const SEEN_LIMIT = 50
 export const CLOSED_INCIDENT_LIMIT = 20
 

@@ -7,14 +7,8 @@ export {
   parseAlertEnv,
   sinksFor,
 } from './config.js'
-export {
-  emptyHealth,
-  observe,
-  tick,
-  compareKeys,
-  SEEN_LIMIT,
-  CLOSED_INCIDENT_LIMIT,
-} from './connection-health.js'
+export { observe, tick, compareKeys } from './connection-health.js'
+export { emptyHealth, SEEN_LIMIT, CLOSED_INCIDENT_LIMIT } from './health-record.js'
 export type {
   ConnectionHealth,
   HealthObservation,
@@ -31,7 +25,7 @@ export type {
   RecoveryEffect,
   InfoEffect,
   HealthTransition,
-} from './connection-health.js'
+} from './health-record.js'
 export { incidentIdFor, deterministicId } from './incident-id.js'
 export {
   newTransferTracking,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { emptyHealth, observe } from './connection-health.js'
+import { observe } from './connection-health.js'
+import { emptyHealth } from './health-record.js'
 import { connectionNotice } from './connection-notice.js'
 import type { AlertNotice, ConnectionRef, TransferRef } from './notice.js'
 import { renderJsonAlert, renderSlackMessage } from './render.js'
