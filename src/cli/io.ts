@@ -3,6 +3,8 @@ export type CommandIo = {
   stdout: NodeJS.WritableStream
   stderr: NodeJS.WritableStream
   env: NodeJS.ProcessEnv
+  /** Where interactive answers and --password-stdin come from; a TTY gets prompts with masked input. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean }
   /** Whether stderr is a terminal (logs are pretty-printed there, JSON otherwise). */
   isTerminal?: boolean
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM in the real CLI). */
@@ -13,6 +15,7 @@ export function processIo(): CommandIo {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
+    stdin: process.stdin,
     env: process.env,
     isTerminal: process.stderr.isTTY === true,
     untilStopped: () =>

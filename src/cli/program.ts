@@ -1,10 +1,15 @@
-import { Command } from 'commander'
+import { Command, CommanderError } from 'commander'
+import { connectCommand } from './connect.js'
 import type { CommandIo } from './io.js'
 import { receiverCommand } from './receiver.js'
 import { migrateCommand } from './migrate.js'
+import { mirrorCommand } from './mirror.js'
 import { sandboxCommand } from './sandbox.js'
 import { startCommand } from './start.js'
 import { syncCommand } from './sync.js'
+import { transferCommand } from './transfer.js'
+import { verifyCommand } from './verify.js'
+import { webhooksCommand } from './webhooks.js'
 import { workerCommand } from './worker.js'
 
 /** The `bankrec` command with every subcommand. */
@@ -22,10 +27,22 @@ export function buildProgram(io: CommandIo): Command {
     sandboxCommand(io),
     migrateCommand(io),
     syncCommand(io),
+    connectCommand(io),
+    transferCommand(io),
+    verifyCommand(io),
+    mirrorCommand(io),
+    webhooksCommand(io),
   ]) {
-    program.addCommand(command.copyInheritedSettings(program))
+    program.addCommand(inherit(command, program))
   }
   return program
+}
+
+/** Copies exitOverride and output to a command and, for nested commands (`webhooks register`), to theirs. */
+function inherit(command: Command, parent: Command): Command {
+  command.copyInheritedSettings(parent)
+  for (const sub of command.commands) inherit(sub, command)
+  return command
 }
 
 /** Runs the CLI; resolves to the process exit code. */
@@ -35,9 +52,10 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
     await program.parseAsync(argv, { from: 'user' })
     return 0
   } catch (error) {
-    const code = (error as { exitCode?: unknown }).exitCode
-    if (typeof code === 'number') return code
+    // Commander reports help as exit 0 and every usage mistake as 1; scripts get 2 for those, as from getopt.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2
     io.stderr.write(`bankrec: ${error instanceof Error ? error.message : String(error)}\n`)
-    return 1
+    const code = (error as { exitCode?: unknown }).exitCode
+    return typeof code === 'number' ? code : 1
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseAlertEnv } from '../alerts/index.js'
 
 const whole = (min: number, max: number) =>
   z
@@ -57,13 +58,31 @@ export const BankrecEnv = z
     ALERT_WEBHOOK_URL: url(/^https?:$/, 'must be an http(s) URL').optional(),
     ALERT_WEBHOOK_SECRET: z.string().trim().min(16, 'must be at least 16 characters').optional(),
     SYNC_INTERVAL_SECONDS: whole(10, 86_400).default(900),
-    ALERT_REMINDER_SECONDS: whole(60, 7 * 86_400).default(4 * 3600),
-    STALE_SYNC_SECONDS: whole(60, 30 * 86_400).default(26 * 3600),
-    ERRORED_ALERT_SECONDS: whole(0, 7 * 86_400).default(3600),
+    ALERT_REMINDER_SECONDS: whole(1, 30 * 86_400).default(4 * 3600),
+    ALERT_ERRORED_AFTER_SECONDS: whole(1, 30 * 86_400).default(3600),
+    ALERT_STALE_SYNC_SECONDS: whole(1, 30 * 86_400).default(26 * 3600),
+    /** `critical=slack,webhook;warning=slack;info=log`; checked against the configured sinks below. */
+    ALERT_ROUTES: z.string().trim().optional(),
+    /** How often the connection health rules run (stale sync, errored too long, reminders). */
+    ALERT_TICK_SECONDS: whole(1, 3600).default(60),
     TRANSFER_LEG_WINDOW_SECONDS: whole(60, 30 * 86_400).default(3 * 86_400),
+    /** First delay of polling a non-terminal transfer; each poll without a change doubles it. */
+    TRANSFER_POLL_INITIAL_SECONDS: whole(1, 86_400).default(10),
+    /** Longest delay between two polls of a non-terminal transfer. */
+    TRANSFER_POLL_MAX_SECONDS: whole(1, 7 * 86_400).default(900),
+    /** How often a worker looks for transfers due for a poll. */
+    TRANSFER_SCAN_SECONDS: whole(1, 3600).default(5),
+    /** How often undelivered app events whose job was lost are queued again. */
+    APP_EVENTS_RESCAN_SECONDS: whole(1, 86_400).default(60),
     WEBHOOK_BODY_LIMIT_BYTES: whole(1_024, 64 * 1024 * 1024).default(256 * 1024),
     WEBHOOK_TOLERANCE_SECONDS: whole(1, 86_400).default(300),
     WORKER_CONCURRENCY: whole(1, 64).default(4),
+    /** Events per transactions/sync call of the sync worker (the seed's limit, 1–500). */
+    SYNC_PAGE_SIZE: whole(1, 500).default(500),
+    /** How long after a worker crashed its running jobs are handed to another worker (BullMQ's lock duration). */
+    JOB_LOCK_SECONDS: whole(1, 3600).default(30),
+    /** How long a stop waits for requests in flight and running jobs before it cuts them off. */
+    SHUTDOWN_TIMEOUT_SECONDS: whole(1, 3600).default(30),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {
@@ -72,6 +91,13 @@ export const BankrecEnv = z
         code: 'custom',
         path: ['BANK_API_KEY'],
         message: 'is required when BANK_API_URL is set',
+      })
+    }
+    if (env.TRANSFER_POLL_MAX_SECONDS < env.TRANSFER_POLL_INITIAL_SECONDS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRANSFER_POLL_MAX_SECONDS'],
+        message: 'must not be less than TRANSFER_POLL_INITIAL_SECONDS',
       })
     }
     if (env.APP_WEBHOOK_URL && !env.APP_WEBHOOK_SECRET) {
@@ -87,6 +113,18 @@ export const BankrecEnv = z
         path: ['ALERT_WEBHOOK_SECRET'],
         message: 'is required when ALERT_WEBHOOK_URL is set: alerts are signed with it',
       })
+    }
+    if (env.ALERT_ROUTES) {
+      const alerts = parseAlertEnv({
+        ALERT_ROUTES: env.ALERT_ROUTES,
+        ALERT_SLACK_WEBHOOK_URL: env.ALERT_SLACK_WEBHOOK_URL,
+        ALERT_WEBHOOK_URL: env.ALERT_WEBHOOK_URL,
+        ALERT_WEBHOOK_SECRET: env.ALERT_WEBHOOK_SECRET,
+      })
+      const problems = alerts.ok ? [] : alerts.problems.filter((p) => p.startsWith('ALERT_ROUTES'))
+      for (const problem of problems) {
+        ctx.addIssue({ code: 'custom', path: ['ALERT_ROUTES'], message: problem.replace(/^ALERT_ROUTES /, '') })
+      }
     }
   })
 

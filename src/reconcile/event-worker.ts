@@ -13,6 +13,11 @@ export type EventWorkerDeps = {
   logger: Logger
   /** @defaultValue 4 */
   concurrency?: number
+  /**
+   * How long a job stays locked to a worker that stopped renewing it (crashed): another worker takes it over
+   * after this. @defaultValue BullMQ's 30000
+   */
+  jobLockMs?: number
 }
 
 /** Processes verified webhook deliveries from the receiver's queue, each event's effects once. */
@@ -36,6 +41,9 @@ export function createEventWorker(deps: EventWorkerDeps): Worker<WebhookJobData,
       deps.logger.info({ eventId, type: job.name, outcome }, 'webhook event handled')
       return outcome
     },
-    { concurrency: deps.concurrency ?? 4 },
+    {
+      concurrency: deps.concurrency ?? 4,
+      ...(deps.jobLockMs ? { lockDuration: deps.jobLockMs, stalledInterval: deps.jobLockMs } : {}),
+    },
   )
 }

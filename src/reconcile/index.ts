@@ -13,3 +13,23 @@ export type { ConnectionSyncDeps, ConnectionSyncResult } from './sync/run-connec
 export { planSyncPage } from './sync/plan-sync-page.js'
 export { bankSyncSource } from './sync/bank-sync-source.js'
 export type { SyncSource } from './sync/sync-source.js'
+export {
+  balanceCheckAfterSync,
+  checkConnectionBalances,
+  createAccountProver,
+  proveAccountDays,
+  streamBalanceProof,
+  sumPostedByDay,
+  writeBalanceProofJson,
+  writeBalanceProofText,
+} from './balance-proof/index.js'
+export type {
+  AccountProofDay,
+  BalanceCheckResult,
+  BalanceProblemCode,
+  BalanceProofSummary,
+  ProofDay,
+  ProofDayInput,
+} from './balance-proof/index.js'
+export { exportMirror, MIRROR_EXPORT_COLUMNS } from './mirror-export/index.js'
+export type { MirrorExportFormat } from './mirror-export/index.js'

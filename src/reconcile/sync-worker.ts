@@ -9,6 +9,7 @@ import {
   BankPermissionError,
   BankRateLimitError,
   type BankClient,
+  type Connection,
 } from '../api-client/index.js'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
@@ -47,12 +48,19 @@ export type SyncWorkerDeps = {
   backend: QueueBackendConfig
   /** @defaultValue 2 */
   concurrency?: number
+  /**
+   * How long a job stays locked to a worker that stopped renewing it (crashed): another worker takes it over
+   * after this. @defaultValue BullMQ's 30000
+   */
+  jobLockMs?: number
   /** Events per sync call. @defaultValue 500 */
   pageSize?: number
   /** Alerts and the like; failures here never fail the sync. */
   onProblem?(problem: SyncProblem): Promise<void> | void
   /** The safety-net schedule's job (connectionId '*'): request a sync of every ready connection. */
   requestSyncOfAll?(): Promise<void>
+  /** The connection as read after each run (connection health); must not throw. */
+  onConnectionSeen?(connection: Connection): Promise<void>
   /** After each applied run, e.g. to hand changes to reconciliation. */
   onSynced?(connectionId: string, result: ConnectionSyncResult): Promise<void> | void
 }
@@ -71,7 +79,10 @@ export function createSyncWorker(deps: SyncWorkerDeps): Worker<ConnectionSyncJob
     CONNECTION_SYNC_QUEUE,
     deps.backend,
     (job, token) => processSyncJob(deps, job, token),
-    { concurrency: deps.concurrency ?? 2 },
+    {
+      concurrency: deps.concurrency ?? 2,
+      ...(deps.jobLockMs ? { lockDuration: deps.jobLockMs, stalledInterval: deps.jobLockMs } : {}),
+    },
   )
   // A trigger that landed after the run's last check found the job still active, so its add was a no-op. The job
   // is gone by now (removeOnComplete), so a new one can be queued for it.
@@ -149,7 +160,7 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
       connectionId,
     )
     await refreshConnectionMirror(
-      { db: deps.db, source, clock: deps.clock },
+      { db: deps.db, source, clock: deps.clock, onConnectionSeen: deps.onConnectionSeen },
       connectionId,
       result.bootstrapped ? 'all' : result.earliestPostedDate,
     )

@@ -5,33 +5,50 @@ import { createWebhookMiddleware } from '../receiver/index.js'
 import { SidecarApiError, answerApiError, assignRequestId, handle } from './api-error.js'
 import { apiRoutes } from './api/index.js'
 import { requireApiToken } from './api/require-token.js'
+import { dashboardRoutes } from './dashboard/index.js'
+import type { Drain } from './drain.js'
 import type { SidecarContext, SidecarRole } from './runtime.js'
+
+export type SidecarApp = express.Express & {
+  /** Writes the receiver's pending queue batches (after the server stopped taking requests). */
+  flushReceiver(): Promise<void>
+}
 
 /**
  * The sidecar's one HTTP server: POST /webhooks (receiver role; raw body, mounted before any JSON parser),
- * /api (Bearer KIT_API_TOKEN), /healthz and /readyz.
+ * /api (Bearer KIT_API_TOKEN), the dashboard at / and the queue board at /admin/queues (api role), /healthz,
+ * /readyz and /metrics.
  */
 export function createSidecarApp(
   context: SidecarContext,
-  options: { roles: ReadonlySet<SidecarRole>; eventQueue?: WebhookEventQueue },
-): express.Express {
+  options: { roles: ReadonlySet<SidecarRole>; eventQueue?: WebhookEventQueue; drain?: Drain },
+): SidecarApp {
   const app = express()
   app.disable('x-powered-by')
   app.use(assignRequestId)
+  if (options.drain) app.use(options.drain.middleware)
 
+  let flushReceiver: () => Promise<void> = async () => undefined
   if (options.roles.has('receiver') && options.eventQueue) {
-    app.post(
-      '/webhooks',
-      createWebhookMiddleware({
-        secrets: () => context.webhookSecrets.current(),
-        queue: options.eventQueue,
-        toleranceSeconds: context.config.WEBHOOK_TOLERANCE_SECONDS,
-        bodyLimitBytes: context.config.WEBHOOK_BODY_LIMIT_BYTES,
-        logger: context.logger,
-      }),
-    )
+    const webhooks = createWebhookMiddleware({
+      secrets: () => context.webhookSecrets.current(),
+      queue: options.eventQueue,
+      toleranceSeconds: context.config.WEBHOOK_TOLERANCE_SECONDS,
+      bodyLimitBytes: context.config.WEBHOOK_BODY_LIMIT_BYTES,
+      logger: context.logger,
+      metrics: context.metrics.receiver,
+    })
+    flushReceiver = () => webhooks.flush()
+    app.post('/webhooks', webhooks)
   }
 
+  app.get(
+    '/metrics',
+    handle(async (_req, res) => {
+      const { registry } = context.metrics
+      res.type(registry.contentType).send(await registry.metrics())
+    }),
+  )
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' })
   })
@@ -56,10 +73,11 @@ export function createSidecarApp(
 
   if (options.roles.has('api')) {
     app.use('/api', requireApiToken(context.apiToken), express.json({ limit: '10mb' }), apiRoutes(context))
+    app.use(dashboardRoutes(context))
   }
   app.use((req, _res, next) => {
     next(new SidecarApiError(404, 'not_found', `No endpoint ${req.method} ${req.path}.`))
   })
   app.use(answerApiError((error) => context.logger.error({ err: error }, 'unexpected error in the HTTP API')))
-  return app
+  return Object.assign(app, { flushReceiver: () => flushReceiver() })
 }

@@ -1,6 +1,8 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Queue, Worker } from 'bullmq'
+import type { AlertConfig } from '../alerts/index.js'
+import { createAppEvents, type AppEvents } from '../app-events/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import { systemClock, type Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
@@ -11,18 +13,38 @@ import {
   describeQueueBackend,
   type QueueBackendConfig,
   type WebhookEventQueue,
+  WEBHOOK_EVENTS_QUEUE,
 } from '../queue/index.js'
 import {
+  balanceCheckAfterSync,
   CONNECTION_SYNC_QUEUE,
   createEventWorker,
   createSyncWorker,
   requestConnectionSync,
   type ConnectionSyncJobData,
 } from '../reconcile/index.js'
+import {
+  ALERT_DELIVERIES_QUEUE,
+  alertConfigOf,
+  CONNECTION_HEALTH_QUEUE,
+  createAlertDeliveryWorker,
+  createAlertPipeline,
+  createConnectionHealthMonitor,
+  createHealthTickWorker,
+  scheduleHealthTicks,
+  type AlertDeliveryJobData,
+  type ConnectionHealthMonitor,
+  type HealthTickJobData,
+  type AlertPipeline,
+  type AlertPublisher,
+} from './alerts/index.js'
+import { createDrain } from './drain.js'
 import { createSidecarApp } from './http-app.js'
+import { createSidecarMetrics, type SidecarMetrics } from './metrics.js'
 import { openBank, type OpenBank } from './open-bank.js'
 import { openStore, type OpenStore } from './open-store.js'
 import { queueBackendFor } from './queue-backend.js'
+import { startOutboundWorkers, type OutboundWorkers } from './transfer-services.js'
 import { registerWebhook } from './register-webhook.js'
 import { requestSyncOfAllReadyConnections } from './sync-all.js'
 import { createWebhookSecrets, type WebhookSecrets } from './webhook-secrets.js'
@@ -50,14 +72,31 @@ export type SidecarContext = {
   syncQueue: Queue<ConnectionSyncJobData>
   requestSync(connectionId: string, reason: string): Promise<void>
   webhookSecrets: WebhookSecrets
+  /** Notices to operations: stored once per id, delivered through the alert-deliveries queue. */
+  alerts: AlertPublisher
+  /** Connection health: status observations and the time-driven rules, turned into alerts. */
+  connectionHealth: ConnectionHealthMonitor
   /** KIT_API_TOKEN, or one generated for this run in sandbox mode. */
   apiToken: string
+  /** Events to the company's own app: `appEvents.publish(trx, event)` records one in the caller's transaction. */
+  appEvents: AppEvents
+  /** The transfer tracker and the app event delivery; set in a process with the worker role. */
+  outbound: OutboundWorkers | null
+  /** The Prometheus registry behind GET /metrics; feeders add gauges with registerGauge/feed. */
+  metrics: SidecarMetrics
+  /** Every BullMQ queue of the sidecar (webhook events, connection syncs, alerts), for metrics and the queue board. */
+  queues: Queue[]
 }
 
 export type Sidecar = {
   context: SidecarContext
   /** Base URL of the HTTP server (API, dashboard, webhooks). */
   url: string
+  server: Server
+  /**
+   * Stops gracefully: new requests are answered 503 at once, requests in flight are answered, receiver batches
+   * written, running jobs finish (up to SHUTDOWN_TIMEOUT_SECONDS), then the queues, bank and store close.
+   */
   close(): Promise<void>
 }
 
@@ -86,6 +125,23 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     closers.push(() => syncQueue.close())
     const requestSync = (connectionId: string, reason: string) =>
       requestConnectionSync({ db: store.db, queue: syncQueue }, connectionId, reason)
+    const alertConfig = alertConfigOf(config)
+    const alertQueue = createBackendQueue<AlertDeliveryJobData>(ALERT_DELIVERIES_QUEUE, backend)
+    closers.push(() => alertQueue.close())
+    const alerts = createAlertPipeline({ db: store.db, queue: alertQueue, config: alertConfig })
+    const connectionHealth = createConnectionHealthMonitor({
+      db: store.db,
+      clock,
+      thresholds: alertConfig.thresholds,
+      alerts,
+      logger,
+      bank: bank.client,
+    })
+    // Only inspected (depth, age, the queue board); the receiver writes through its own WebhookEventQueue.
+    const eventsView = createBackendQueue(WEBHOOK_EVENTS_QUEUE, backend)
+    closers.push(() => eventsView.close())
+    const queues = [eventsView, syncQueue, alertQueue] as Queue[]
+    const metrics = createSidecarMetrics({ db: store.db, queues, clock, logger })
     const webhookSecrets = createWebhookSecrets(store.db, config.WEBHOOK_SECRETS ?? [])
     await webhookSecrets.refresh()
     closers.push(async () => webhookSecrets.stop())
@@ -106,12 +162,24 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       syncQueue,
       requestSync,
       webhookSecrets,
+      alerts,
+      connectionHealth,
       apiToken: apiToken ?? '',
+      appEvents: createAppEvents(config.APP_WEBHOOK_URL ? { url: config.APP_WEBHOOK_URL } : null),
+      outbound: null,
+      metrics,
+      queues,
     }
 
     if (options.roles.has('worker')) {
-      const workers = startWorkers(context)
-      closers.push(() => Promise.all(workers.map((w) => w.close())).then(() => undefined))
+      const workers = startWorkers(context, { alerts, alertConfig })
+      closers.push(() => closeWorkers(workers, context))
+      const outbound = await startOutboundWorkers(context)
+      context.outbound = outbound
+      closers.push(() => outbound.close())
+      const healthQueue = createBackendQueue<HealthTickJobData>(CONNECTION_HEALTH_QUEUE, backend)
+      closers.push(() => healthQueue.close())
+      await scheduleHealthTicks(healthQueue, config.ALERT_TICK_SECONDS)
       await syncQueue.upsertJobScheduler(
         'safety-net-sync',
         { every: config.SYNC_INTERVAL_SECONDS * 1000 },
@@ -132,17 +200,15 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       closers.push(() => queue.close())
     }
 
-    const app = createSidecarApp(context, { roles: options.roles, eventQueue })
+    const drain = createDrain()
+    const app = createSidecarApp(context, { roles: options.roles, eventQueue, drain })
     const server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(s)))
     })
-    closers.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve())
-          server.closeIdleConnections()
-        }),
-    )
+    closers.push(async () => {
+      await drain.close(server, config.SHUTDOWN_TIMEOUT_SECONDS * 1000)
+      await app.flushReceiver()
+    })
     const address = server.address() as AddressInfo
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${address.port}`
     if (bank.sandbox && options.roles.has('receiver')) {
@@ -152,21 +218,42 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       logger.info(registration, 'webhook registered with the sandbox')
     }
     logger.info({ url, roles: [...options.roles] }, 'bankrec is running')
-    return { context, url, close: closeAll }
+    return { context, url, server, close: closeAll }
   } catch (error) {
     await closeAll()
     throw error
   }
 }
 
-function startWorkers(context: SidecarContext): Worker[] {
+function startWorkers(
+  context: SidecarContext,
+  alerting: { alerts: AlertPipeline; alertConfig: AlertConfig },
+): Worker[] {
   const { store, logger, config } = context
+  const alertWorker = createAlertDeliveryWorker({
+    db: store.db,
+    backend: context.backend,
+    config: alerting.alertConfig,
+    logger,
+    clock: context.clock,
+    concurrency: config.WORKER_CONCURRENCY,
+  })
+  const healthWorker = createHealthTickWorker({
+    backend: context.backend,
+    monitor: context.connectionHealth,
+    alerts: alerting.alerts,
+    logger,
+  })
   const eventWorker = createEventWorker({
     db: store.db,
     backend: context.backend,
     logger,
     concurrency: config.WORKER_CONCURRENCY,
-    effects: { requestSync: context.requestSync },
+    jobLockMs: config.JOB_LOCK_SECONDS * 1000,
+    effects: {
+      requestSync: context.requestSync,
+      onStatusChanged: (change) => context.connectionHealth.observeStatusChange(change),
+    },
   })
   const syncWorker = createSyncWorker({
     db: store.db,
@@ -177,18 +264,37 @@ function startWorkers(context: SidecarContext): Worker[] {
     queue: context.syncQueue,
     backend: context.backend,
     concurrency: config.WORKER_CONCURRENCY,
+    pageSize: config.SYNC_PAGE_SIZE,
+    jobLockMs: config.JOB_LOCK_SECONDS * 1000,
     requestSyncOfAll: () =>
       requestSyncOfAllReadyConnections(context.bank.client, context.requestSync, 'schedule', logger).then(
         () => undefined,
       ),
+    onConnectionSeen: (connection) =>
+      context.connectionHealth
+        .observeConnection(connection, 'sync')
+        .catch((error) => logger.error({ err: error, connectionId: connection.id }, 'connection health update failed')),
+    onSynced: balanceCheckAfterSync({ db: store.db, client: context.bank.client, clock: context.clock, logger }),
   })
-  for (const worker of [eventWorker, syncWorker]) {
+  for (const worker of [eventWorker, syncWorker, alertWorker, healthWorker]) {
     worker.on('failed', (job, error) =>
       logger.warn({ err: error, jobId: job?.id, queue: worker.name }, 'job failed'),
     )
     worker.on('error', (error) => logger.error({ err: error, queue: worker.name }, 'worker error'))
   }
-  return [eventWorker as unknown as Worker, syncWorker as unknown as Worker]
+  return [eventWorker, syncWorker, alertWorker, healthWorker] as unknown as Worker[]
+}
+
+/** Waits for running jobs; past the timeout BullMQ hands them to another worker once their lock expires. */
+async function closeWorkers(workers: Worker[], context: SidecarContext): Promise<void> {
+  const timeoutMs = context.config.SHUTDOWN_TIMEOUT_SECONDS * 1000
+  let timer: NodeJS.Timeout | undefined
+  const finished = Promise.all(workers.map((w) => w.close())).then(() => true)
+  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))
+  const inTime = await Promise.race([finished, timedOut])
+  clearTimeout(timer)
+  if (!inTime)
+    context.logger.warn({ timeoutMs }, 'jobs still running at the shutdown timeout; they will be retried')
 }
 
 function generatedToken(): string {

@@ -105,3 +105,10 @@ export async function purgeConnection(db: Kysely<Database>, connectionId: string
 export async function listMirroredConnections(db: Kysely<Database>): Promise<MirroredConnection[]> {
   return db.selectFrom('connections').selectAll().orderBy('created_at', 'desc').execute()
 }
+
+export async function getMirroredConnection(
+  db: Kysely<Database>,
+  connectionId: string,
+): Promise<MirroredConnection | undefined> {
+  return db.selectFrom('connections').selectAll().where('id', '=', connectionId).executeTakeFirst()
+}

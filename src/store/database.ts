@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely'
+import type { AlertNotice, ConnectionHealth, NoticeSubject, TransferTracking } from '../alerts/index.js'
 
 /** Timestamps are written as Date or ISO strings and read as Date. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>
@@ -6,6 +7,8 @@ type Timestamp = ColumnType<Date, Date | string, Date | string>
 type Numeric = ColumnType<string, string, string>
 /** DATE: ISO calendar date strings both ways (the pool's DATE parser keeps them strings). */
 type CalendarDate = ColumnType<string, string, string>
+/** A timestamp with a database default that updates may set. */
+type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>
 
 export type ConnectionsTable = {
   id: string
@@ -141,7 +144,130 @@ export type WebhookRegistrationsTable = {
   updated_at: Generated<Timestamp>
 }
 
+/** One notice to operations; the id is the notice's own (stable across replays). */
+export type AlertNoticesTable = {
+  id: string
+  kind: string
+  type: string
+  severity: string
+  route_severity: string
+  incident_id: string | null
+  subject: JSONColumnType<NoticeSubject>
+  title: string
+  /** The whole notice, as the sinks render it. */
+  notice: JSONColumnType<AlertNotice>
+  occurred_at: Timestamp
+  created_at: Generated<Timestamp>
+}
+
+/** One notice to one sink: pending → delivered or failed. */
+export type AlertDeliveriesTable = {
+  notice_id: string
+  sink: string
+  status: Generated<string>
+  attempts: Generated<number>
+  last_error: string | null
+  delivered_at: Timestamp | null
+  updated_at: DefaultedTimestamp
+}
+
+export type DelegatedUser = { name: string | null; username: string | null; email: string | null }
+
+/** The health record the pure rules of src/alerts/ carry between observations, one per connection. */
+export type ConnectionHealthTable = {
+  connection_id: string
+  record: JSONColumnType<ConnectionHealth>
+  delegated_user: ColumnType<DelegatedUser | null, string | null | undefined, string | null>
+  updated_at: DefaultedTimestamp
+}
+
+/** A day whose mirrored posted transactions did not add up to the bank's balance rows (the balance proof). */
+export type BalanceExceptionsTable = {
+  id: Generated<string>
+  connection_id: string
+  account_id: string
+  date: CalendarDate
+  currency: string | null
+  mirrored_posted_sum: Numeric
+  bank_delta: Numeric | null
+  ledger_balance: Numeric | null
+  previous_ledger_balance: Numeric | null
+  /** The proof's problem codes, comma-separated. */
+  problem: string
+  first_seen_at: Timestamp
+  last_seen_at: Timestamp
+  /** Sync runs after which the day still did not add up; 2 or more makes it persistent. */
+  sync_runs_seen: ColumnType<number, number | undefined, number>
+  /** The proof run that last saw the day not add up; open exceptions a run did not see are resolved. */
+  last_check_id: string
+  resolved_at: Timestamp | null
+}
+
+/** JSONB that may be NULL; written as a JSON string. */
+type NullableJson<T> = ColumnType<T | null, string | null, string | null>
+
+/** What the bank answered when it refused a transfer write. */
+export type BankRefusal = { code: string; message: string; status: number | null }
+
+/** The outbox of events to the company's own app; the id is the event id (stable across replays). */
+export type AppEventsTable = {
+  id: string
+  type: string
+  payload: JSONColumnType<Record<string, unknown>>
+  created_at: DefaultedTimestamp
+  delivered_at: Timestamp | null
+  attempts: Generated<number>
+  last_error: string | null
+  last_attempt_at: Timestamp | null
+}
+
+/** A transfer initiated through bankrec; the request and its key are stored before the bank is called. */
+export type TransfersTable = {
+  id: string
+  idempotency_key: string
+  request: JSONColumnType<Record<string, unknown>>
+  request_fingerprint: string
+  client_reference: string
+  amount: Numeric
+  currency: string
+  source_account_id: string
+  destination_account_id: string
+  bank_transfer_id: string | null
+  /** submitting (no answer yet), rejected (refused by the bank), or the bank's transfer status. */
+  status: string
+  failure_reason: NullableJson<{ message: string }>
+  executed_amount: NullableJson<{ type: string; value: string; currency: string }>
+  rejection: NullableJson<BankRefusal>
+  bank_updated_at: Timestamp | null
+  completed_at: Timestamp | null
+  /** The tracker's TransferTracking (src/alerts/transfer-outcome.ts), null until the first observation. */
+  tracking: NullableJson<TransferTracking>
+  poll_attempt: ColumnType<number, number | undefined, number>
+  next_poll_at: Timestamp | null
+  created_at: DefaultedTimestamp
+  updated_at: DefaultedTimestamp
+}
+
+/** One bank write of a transfer (create or retry), keyed by the idempotency key it was sent with. */
+export type TransferAttemptsTable = {
+  idempotency_key: string
+  transfer_id: string
+  kind: 'create' | 'retry'
+  /** pending (sent or about to be, answer unknown), answered, rejected. */
+  state: string
+  error: NullableJson<BankRefusal>
+  created_at: Timestamp
+  answered_at: Timestamp | null
+}
+
 export type Database = {
+  app_events: AppEventsTable
+  transfers: TransfersTable
+  transfer_attempts: TransferAttemptsTable
+  balance_exceptions: BalanceExceptionsTable
+  alert_notices: AlertNoticesTable
+  alert_deliveries: AlertDeliveriesTable
+  connection_health: ConnectionHealthTable
   received_events: ReceivedEventsTable
   webhook_registrations: WebhookRegistrationsTable
   sync_requests: SyncRequestsTable

@@ -3,7 +3,7 @@ export type { DatabaseOptions, StoreDatabase } from './create-database.js'
 export { migrateToLatest, MigrationError } from './migrate.js'
 export { startEmbeddedPostgres } from './embedded-postgres.js'
 export type { EmbeddedPostgres, EmbeddedPostgresOptions } from './embedded-postgres.js'
-export type { Database } from './database.js'
+export type { Database, DelegatedUser } from './database.js'
 export {
   transactionToRow,
   upsertTransactions,
@@ -35,6 +35,7 @@ export {
   recordStatus,
   purgeConnection,
   listMirroredConnections,
+  getMirroredConnection,
 } from './connections-repo.js'
 export type { MirroredConnection, StatusObservation } from './connections-repo.js'
 export { claimEvent, isEventProcessed } from './processed-events-repo.js'
@@ -44,3 +45,59 @@ export {
   findWebhookRegistration,
   storedWebhookSecrets,
 } from './webhook-registrations-repo.js'
+export {
+  storeNotices,
+  stalePendingDeliveries,
+  findDelivery,
+  recordDeliveryAttempt,
+} from './alert-notices-repo.js'
+export type { DeliveryRef, StoredDelivery } from './alert-notices-repo.js'
+export {
+  updateConnectionHealth,
+  rememberDelegatedUser,
+  getConnectionHealth,
+  listHealthConnectionIds,
+} from './connection-health-repo.js'
+export type { StoredHealth } from './connection-health-repo.js'
+export { readTransactionsPage, streamTransactionPages, readAccountsPage } from './mirror-read-repo.js'
+export type { MirroredTransaction, MirroredAccount, MirrorFilter } from './mirror-read-repo.js'
+export { proofAccounts, proofDays, balanceRowBefore } from './balance-proof-repo.js'
+export type { BalanceProofScope, ProofAccount, ProofDayRow } from './balance-proof-repo.js'
+export {
+  recordBalanceCheck,
+  listOpenBalanceExceptions,
+  listPersistentBalanceExceptions,
+  PERSISTENT_AFTER_RUNS,
+} from './balance-exceptions-repo.js'
+export type { BalanceExceptionDay, BalanceException } from './balance-exceptions-repo.js'
+export {
+  insertAppEvent,
+  getAppEvent,
+  markAppEventDelivered,
+  recordAppEventFailure,
+  undeliveredAppEventIds,
+  notifyAppEvent,
+  APP_EVENTS_CHANNEL_PREFIX,
+} from './app-events-repo.js'
+export type { StoredAppEvent } from './app-events-repo.js'
+export {
+  storeTransferRequest,
+  findTransfer,
+  listTransferAttempts,
+  insertTransferAttempt,
+  closeTransferAttempt,
+  recordBankAnswer,
+  recordTransferRejected,
+  claimDueTransfers,
+  lockTransfer,
+  saveTransferObservation,
+  postponeTransferPoll,
+  portalUrlOfAccount,
+} from './transfers-repo.js'
+export type {
+  TransferRow,
+  TransferAttemptRow,
+  NewTransferRequest,
+  TransferObservationUpdate,
+} from './transfers-repo.js'
+export type { BankRefusal } from './database.js'

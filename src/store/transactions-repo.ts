@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely'
+import { sql, type Insertable, type Kysely } from 'kysely'
 import type { Transaction } from '../api-client/index.js'
 import type { Database, TransactionsTable } from './database.js'
 
@@ -38,46 +38,60 @@ export function transactionToRow(
   }
 }
 
-const UPDATABLE = [
-  'connection_id',
-  'account_id',
-  'posted_date',
-  'updated_at',
-  'amount',
-  'currency',
-  'description',
-  'raw_description',
-  'customer_reference',
-  'bank_reference',
-  'payment_reference',
-  'bai_code',
-  'category',
-  'subcategory',
-  'mcc',
-  'merchant_name',
-  'counterparty_name',
-  'counterparty_account_masked',
-  'status',
-  'entry_type',
-  'rail',
-  'last_event_id',
-  'backfill_run',
-] as const
+/** Every written column with its SQL type: a batch travels as one array per column (see upsertTransactions). */
+const COLUMNS = [
+  ['id', 'uuid'],
+  ['connection_id', 'text'],
+  ['account_id', 'uuid'],
+  ['posted_date', 'date'],
+  ['updated_at', 'timestamptz'],
+  ['amount', 'numeric'],
+  ['currency', 'text'],
+  ['description', 'text'],
+  ['raw_description', 'text'],
+  ['customer_reference', 'text'],
+  ['bank_reference', 'text'],
+  ['payment_reference', 'text'],
+  ['bai_code', 'text'],
+  ['category', 'text'],
+  ['subcategory', 'text'],
+  ['mcc', 'text'],
+  ['merchant_name', 'text'],
+  ['counterparty_name', 'text'],
+  ['counterparty_account_masked', 'text'],
+  ['status', 'text'],
+  ['entry_type', 'text'],
+  ['rail', 'text'],
+  ['last_event_id', 'text'],
+  ['backfill_run', 'text'],
+] as const satisfies ReadonlyArray<readonly [keyof TransactionRow, string]>
 
-/** Upserts keyed by transaction id (seed rule 7): applying the same rows again changes nothing. */
-export async function upsertTransactions(db: Kysely<Database>, rows: TransactionRow[]): Promise<void> {
+const COLUMN_LIST = sql.raw(COLUMNS.map(([column]) => column).join(', '))
+const UPDATE_LIST = sql.raw(
+  [
+    ...COLUMNS.filter(([column]) => column !== 'id').map(([column]) => `${column} = excluded.${column}`),
+    'mirrored_at = now()',
+  ].join(', '),
+)
+
+/**
+ * Upserts keyed by transaction id (seed rule 7): applying the same rows again changes nothing. The batch goes
+ * as one typed array per column through unnest(): 24 parameters whatever its size, instead of 24 per row, which
+ * roughly doubles the rows PostgreSQL takes per second (bench/sync.ts). Amounts stay decimal strings to NUMERIC.
+ */
+export async function upsertTransactions(
+  db: Kysely<Database>,
+  rows: readonly TransactionRow[],
+): Promise<void> {
   if (rows.length === 0) return
-  await db
-    .insertInto('transactions')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.column('id').doUpdateSet((eb) => {
-        const set: Record<string, unknown> = { mirrored_at: new Date() }
-        for (const column of UPDATABLE) set[column] = eb.ref(`excluded.${column}`)
-        return set as never
-      }),
-    )
-    .execute()
+  const arrays = COLUMNS.map(
+    ([column, type]) => sql`${rows.map((row) => row[column] ?? null)}::${sql.raw(type)}[]`,
+  )
+  await sql`
+    insert into transactions (${COLUMN_LIST})
+    select * from unnest(${sql.join(arrays)})
+    on conflict (id) do update set ${UPDATE_LIST}
+  `.execute(db)
 }
 
 export async function deleteTransactions(db: Kysely<Database>, ids: string[]): Promise<number> {

@@ -82,7 +82,7 @@ describe('bankrec start in sandbox mode', () => {
       headers: { authorization: 'Bearer test-token-0123456789' },
     })
     expect(answer.status).toBe(200)
-    expect((await answer.json()).data.length).toBeGreaterThan(0)
+    expect(((await answer.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0)
     expect((await fetch(`${sidecar.url}/readyz`)).status).toBe(200)
   })
 })

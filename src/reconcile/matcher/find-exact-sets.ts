@@ -1,58 +1,75 @@
-/** The smallest sets summing to a target: how many there are, and the lexicographically first, as sorted indices. */
-export type ExactSets = { size: number; first: number[]; count: number }
+/** The smallest sets summing to a target: the lexicographically first (sorted indices) and whether it is unique. */
+export type ExactSets = { size: number; first: number[]; unique: boolean }
+
+type Suffixes = Map<number, number[][]>
+
+/** Every ascending index tuple of `length` 1 or 2, by its sum, each list in lexicographic order. */
+function suffixesOf(values: readonly number[], length: number): Suffixes {
+  const bySum: Suffixes = new Map()
+  const add = (sum: number, tuple: number[]) => {
+    const list = bySum.get(sum)
+    if (list) list.push(tuple)
+    else bySum.set(sum, [tuple])
+  }
+  for (let i = 0; i < values.length; i++) {
+    if (length === 1) add(values[i] as number, [i])
+    else
+      for (let j = i + 1; j < values.length; j++) add((values[i] as number) + (values[j] as number), [i, j])
+  }
+  return bySum
+}
 
 /**
- * Finds the sets of at most `maxSize` of `values` (all > 0) summing exactly to `target`, trying sizes from 1 up
- * and stopping at the first size with an accepted set. Values are tried largest first so a partial sum that
- * overshoots, or cannot reach the target with the slots left, cuts the search: at most Σ C(n, k) for k ≤ maxSize
- * partial sums are ever formed. With `values` in age order, the lexicographically first set is the oldest.
+ * Finds the sets of at most `maxSize` (≤ 5) of `values` (positive safe integers, in age order) that sum exactly
+ * to `target`, trying sizes from 1 up and stopping at the first size with an accepted set. Each set of size s is
+ * a prefix of s − 1 or s − 2 indices, enumerated in lexicographic order and cut as soon as its sum reaches the
+ * target, completed by a suffix of 1 or 2 later indices looked up by the sum still missing. So the first set
+ * found is the lexicographically first, i.e. the oldest, and the work is O(n³) lookups for n values at worst
+ * (n = 20: about 1,600), never the O(n⁵) of trying every set.
  */
 export function findExactSets(
-  values: readonly bigint[],
-  target: bigint,
+  values: readonly number[],
+  target: number,
   maxSize: number,
   accept: (set: readonly number[]) => boolean = () => true,
 ): ExactSets | null {
-  const order = values
-    .map((_, index) => index)
-    .sort((a, b) => {
-      const difference = (values[b] as bigint) - (values[a] as bigint)
-      return difference === 0n ? a - b : difference > 0n ? 1 : -1
-    })
+  const largest = [...values].sort((a, b) => b - a)
+  if (largest.length === 0 || target < (largest[largest.length - 1] as number)) return null
+  const suffixes: Suffixes[] = []
+  let reach = 0
   for (let size = 1; size <= Math.min(maxSize, values.length); size++) {
+    reach += largest[size - 1] as number
+    if (reach < target) continue
+    const suffixLength = size >= 4 ? 2 : 1
+    const bySum = (suffixes[suffixLength] ??= suffixesOf(values, suffixLength))
+    const prefixLength = size - suffixLength
     let first: number[] | null = null
-    let count = 0
-    const chosen: number[] = []
-    const search = (from: number, sum: bigint): void => {
-      const slots = size - chosen.length
-      for (let position = from; position <= order.length - slots; position++) {
-        const index = order[position] as number
-        const value = values[index] as bigint
-        if (sum + value * BigInt(slots) < target) return
-        if (sum + value > target) continue
-        chosen.push(index)
-        if (slots > 1) {
-          search(position + 1, sum + value)
-        } else if (sum + value === target) {
-          const set = [...chosen].sort((a, b) => a - b)
-          if (accept(set)) {
-            count++
-            if (!first || compareSets(set, first) < 0) first = set
-          }
+    let found = 0
+    const prefix: number[] = []
+    const extend = (from: number, sum: number): boolean => {
+      if (prefix.length === prefixLength) {
+        const after = prefixLength === 0 ? -1 : (prefix[prefixLength - 1] as number)
+        for (const suffix of bySum.get(target - sum) ?? []) {
+          if ((suffix[0] as number) <= after) continue
+          const set = [...prefix, ...suffix]
+          if (!accept(set)) continue
+          first ??= set
+          if (++found > 1) return true
         }
-        chosen.pop()
+        return false
       }
+      for (let index = from; index < values.length; index++) {
+        const next = sum + (values[index] as number)
+        if (next >= target) continue
+        prefix.push(index)
+        const done = extend(index + 1, next)
+        prefix.pop()
+        if (done) return true
+      }
+      return false
     }
-    search(0, 0n)
-    if (first) return { size, first, count }
+    extend(0, 0)
+    if (first) return { size, first, unique: found === 1 }
   }
   return null
-}
-
-function compareSets(a: readonly number[], b: readonly number[]): number {
-  for (let index = 0; index < a.length; index++) {
-    const difference = (a[index] as number) - (b[index] as number)
-    if (difference !== 0) return difference
-  }
-  return 0
 }

@@ -1,6 +1,21 @@
 import { formatUnits, toUnits } from './money.js'
 import type { InvoiceState, InvoiceStatus, MatchInvoice } from './types.js'
 
+type ParsedAmount = { units: bigint; text: string }
+
+// Invoices are immutable values (an upsert replaces the object), so their parsed amount can be kept with them.
+const parsedAmounts = new WeakMap<MatchInvoice, ParsedAmount>()
+
+function parsedAmount(invoice: MatchInvoice): ParsedAmount {
+  let parsed = parsedAmounts.get(invoice)
+  if (!parsed) {
+    const units = toUnits(invoice.amount)
+    parsed = { units, text: formatUnits(units > 0n ? units : 0n) }
+    parsedAmounts.set(invoice, parsed)
+  }
+  return parsed
+}
+
 /** The running totals of one invoice, in money units, while a set of transactions is allocated to it. */
 export class InvoiceLedger {
   readonly amount: bigint
@@ -10,17 +25,19 @@ export class InvoiceLedger {
   overpaid = 0n
 
   constructor(readonly invoice: MatchInvoice) {
-    this.amount = toUnits(invoice.amount)
+    this.amount = parsedAmount(invoice).units
   }
 
   /** What settled money may still pay. */
   openForSettled(): bigint {
+    if (this.paid === 0n && this.writtenOff === 0n) return this.amount > 0n ? this.amount : 0n
     const open = this.amount - this.paid - this.writtenOff
     return open > 0n ? open : 0n
   }
 
   /** What pending money may still hold: the open amount not already held by earlier pending money. */
   openForTentative(): bigint {
+    if (this.pending === 0n) return this.openForSettled()
     const rest = this.openForSettled() - this.pending
     return rest > 0n ? rest : 0n
   }
@@ -33,6 +50,19 @@ export class InvoiceLedger {
   }
 
   state(): InvoiceState {
+    if (this.paid === 0n && this.pending === 0n && this.writtenOff === 0n && this.overpaid === 0n) {
+      const open = parsedAmount(this.invoice).text
+      const status = this.invoice.void ? 'void' : open === '0' ? 'paid' : 'open'
+      return {
+        invoiceId: this.invoice.id,
+        status,
+        amountPaid: '0',
+        amountPending: '0',
+        amountOpen: open,
+        amountOverpaid: '0',
+        amountWrittenOff: '0',
+      }
+    }
     return {
       invoiceId: this.invoice.id,
       status: this.status(),

@@ -31,9 +31,12 @@ export function formatUnits(units: bigint): string {
   if (units === 0n) return '0'
   const negative = units < 0n
   const digits = (negative ? -units : units).toString().padStart(SCALE + 1, '0')
-  const whole = digits.slice(0, digits.length - SCALE)
-  const fraction = digits.slice(digits.length - SCALE).replace(/0+$/, '')
-  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`
+  const point = digits.length - SCALE
+  let end = digits.length
+  while (end > point && digits.charCodeAt(end - 1) === 48) end--
+  const number =
+    end > point ? `${digits.slice(0, point)}.${digits.slice(point, end)}` : digits.slice(0, point)
+  return negative ? `-${number}` : number
 }
 
 export function minUnits(a: bigint, b: bigint): bigint {

@@ -33,15 +33,16 @@ export const LEGAL_SUFFIXES: ReadonlySet<string> = new Set([
   'srl',
 ])
 
+const ASCII = /^[\x00-\x7f]*$/
+
 /**
  * The form customer names, aliases and counterparty names are compared in: case, accents and punctuation
  * ignored, `&` read as `and`, legal-form suffixes optional. An empty result means the name says nothing.
  */
 export function normalizeName(name: string | null | undefined): string {
   if (!name) return ''
-  const words = name
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
+  const plain = ASCII.test(name) ? name : name.normalize('NFKD').replace(/\p{M}+/gu, '')
+  const words = plain
     .toLowerCase()
     .replace(/&/g, ' and ')
     .replace(/['’.]/g, '')

@@ -26,6 +26,12 @@ export type ReconcileInput = {
   config?: MatchConfig
   /** The index of all known invoices, so references to invoices outside the set are seen. Default: `invoices`. */
   index?: InvoiceIndex
+  /**
+   * What `findReferences` found for some transactions against this same index (the store keeps them); the others
+   * are read here. A stale entry gives a stale result: recompute a transaction's references when it or an
+   * invoice it could name changes.
+   */
+  references?: ReadonlyMap<string, TransactionReferences>
 }
 
 export type ReconcileResult = {
@@ -51,7 +57,12 @@ function inflowsOf(transactions: readonly MatchTransaction[]): Payment[] {
   return payments
 }
 
-function latestInvoices(invoices: readonly MatchInvoice[]): MatchInvoice[] {
+function latestInvoices(invoices: readonly MatchInvoice[]): readonly MatchInvoice[] {
+  let ascending = true
+  for (let index = 1; index < invoices.length && ascending; index++) {
+    ascending = (invoices[index - 1] as MatchInvoice).id < (invoices[index] as MatchInvoice).id
+  }
+  if (ascending) return invoices
   const byId = new Map<string, MatchInvoice>()
   for (const invoice of invoices) {
     const current = byId.get(invoice.id)
@@ -90,7 +101,7 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
     for (const payment of ofPhase) {
       const { transaction } = payment
       if (manualByTransaction.has(transaction.id)) continue
-      const found = findReferences(index, transaction)
+      const found = input.references?.get(transaction.id) ?? findReferences(index, transaction)
       references.set(transaction.id, found)
       if (found.outcome === 'named') {
         allocator.byReference(payment, found.field, found.invoices)

@@ -1,6 +1,6 @@
 import type { MatchConfig } from './config.js'
 import { findExactSets } from './find-exact-sets.js'
-import { formatUnits } from './money.js'
+import { SCALE, formatUnits } from './money.js'
 import type { MatchInvoice } from './types.js'
 
 /** An open invoice of the payer, with what it still has open (settled and pending money both counted). */
@@ -30,6 +30,18 @@ export function compareAge(a: MatchInvoice, b: MatchInvoice): number {
 }
 
 /**
+ * The amounts as exact JS integers in the largest power-of-ten unit that divides them all (cents, usually), or
+ * null when a sum of `maxSuggestionSetSize` of them could exceed 2^53: then no suggestion is made.
+ */
+function toSafeIntegers(units: readonly bigint[], config: MatchConfig): number[] | null {
+  let divisor = 10n ** BigInt(SCALE)
+  while (divisor > 1n && units.some((value) => value % divisor !== 0n)) divisor /= 10n
+  const limit = BigInt(Math.floor(Number.MAX_SAFE_INTEGER / Math.max(1, config.maxSuggestionSetSize)))
+  const scaled = units.map((value) => value / divisor)
+  return scaled.every((value) => value <= limit) ? scaled.map(Number) : null
+}
+
+/**
  * Rule 5 for a payment no reference explains: the smallest set of at most `maxSuggestionSetSize` of the payer's
  * open invoices whose open amounts sum exactly to the payment, the oldest such set when several do. Only the
  * `suggestionCandidateLimit` oldest candidates are searched, which bounds the work per payment.
@@ -42,17 +54,20 @@ export function suggestMatch(input: {
   rejected?: ReadonlySet<string>
 }): Suggestion | null {
   const { transactionId, amount, config, rejected } = input
-  const candidates = input.candidates
-    .filter((candidate) => candidate.available > 0n)
-    .sort((a, b) => compareAge(a.invoice, b.invoice))
-    .slice(0, config.suggestionCandidateLimit)
+  const candidates = input.candidates.filter((candidate) => candidate.available > 0n)
   if (candidates.length === 0 || amount <= 0n) return null
+  candidates.sort((a, b) => compareAge(a.invoice, b.invoice))
+  candidates.length = Math.min(candidates.length, config.suggestionCandidateLimit)
+  const small = toSafeIntegers([amount, ...candidates.map((candidate) => candidate.available)], config)
+  if (!small) return null
+  const [target, ...values] = small as [number, ...number[]]
   const found = findExactSets(
-    candidates.map((candidate) => candidate.available),
-    amount,
+    values,
+    target,
     config.maxSuggestionSetSize,
     (set) =>
-      !rejected?.has(
+      !rejected?.size ||
+      !rejected.has(
         suggestionKey(
           transactionId,
           set.map((index) => (candidates[index] as SuggestionCandidate).invoice.id),
@@ -70,9 +85,9 @@ export function suggestMatch(input: {
       : `${formatUnits(amount)} equals the sum of the open amounts of invoices ${numbers}`,
   ]
   let confidence = SINGLE_CONFIDENCE - PER_EXTRA_INVOICE * (chosen.length - 1)
-  if (found.count > 1) {
+  if (!found.unique) {
     confidence -= NOT_UNIQUE_PENALTY
-    reasons.push(`${found.count - 1} other set(s) of ${found.size} also sum to it; the oldest was chosen`)
+    reasons.push(`other sets of ${found.size} invoices also sum to it; the oldest was chosen`)
   }
   return {
     invoiceIds: chosen.map((invoice) => invoice.id),

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { Connection } from '../../api-client/index.js'
 import type { Clock } from '../../clock/index.js'
 import {
   observeConnection,
@@ -13,12 +14,19 @@ import type { SyncSource } from './sync-source.js'
  * posted date the sync touched (balance rows are mutable projections; seed, Account balance).
  */
 export async function refreshConnectionMirror(
-  deps: { db: Kysely<Database>; source: SyncSource; clock: Clock },
+  deps: {
+    db: Kysely<Database>
+    source: SyncSource
+    clock: Clock
+    /** Every connection read here is a status seen while syncing (connection health). */
+    onConnectionSeen?(connection: Connection): Promise<void>
+  },
   connectionId: string,
   balancesFrom: string | null | 'all',
 ): Promise<void> {
   const connection = await deps.source.getConnection(connectionId)
   await observeConnection(deps.db, connection, 'sync', deps.clock.now())
+  await deps.onConnectionSeen?.(connection)
   await replaceConnectionAccounts(deps.db, connectionId, await deps.source.accounts(connectionId))
   if (balancesFrom === null) return
   for await (const page of deps.source.balancePages(

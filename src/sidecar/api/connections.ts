@@ -1,15 +1,66 @@
 import { Router } from 'express'
-import { listMirroredConnections } from '../../store/index.js'
-import { handle } from '../api-error.js'
+import { z } from 'zod'
+import type { ConnectionHealth, OpenIncident } from '../../alerts/index.js'
+import {
+  ConnectionCreateParams,
+  ConnectionCredentialsParams,
+  type Connection,
+} from '../../api-client/index.js'
+import { getConnectionHealth, listMirroredConnections, observeConnection } from '../../store/index.js'
+import { handle, parseRequest } from '../api-error.js'
 import type { SidecarContext } from '../runtime.js'
+import { bankApiError } from './bank-api-error.js'
 
-/** GET /api/connections (the mirror's view) and POST /api/connections/{id}/sync (on demand). */
+const IdParams = z.object({ id: z.string().min(1).max(200) })
+
+function presentIncident(incident: OpenIncident | null | undefined) {
+  if (!incident) return null
+  return {
+    id: incident.id,
+    kind: incident.kind,
+    startedAt: incident.startedAt,
+    lastAlertAt: incident.lastAlertAt,
+    remindersSent: incident.remindersSent,
+  }
+}
+
+/**
+ * The mirror's connections with their health, and onboarding: thin calls to the bank. Credentials go to the bank
+ * and nowhere else: never stored, logged or echoed.
+ */
 export function connectionRoutes(context: SidecarContext): Router {
   const router = Router()
+  const { db } = context.store
+  const { client } = context.bank
+
+  /** A connection just read from the bank: mirrored, and its status and delegated user seen by health. */
+  async function seen(connection: Connection): Promise<ConnectionHealth | undefined> {
+    await observeConnection(db, connection, 'poll', context.clock.now())
+    await context.connectionHealth.observeConnection(connection, 'poll')
+    return (await getConnectionHealth(db, [connection.id])).get(connection.id)
+  }
+
+  const answer = (connection: Connection, health: ConnectionHealth | undefined) => ({
+    ...connection,
+    openIncident: presentIncident(health?.incident),
+  })
+
+  const bankCall = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call()
+    } catch (error) {
+      throw bankApiError(error)
+    }
+  }
+
   router.get(
     '/connections',
     handle(async (_req, res) => {
-      const rows = await listMirroredConnections(context.store.db)
+      const rows = await listMirroredConnections(db)
+      const health = await getConnectionHealth(
+        db,
+        rows.map((row) => row.id),
+      )
       res.json({
         data: rows.map((row) => ({
           id: row.id,
@@ -23,9 +74,43 @@ export function connectionRoutes(context: SidecarContext): Router {
           errorMessage: row.error_message,
           lastSyncedAt: row.last_synced_at?.toISOString() ?? null,
           observedAt: row.observed_at.toISOString(),
+          openIncident: presentIncident(health.get(row.id)?.incident),
         })),
         pagination: { hasMore: false, nextCursor: null },
       })
+    }),
+  )
+  router.post(
+    '/connections',
+    handle(async (req, res) => {
+      const body = parseRequest(ConnectionCreateParams, req.body ?? {}, 'body')
+      const connection = await bankCall(() => client.connections.create(body))
+      res.status(201).json(answer(connection, await seen(connection)))
+    }),
+  )
+  router.get(
+    '/connections/:id',
+    handle(async (req, res) => {
+      const { id } = parseRequest(IdParams, req.params, 'params')
+      const connection = await bankCall(() => client.connections.get(id))
+      res.json(answer(connection, await seen(connection)))
+    }),
+  )
+  router.put(
+    '/connections/:id/credentials',
+    handle(async (req, res) => {
+      const { id } = parseRequest(IdParams, req.params, 'params')
+      const body = parseRequest(ConnectionCredentialsParams, req.body ?? {}, 'body')
+      const connection = await bankCall(() => client.connections.submitCredentials(id, body))
+      res.json(answer(connection, await seen(connection)))
+    }),
+  )
+  router.put(
+    '/connections/:id/setupCompletion',
+    handle(async (req, res) => {
+      const { id } = parseRequest(IdParams, req.params, 'params')
+      const connection = await bankCall(() => client.connections.completeSetup(id))
+      res.json(answer(connection, await seen(connection)))
     }),
   )
   router.post(

@@ -1,10 +1,20 @@
 import { Router } from 'express'
 import type { SidecarContext } from '../runtime.js'
+import { accountRoutes } from './accounts.js'
+import { balanceProofRoutes } from './balance-proof.js'
 import { connectionRoutes } from './connections.js'
+import { overviewRoutes } from './overview.js'
+import { transactionRoutes } from './transactions.js'
+import { transferRoutes } from './transfers.js'
 
 /** Every /api route; each file holds one resource. */
 export function apiRoutes(context: SidecarContext): Router {
   const router = Router()
   router.use(connectionRoutes(context))
+  router.use(overviewRoutes(context))
+  router.use(transactionRoutes(context))
+  router.use(accountRoutes(context))
+  router.use(balanceProofRoutes(context))
+  router.use(transferRoutes(context))
   return router
 }

@@ -2,10 +2,18 @@ import type { Migration } from 'kysely'
 import * as mirror from './0001-mirror.js'
 import * as syncRequests from './0002-sync-requests.js'
 import * as receivedEvents from './0003-received-events.js'
+import * as alerts from './0004-alerts.js'
+import * as balanceExceptions from './0005-balance-exceptions.js'
+import * as appEvents from './0006-app-events.js'
+import * as transfers from './0007-transfers.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
   '0001-mirror': mirror,
   '0002-sync-requests': syncRequests,
   '0003-received-events': receivedEvents,
+  '0004-alerts': alerts,
+  '0005-balance-exceptions': balanceExceptions,
+  '0006-app-events': appEvents,
+  '0007-transfers': transfers,
 }

@@ -1,0 +1,101 @@
+import type { Queue, Worker } from 'bullmq'
+import type { Kysely } from 'kysely'
+import type { Clock } from '../clock/index.js'
+import type { Logger } from '../observability/index.js'
+import { createBackendQueue, type QueueBackendConfig } from '../queue/index.js'
+import type { Database } from '../store/index.js'
+import type { AppEventInput } from './app-event.js'
+import { startAppEventDispatcher, type AppEventDispatcher } from './app-event-dispatcher.js'
+import { createAppEventWorker } from './app-event-worker.js'
+import { publishAppEvent } from './publish-app-event.js'
+import { APP_EVENTS_QUEUE, type AppEventJobData } from './queues.js'
+
+/** What the rest of bankrec uses to tell the company's own app something. */
+export type AppEvents = {
+  /**
+   * Records an event in the outbox with the caller's transaction; it is sent once that commits. False when the
+   * id was already recorded.
+   */
+  publish(db: Kysely<Database>, event: AppEventInput): Promise<boolean>
+  /** Whether events are sent (APP_WEBHOOK_URL is set) or only recorded. */
+  readonly sending: boolean
+}
+
+export type AppEventDelivery = {
+  /** Queues every undelivered event now; returns how many. */
+  requeue(graceMs?: number): Promise<number>
+  close(): Promise<void>
+}
+
+export type AppEventDeliveryDeps = {
+  db: Kysely<Database>
+  connectionString: string
+  schema: string
+  backend: QueueBackendConfig
+  clock: Clock
+  logger: Logger
+  /** APP_WEBHOOK_URL and APP_WEBHOOK_SECRET; null records events without sending them. */
+  target: { url: string; secret: string } | null
+  /** @defaultValue 60 */
+  rescanSeconds?: number
+  /** @defaultValue 4 */
+  concurrency?: number
+  /** First retry delay of a failed delivery; doubles per attempt. @defaultValue 2000 */
+  retryDelayMs?: number
+  fetch?: typeof fetch
+}
+
+export function createAppEvents(target: { url: string } | null): AppEvents {
+  return { publish: publishAppEvent, sending: target !== null }
+}
+
+/**
+ * Starts sending the outbox to the app (worker role): the queue, its worker and the dispatcher that queues
+ * committed rows. Without a target nothing starts and the log says once that events are only recorded.
+ */
+export async function startAppEventDelivery(deps: AppEventDeliveryDeps): Promise<AppEventDelivery> {
+  if (deps.target === null) {
+    deps.logger.info(
+      'APP_WEBHOOK_URL is not set: events for your app are recorded in the app_events table and not sent',
+    )
+    return { requeue: async () => 0, close: async () => undefined }
+  }
+  const queue: Queue<AppEventJobData> = createBackendQueue<AppEventJobData>(APP_EVENTS_QUEUE, deps.backend)
+  const worker: Worker = createAppEventWorker({
+    db: deps.db,
+    backend: deps.backend,
+    url: deps.target.url,
+    secret: deps.target.secret,
+    clock: deps.clock,
+    logger: deps.logger,
+    concurrency: deps.concurrency,
+    fetch: deps.fetch,
+  }) as unknown as Worker
+  worker.on('error', (error) => deps.logger.error({ err: error, queue: APP_EVENTS_QUEUE }, 'worker error'))
+  let dispatcher: AppEventDispatcher
+  try {
+    dispatcher = await startAppEventDispatcher({
+      db: deps.db,
+      connectionString: deps.connectionString,
+      schema: deps.schema,
+      queue,
+      clock: deps.clock,
+      logger: deps.logger,
+      rescanSeconds: deps.rescanSeconds,
+      retryDelayMs: deps.retryDelayMs,
+    })
+  } catch (error) {
+    await worker.close()
+    await queue.close()
+    throw error
+  }
+  deps.logger.info({ url: new URL(deps.target.url).origin }, 'sending app events')
+  return {
+    requeue: (graceMs) => dispatcher.requeue(graceMs),
+    async close() {
+      await dispatcher.close()
+      await worker.close()
+      await queue.close()
+    },
+  }
+}

@@ -1,0 +1,76 @@
+import { once } from 'node:events'
+import type { AccountProofDay } from './stream-balance-proof.js'
+
+export type BalanceProofSummary = { accounts: number; days: number; problemDays: number; ok: boolean }
+
+async function write(out: NodeJS.WritableStream, text: string): Promise<void> {
+  if (!out.write(text)) await once(out, 'drain')
+}
+
+/**
+ * Streams the proof as one JSON document, `{ data: [day…], summary, meta? }`, a day at a time (the document
+ * is never held whole).
+ */
+export async function writeBalanceProofJson(
+  days: AsyncIterable<AccountProofDay>,
+  out: NodeJS.WritableStream,
+  meta?: Record<string, unknown>,
+): Promise<BalanceProofSummary> {
+  const summary = { accounts: 0, days: 0, problemDays: 0, ok: true }
+  let account: string | null = null
+  await write(out, '{"data":[')
+  for await (const day of days) {
+    if (day.accountId !== account) {
+      account = day.accountId
+      summary.accounts++
+    }
+    await write(out, `${summary.days === 0 ? '' : ','}${JSON.stringify(day)}`)
+    summary.days++
+    if (!day.ok) summary.problemDays++
+  }
+  summary.ok = summary.problemDays === 0
+  await write(out, `],"summary":${JSON.stringify(summary)}${meta ? `,"meta":${JSON.stringify(meta)}` : ''}}\n`)
+  return summary
+}
+
+/** Streams the proof for people: one line per account, one per day that does not add up, then a summary. */
+export async function writeBalanceProofText(
+  days: AsyncIterable<AccountProofDay>,
+  out: NodeJS.WritableStream,
+): Promise<BalanceProofSummary> {
+  const summary = { accounts: 0, days: 0, problemDays: 0, ok: true }
+  let current: { day: AccountProofDay; days: number; problems: string[] } | null = null
+  const flush = async () => {
+    if (!current) return
+    const { day, days: count, problems } = current
+    await write(
+      out,
+      `account ${day.accountId} (${day.currency}, connection ${day.connectionId}): ${count} days, ` +
+        `${problems.length === 0 ? 'all add up' : `${problems.length} do not add up`}\n${problems.join('')}`,
+    )
+  }
+  for await (const day of days) {
+    if (current?.day.accountId !== day.accountId) {
+      await flush()
+      current = { day, days: 0, problems: [] }
+      summary.accounts++
+    }
+    current.days++
+    summary.days++
+    if (!day.ok) {
+      summary.problemDays++
+      current.problems.push(
+        `  ${day.date}  mirrored posted ${day.mirroredPostedSum}  bank delta ${day.bankDelta ?? '-'}  ` +
+          `ledger ${day.ledgerBalance ?? '-'} (previous ${day.previousLedgerBalance ?? '-'}): ${day.problem}\n`,
+      )
+    }
+  }
+  await flush()
+  summary.ok = summary.problemDays === 0
+  await write(
+    out,
+    `balance proof: ${summary.accounts} accounts, ${summary.days} days, ` +
+      `${summary.ok ? 'every day adds up' : `${summary.problemDays} days do not add up`}\n`,
+  )
+  return summary
+}

@@ -1,0 +1,2 @@
+export { dashboardRoutes } from './dashboard-routes.js'
+export { renderDashboardPage } from './dashboard-page.js'

@@ -1,0 +1,98 @@
+import type { Kysely, Selectable } from 'kysely'
+import type { BalanceExceptionsTable, Database } from './database.js'
+
+/** A day that did not add up in one proof run. */
+export type BalanceExceptionDay = {
+  connectionId: string
+  accountId: string
+  date: string
+  currency: string | null
+  mirroredPostedSum: string
+  bankDelta: string | null
+  ledgerBalance: string | null
+  previousLedgerBalance: string | null
+  problemCodes: readonly string[]
+}
+
+export type BalanceException = Selectable<BalanceExceptionsTable> & { persistent: boolean }
+
+/** An exception is persistent once it survived the sync after the one that found it. */
+export const PERSISTENT_AFTER_RUNS = 2
+
+/**
+ * Records one proof run of a whole connection: opens or refreshes an exception for every day that did not add
+ * up, and resolves every open exception of the connection the run found adding up again. One transaction.
+ */
+export async function recordBalanceCheck(
+  db: Kysely<Database>,
+  run: { checkId: string; connectionId: string; problems: readonly BalanceExceptionDay[]; now: Date },
+): Promise<{ open: number; resolved: number }> {
+  return db.transaction().execute(async (trx) => {
+    for (const day of run.problems) {
+      await trx
+        .insertInto('balance_exceptions')
+        .values({
+          connection_id: day.connectionId,
+          account_id: day.accountId,
+          date: day.date,
+          currency: day.currency,
+          mirrored_posted_sum: day.mirroredPostedSum,
+          bank_delta: day.bankDelta,
+          ledger_balance: day.ledgerBalance,
+          previous_ledger_balance: day.previousLedgerBalance,
+          problem: day.problemCodes.join(','),
+          first_seen_at: run.now,
+          last_seen_at: run.now,
+          last_check_id: run.checkId,
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(['account_id', 'date'])
+            .where('resolved_at', 'is', null)
+            .doUpdateSet((eb) => ({
+              currency: eb.ref('excluded.currency'),
+              mirrored_posted_sum: eb.ref('excluded.mirrored_posted_sum'),
+              bank_delta: eb.ref('excluded.bank_delta'),
+              ledger_balance: eb.ref('excluded.ledger_balance'),
+              previous_ledger_balance: eb.ref('excluded.previous_ledger_balance'),
+              problem: eb.ref('excluded.problem'),
+              last_seen_at: eb.ref('excluded.last_seen_at'),
+              last_check_id: eb.ref('excluded.last_check_id'),
+              sync_runs_seen: eb('balance_exceptions.sync_runs_seen', '+', 1),
+            })),
+        )
+        .execute()
+    }
+    const resolved = await trx
+      .updateTable('balance_exceptions')
+      .set({ resolved_at: run.now })
+      .where('connection_id', '=', run.connectionId)
+      .where('resolved_at', 'is', null)
+      .where('last_check_id', '!=', run.checkId)
+      .executeTakeFirst()
+    return { open: run.problems.length, resolved: Number(resolved.numUpdatedRows) }
+  })
+}
+
+/** Open exceptions (of one connection, or all; only persistent ones if asked), oldest day first. */
+export async function listOpenBalanceExceptions(
+  db: Kysely<Database>,
+  filter: { connectionId?: string; persistentOnly?: boolean } = {},
+): Promise<BalanceException[]> {
+  let query = db.selectFrom('balance_exceptions').selectAll().where('resolved_at', 'is', null)
+  if (filter.connectionId !== undefined) query = query.where('connection_id', '=', filter.connectionId)
+  if (filter.persistentOnly) query = query.where('sync_runs_seen', '>=', PERSISTENT_AFTER_RUNS)
+  const rows = await query.orderBy('connection_id').orderBy('account_id').orderBy('date').execute()
+  return rows.map((row) => ({ ...row, persistent: row.sync_runs_seen >= PERSISTENT_AFTER_RUNS }))
+}
+
+/**
+ * Days that still did not add up after the sync following the one that found them: data-integrity problems
+ * that a re-sync did not explain away, for the alerting to report.
+ */
+export async function listPersistentBalanceExceptions(
+  db: Kysely<Database>,
+  filter: { connectionId?: string } = {},
+): Promise<BalanceException[]> {
+  return listOpenBalanceExceptions(db, { ...filter, persistentOnly: true })
+}

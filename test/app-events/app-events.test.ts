@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto'
+import { Writable } from 'node:stream'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  publishAppEvent,
+  startAppEventDelivery,
+  type AppEventDelivery,
+} from '../../src/app-events/index.js'
+import { systemClock } from '../../src/clock/index.js'
+import { createLogger } from '../../src/observability/index.js'
+import type { QueueBackendConfig } from '../../src/queue/index.js'
+import { getAppEvent, insertAppEvent } from '../../src/store/index.js'
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/test-database.js'
+import { startAppEndpoint, type AppEndpoint } from './app-endpoint.js'
+
+const SECRET = 'app-secret-0123456789abcdef'
+const backend: QueueBackendConfig = {
+  kind: 'redis',
+  url: 'redis://127.0.0.1:6379',
+  prefix: `test-app-events-${randomBytes(4).toString('hex')}`,
+}
+const logger = createLogger({ level: 'silent' })
+let database: TestDatabase
+let app: AppEndpoint
+let delivery: AppEventDelivery
+
+beforeAll(async () => {
+  database = await createTestDatabase('app_events')
+  app = await startAppEndpoint(SECRET)
+  delivery = await startAppEventDelivery({
+    db: database.db,
+    connectionString: TEST_DATABASE_URL,
+    schema: database.schema,
+    backend,
+    clock: systemClock,
+    logger,
+    target: { url: app.url, secret: SECRET },
+    retryDelayMs: 20,
+  })
+})
+
+afterAll(async () => {
+  await delivery?.close()
+  await app?.close()
+  await database?.drop()
+})
+
+const id = () => `evt_${randomBytes(6).toString('hex')}`
+
+describe('app events', () => {
+  it('delivers an event committed with its transaction in the bank envelope, signed with APP_WEBHOOK_SECRET', async () => {
+    const eventId = id()
+    await database.db.transaction().execute(async (trx) => {
+      await publishAppEvent(trx, { id: eventId, type: 'invoice.paid', data: { invoiceId: 'inv_1', amount: '10.00' } })
+    })
+    const received = await app.waitFor(eventId)
+    expect(received).toMatchObject({
+      id: eventId,
+      type: 'invoice.paid',
+      data: { invoiceId: 'inv_1', amount: '10.00' },
+      verified: true,
+    })
+    expect(Number.isNaN(Date.parse(received.createdAt))).toBe(false)
+    await expect.poll(async () => (await getAppEvent(database.db, eventId))?.deliveredAt).toBeInstanceOf(Date)
+  })
+
+  it('never sends an event whose transaction rolled back', async () => {
+    const rolledBack = id()
+    const committed = id()
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await publishAppEvent(trx, { id: rolledBack, type: 'invoice.paid', data: {} })
+        throw new Error('the state change failed')
+      }),
+    ).rejects.toThrow('the state change failed')
+    await publishAppEvent(database.db, { id: committed, type: 'invoice.paid', data: {} })
+    await app.waitFor(committed)
+    await delivery.requeue(0)
+    expect(await getAppEvent(database.db, rolledBack)).toBeUndefined()
+    expect(app.deliveries.some((d) => d.id === rolledBack)).toBe(false)
+  })
+
+  it('retries after the app answers 500 until it takes the event, which the app processes once by id', async () => {
+    const eventId = id()
+    app.answerWith([500, 503])
+    await publishAppEvent(database.db, { id: eventId, type: 'payment.unmatched', data: { n: 1 } })
+    await app.waitFor(eventId)
+    expect(app.deliveries.filter((d) => d.id === eventId).map((d) => d.verified)).toEqual([true, true, true])
+    expect(app.processed.get(eventId)?.data).toEqual({ n: 1 })
+    await expect
+      .poll(async () => {
+        const stored = await getAppEvent(database.db, eventId)
+        return { delivered: stored?.deliveredAt instanceof Date, attempts: stored?.attempts }
+      })
+      .toEqual({ delivered: true, attempts: 3 })
+  })
+
+  it('records and sends one event when the same id is published twice', async () => {
+    const eventId = id()
+    expect(await publishAppEvent(database.db, { id: eventId, type: 'invoice.paid', data: { first: true } })).toBe(true)
+    expect(await publishAppEvent(database.db, { id: eventId, type: 'invoice.paid', data: { first: false } })).toBe(
+      false,
+    )
+    await app.waitFor(eventId)
+    await delivery.requeue(0)
+    const marker = id()
+    await publishAppEvent(database.db, { id: marker, type: 'invoice.paid', data: {} })
+    await app.waitFor(marker)
+    expect(app.deliveries.filter((d) => d.id === eventId)).toHaveLength(1)
+    expect(app.processed.get(eventId)?.data).toEqual({ first: true })
+  })
+
+  it('queues again an outbox row whose job was lost', async () => {
+    const eventId = id()
+    // Recorded without its NOTIFY: as if the process died before anything queued it.
+    await insertAppEvent(database.db, { id: eventId, type: 'invoice.reopened', data: {} })
+    expect(await delivery.requeue(0)).toBeGreaterThanOrEqual(1)
+    await app.waitFor(eventId)
+  })
+
+  it('rejects an event type that is not dotted lower-case', async () => {
+    await expect(publishAppEvent(database.db, { id: id(), type: 'InvoicePaid', data: {} })).rejects.toThrow()
+  })
+})
+
+describe('without APP_WEBHOOK_URL', () => {
+  it('keeps events in the outbox, sends nothing and says so in the log once', async () => {
+    const lines: string[] = []
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk))
+        done()
+      },
+    })
+    // A database of its own: the sending pipeline above would otherwise deliver this event.
+    const own = await createTestDatabase('app_events_record_only')
+    const recordOnly = await startAppEventDelivery({
+      db: own.db,
+      connectionString: TEST_DATABASE_URL,
+      schema: own.schema,
+      backend,
+      clock: systemClock,
+      logger: createLogger({ level: 'info', destination: sink }),
+      target: null,
+    })
+    const eventId = id()
+    await publishAppEvent(own.db, { id: eventId, type: 'invoice.paid', data: {} })
+    expect(await recordOnly.requeue(0)).toBe(0)
+    await recordOnly.close()
+    expect(lines.filter((l) => l.includes('APP_WEBHOOK_URL is not set'))).toHaveLength(1)
+    expect((await getAppEvent(own.db, eventId))?.deliveredAt).toBeNull()
+    await own.drop()
+  })
+})

@@ -1,0 +1,104 @@
+import { Queue } from 'bullmq'
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { runCli } from '../../src/cli/index.js'
+import { WEBHOOK_EVENTS_QUEUE } from '../../src/queue/index.js'
+import { signed, testEvent } from '../receiver/deliveries.js'
+import { startTestSidecar } from '../sidecar/sidecar-fixture.js'
+import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { testIo } from './test-io.js'
+
+let sidecar: Awaited<ReturnType<typeof startTestSidecar>>
+let redis: Redis
+let view: Queue
+let env: Record<string, string>
+let webhookUrl: string
+
+beforeAll(async () => {
+  // Sandbox mode: the sidecar registered its own URL with the in-process bank at start.
+  sidecar = await startTestSidecar('webhooks_cli', ['receiver'])
+  redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: null })
+  view = new Queue(WEBHOOK_EVENTS_QUEUE, { connection: redis, prefix: sidecar.prefix })
+  webhookUrl = `${sidecar.url}/webhooks`
+  env = {
+    BANK_API_URL: sidecar.context.bank.baseUrl,
+    BANK_API_KEY: sidecar.context.bank.sandbox!.apiKey,
+    DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SCHEMA: sidecar.schema,
+    LOG_LEVEL: 'silent',
+  }
+})
+
+afterAll(async () => {
+  await sidecar?.close()
+  await view?.obliterate({ force: true })
+  await view?.close()
+  redis?.disconnect()
+  await sidecar?.drop()
+})
+
+async function storedRegistration() {
+  return sidecar.context.store.db
+    .selectFrom('webhook_registrations')
+    .select(['id', 'secret'])
+    .where('url', '=', webhookUrl)
+    .executeTakeFirstOrThrow()
+}
+
+describe('bankrec webhooks register', () => {
+  it('updates the registration the sidecar already has for its URL and keeps the secret', async () => {
+    const before = await storedRegistration()
+    const t = testIo(env)
+    expect(await runCli(['webhooks', 'register', '--url', webhookUrl], t.io)).toBe(0)
+    expect(t.out()).toContain(`webhook ${before.id} for ${webhookUrl} updated`)
+    expect(await storedRegistration()).toEqual(before)
+  })
+
+  it('rotates the secret, and the running sidecar accepts the new one without a restart', async () => {
+    const old = await storedRegistration()
+    const t = testIo(env)
+    expect(await runCli(['webhooks', 'register', '--url', webhookUrl, '--rotate'], t.io)).toBe(0)
+    const rotated = await storedRegistration()
+    expect(rotated.id).not.toBe(old.id)
+    expect(rotated.secret).not.toBe(old.secret)
+    expect(t.out()).toContain(`replaced webhook ${old.id}`)
+    expect(t.out() + t.err()).not.toContain(rotated.secret)
+
+    const { client, sandbox } = sidecar.context.bank
+    const registered = []
+    for await (const registration of client.webhooks.listAll()) registered.push(registration.id)
+    expect(registered).toEqual([rotated.id])
+
+    // The receiver re-reads stored secrets every 5 s.
+    await vi.waitFor(() => expect(sidecar.context.webhookSecrets.current()).toContain(rotated.secret), {
+      timeout: 10_000,
+      interval: 100,
+    })
+    const { eventId } = await client.webhooks.test(rotated.id)
+    await sandbox!.flushWebhooks()
+    await vi.waitFor(async () => expect(await view.getJob(eventId)).toBeDefined(), { timeout: 5_000 })
+
+    const signedWithOld = signed(JSON.stringify(testEvent()), old.secret)
+    const answer = await fetch(webhookUrl, { method: 'POST', ...signedWithOld })
+    expect(answer.status).toBe(401)
+  })
+
+  it('needs a bank URL (exit 2): in sandbox mode the sidecar registers itself', async () => {
+    const t = testIo({ DATABASE_URL: TEST_DATABASE_URL, BANKREC_SCHEMA: sidecar.schema })
+    expect(await runCli(['webhooks', 'register', '--url', webhookUrl], t.io)).toBe(2)
+    expect(t.err()).toMatch(/needs BANK_API_URL/)
+  })
+
+  it('needs --url or PUBLIC_URL (exit 2)', async () => {
+    const t = testIo(env)
+    expect(await runCli(['webhooks', 'register'], t.io)).toBe(2)
+    expect(t.err()).toMatch(/give --url, or set PUBLIC_URL/)
+  })
+
+  it('fails with exit 1 when the bank refuses the key, naming no secret', async () => {
+    const t = testIo({ ...env, BANK_API_KEY: 'sk_test_wrong_key_0000' })
+    expect(await runCli(['webhooks', 'register', '--url', webhookUrl], t.io)).toBe(1)
+    expect(t.err()).toMatch(/^bankrec: /m)
+    expect(t.err()).not.toContain('sk_test_wrong_key_0000')
+  })
+})

@@ -1,0 +1,184 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  BankCursorExpiredError,
+  BankInvalidCursorError,
+  createBankClient,
+  type BankClient,
+} from '../../src/api-client/index.js'
+import {
+  checkConnectionBalances,
+  streamBalanceProof,
+  type AccountProofDay,
+} from '../../src/reconcile/index.js'
+import { bankSyncSource } from '../../src/reconcile/sync/bank-sync-source.js'
+import { refreshConnectionMirror } from '../../src/reconcile/sync/refresh-connection-mirror.js'
+import { runConnectionSync } from '../../src/reconcile/sync/run-connection-sync.js'
+import {
+  listOpenBalanceExceptions,
+  listPersistentBalanceExceptions,
+  upsertDailyBalances,
+} from '../../src/store/index.js'
+import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
+
+let harness: SandboxHarness
+let database: TestDatabase
+let client: BankClient
+let connectionId: string
+
+beforeAll(async () => {
+  harness = await startSandbox()
+  database = await createTestDatabase('balance_proof')
+  client = createBankClient({ baseUrl: harness.url, apiKey: harness.apiKey })
+  ;({
+    connection: { id: connectionId },
+  } = await connectReadyBank(harness))
+})
+
+afterAll(async () => {
+  await harness?.close()
+  await database?.drop()
+})
+
+/** One sync run as the worker does it: the stream, then accounts and balance rows from the earliest date touched. */
+async function sync(): Promise<void> {
+  const source = bankSyncSource(client)
+  const result = await runConnectionSync(
+    {
+      db: database.db,
+      source,
+      clock: harness.sandbox.clock,
+      isCursorExpired: (e) => e instanceof BankCursorExpiredError,
+      isCursorInvalid: (e) => e instanceof BankInvalidCursorError,
+    },
+    connectionId,
+  )
+  await refreshConnectionMirror(
+    { db: database.db, source, clock: harness.sandbox.clock },
+    connectionId,
+    result.bootstrapped ? 'all' : result.earliestPostedDate,
+  )
+}
+
+async function proof(): Promise<AccountProofDay[]> {
+  const days: AccountProofDay[] = []
+  for await (const day of streamBalanceProof(database.db, { connectionId })) days.push(day)
+  return days
+}
+
+const rereadBalances = async (id: string, dateGte: string) => {
+  for await (const page of bankSyncSource(client).balancePages(id, dateGte))
+    await upsertDailyBalances(database.db, page)
+}
+
+const check = (withReread = false) =>
+  checkConnectionBalances(
+    { db: database.db, clock: harness.sandbox.clock, ...(withReread ? { rereadBalances } : {}) },
+    connectionId,
+  )
+
+/** A posted mirrored transaction on a day the bank has a balance row for. */
+async function postedRow() {
+  return database.db
+    .selectFrom('transactions as t')
+    .innerJoin('daily_balances as b', (j) =>
+      j.onRef('b.account_id', '=', 't.account_id').onRef('b.date', '=', 't.posted_date'),
+    )
+    .select(['t.id', 't.account_id', 't.posted_date', 't.amount'])
+    .where('t.connection_id', '=', connectionId)
+    .where('t.status', '=', 'posted')
+    .orderBy('t.id')
+    .executeTakeFirstOrThrow()
+}
+
+describe('balance proof of a mirror synced from the sandbox', () => {
+  it('finds every account and day adding up, posted transactions included', async () => {
+    await sync()
+    const days = await proof()
+    expect(days.length).toBeGreaterThan(0)
+    expect(days.filter((d) => !d.ok)).toEqual([])
+    expect(days.some((d) => d.mirroredPostedSum !== '0' && d.bankDelta !== '0.00')).toBe(true)
+    const accounts = await database.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('connection_id', '=', connectionId)
+      .execute()
+    expect(new Set(days.map((d) => d.accountId))).toEqual(new Set(accounts.map((a) => a.id)))
+    const result = await check()
+    expect(result.problems).toEqual([])
+    expect(result.daysChecked).toBe(days.length)
+  })
+
+  it('shows a tampered mirror row as a problem on its day and records an exception', async () => {
+    const row = await postedRow()
+    await sql`update transactions set amount = amount + 1 where id = ${row.id}`.execute(database.db)
+    const failing = (await proof()).filter((d) => !d.ok)
+    expect(failing.map((d) => [d.accountId, d.date, d.problemCodes])).toEqual([
+      [row.account_id, row.posted_date, ['posted_sum_mismatch']],
+    ])
+    const result = await check()
+    expect(result.problems).toHaveLength(1)
+    const open = await listOpenBalanceExceptions(database.db, { connectionId })
+    expect(open.map((e) => [e.account_id, e.date, e.problem, e.sync_runs_seen, e.persistent])).toEqual([
+      [row.account_id, row.posted_date, 'posted_sum_mismatch', 1, false],
+    ])
+    expect(await listPersistentBalanceExceptions(database.db)).toEqual([])
+  })
+
+  it('flags the exception persistent when it survives the next sync', async () => {
+    await sync()
+    await check()
+    const persistent = await listPersistentBalanceExceptions(database.db, { connectionId })
+    expect(persistent.map((e) => [e.sync_runs_seen, e.persistent])).toEqual([[2, true]])
+  })
+
+  it('resolves the exception once a later sync rewrites the row and the day adds up', async () => {
+    const row = await postedRow()
+    const patched = await harness.request('PATCH', `/_sandbox/transactions/${row.id}`, {
+      body: { description: 'corrected by the bank' },
+    })
+    expect(patched.status).toBe(200)
+    await sync()
+    const result = await check()
+    expect(result.problems).toEqual([])
+    expect(result.resolved).toBe(1)
+    expect(await listOpenBalanceExceptions(database.db, { connectionId })).toEqual([])
+    const history = await database.db
+      .selectFrom('balance_exceptions')
+      .select(['resolved_at', 'account_id'])
+      .execute()
+    expect(history).toHaveLength(1)
+    expect(history[0]!.resolved_at).toBeInstanceOf(Date)
+  })
+
+  it('re-reads stale balance rows before declaring an exception (a removed event names no date)', async () => {
+    const row = await postedRow()
+    expect((await harness.request('DELETE', `/_sandbox/transactions/${row.id}`)).status).toBeLessThan(300)
+    await sync()
+    const stale = await check()
+    expect(stale.problems.map((d) => [d.date, d.problemCodes])).toEqual([
+      [row.posted_date, ['posted_sum_mismatch']],
+    ])
+    const reread = await check(true)
+    expect(reread.reread).toBe(true)
+    expect(reread.problems).toEqual([])
+    expect(reread.resolved).toBe(1)
+    expect((await proof()).filter((d) => !d.ok)).toEqual([])
+  })
+
+  it('limits the proof to a date range and anchors its first day on the row before', async () => {
+    const all = await proof()
+    const middle = all[Math.floor(all.length / 2)]!
+    const days: AccountProofDay[] = []
+    for await (const day of streamBalanceProof(database.db, {
+      connectionId,
+      accountId: middle.accountId,
+      dateGte: middle.date,
+    })) {
+      days.push(day)
+    }
+    expect(days[0]).toEqual(middle)
+    expect(days.every((d) => d.accountId === middle.accountId && d.date >= middle.date && d.ok)).toBe(true)
+  })
+})

@@ -1,0 +1,61 @@
+import { sql } from 'kysely'
+import type { Cluster } from './cluster.js'
+import { waitUntil } from './wait-until.js'
+
+/**
+ * Ends the chaos: faults off, every worker slot running, pending webhooks sent, then `bankrec sync` for each
+ * connection and a wait until a sync that started after that request finished for every one of them and both
+ * queues are idle. After this the mirror must equal the bank.
+ */
+export async function quiesce(
+  cluster: Cluster,
+  connectionIds: readonly string[],
+  options: { timeoutMs: number },
+): Promise<void> {
+  const deadline = Date.now() + options.timeoutMs
+  const remaining = () => Math.max(1_000, deadline - Date.now())
+  await cluster.sandbox.request('PUT', '/_sandbox/faults', { body: {} })
+  for (const [slot, worker] of cluster.workers.entries()) if (!worker) await cluster.startWorker(slot)
+  // A bank sync still running would change the truth after the final request.
+  await cluster.sandbox.sandbox.advance(cluster.sandbox.sandbox.ctx.settings.syncDurationSeconds)
+  await cluster.sandbox.request('POST', '/_sandbox/webhooks/flush')
+
+  const requested = new Map(
+    await Promise.all(connectionIds.map(async (id) => [id, await cluster.requestSync(id)] as const)),
+  )
+  await waitUntil(
+    'a sync started after the final request to finish on every connection',
+    async () => {
+      const rows = await cluster.database.db
+        .selectFrom('sync_requests')
+        .select(['connection_id', 'completed'])
+        .where('connection_id', 'in', [...connectionIds])
+        .execute()
+      const served = rows.filter((r) => BigInt(r.completed) >= requested.get(r.connection_id)!)
+      return served.length === connectionIds.length
+    },
+    { timeoutMs: remaining(), intervalMs: 250, describe: () => describeSyncState(cluster, connectionIds) },
+  )
+  await waitUntil(
+    'both queues to be idle',
+    async () => {
+      const counts = await cluster.queueCounts()
+      return Object.values(counts).every((c) => (c.wait ?? 0) + (c.active ?? 0) + (c.prioritized ?? 0) === 0)
+    },
+    { timeoutMs: remaining(), intervalMs: 250, describe: () => describeSyncState(cluster, connectionIds) },
+  )
+}
+
+/** Queue counts, sync requests and stream errors: what a timed-out wait reports. */
+export async function describeSyncState(cluster: Cluster, connectionIds: readonly string[]): Promise<string> {
+  const { rows } = await sql<Record<string, unknown>>`
+    select r.connection_id, r.requested, r.completed, s.bootstrap_state, s.last_success_at, s.last_error
+    from sync_requests r left join sync_streams s using (connection_id)
+    where r.connection_id in (${sql.join(connectionIds.map((id) => sql.lit(id)))})
+  `.execute(cluster.database.db)
+  return [
+    `queues: ${JSON.stringify(await cluster.queueCounts())}`,
+    ...rows.map((r) => `sync state: ${JSON.stringify(r)}`),
+    cluster.logTails(15),
+  ].join('\n')
+}
