@@ -115,13 +115,25 @@ function matchOne(index: InvoiceIndex, transaction: MatchTransaction): number {
   return reconcile({ index, invoices, transactions: [transaction], references: known }).allocations.length
 }
 
-function timeRound(index: InvoiceIndex, transactions: readonly MatchTransaction[]): number {
+type Timing = { wall: number; cpu: number }
+
+/**
+ * Seconds per transaction, by the wall clock and by the CPU time of this process (user + system, every thread,
+ * GC included). On a shared machine the wall clock also counts time the process waited for a core; CPU time
+ * does not, so the targets are judged on it and both are printed.
+ */
+function timeRound(index: InvoiceIndex, transactions: readonly MatchTransaction[]): Timing {
   let allocations = 0
+  const cpuBefore = process.cpuUsage()
   const started = process.hrtime.bigint()
   for (const transaction of transactions) allocations += matchOne(index, transaction)
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9
+  const wall = Number(process.hrtime.bigint() - started) / 1e9
+  const cpuUsed = process.cpuUsage(cpuBefore)
   if (allocations === 0) throw new Error('the workload allocated nothing: the benchmark is broken')
-  return seconds / transactions.length
+  return {
+    wall: wall / transactions.length,
+    cpu: (cpuUsed.user + cpuUsed.system) / 1e6 / transactions.length,
+  }
 }
 
 type Workload = { size: number; index: InvoiceIndex; transactions: MatchTransaction[] }
@@ -136,23 +148,31 @@ const workloads: Workload[] = SIZES.map((size) => {
 })
 // Rounds alternate between the sizes so warm-up and machine noise fall on all of them alike; the best round counts.
 for (const workload of workloads) timeRound(workload.index, workload.transactions.slice(0, 20_000))
-const costs = new Map<number, number>()
+const costs = new Map<number, Timing>()
 for (let round = 0; round < ROUNDS; round++) {
   for (const { size, index, transactions } of workloads) {
-    costs.set(size, Math.min(costs.get(size) ?? Infinity, timeRound(index, transactions)))
+    const timing = timeRound(index, transactions)
+    const best = costs.get(size)
+    costs.set(size, best && best.cpu <= timing.cpu ? best : timing)
   }
 }
-for (const [size, perTransaction] of costs) {
+const perSecond = (seconds: number) => Math.round(1 / seconds).toLocaleString('en')
+for (const [size, { wall, cpu }] of costs) {
   console.log(
-    `${String(size).padStart(7)} open invoices: ${Math.round(1 / perTransaction).toLocaleString('en')} tx/s ` +
-      `(${(perTransaction * 1e6).toFixed(2)} µs/tx)`,
+    `${String(size).padStart(7)} open invoices: ${perSecond(cpu)} tx/s per CPU second ` +
+      `(${(cpu * 1e6).toFixed(2)} µs/tx), ${perSecond(wall)} tx/s wall clock`,
   )
 }
-const rate = 1 / (costs.get(100_000) as number)
-const ratio = (costs.get(100_000) as number) / (costs.get(1_000) as number)
-console.log(`per-transaction cost 100k/1k: ${ratio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×)`)
+const large = costs.get(100_000) as Timing
+const small = costs.get(1_000) as Timing
+const rate = 1 / large.cpu
+const ratio = large.cpu / small.cpu
 console.log(
-  `throughput at 100k: ${Math.round(rate).toLocaleString('en')} tx/s (target ≥ ${TARGET_RATE.toLocaleString('en')})`,
+  `per-transaction cost 100k/1k: ${ratio.toFixed(2)}× CPU, ${(large.wall / small.wall).toFixed(2)}× wall ` +
+    `(target ≤ ${TARGET_RATIO}×)`,
+)
+console.log(
+  `throughput at 100k: ${perSecond(large.cpu)} tx/s per CPU second (target ≥ ${TARGET_RATE.toLocaleString('en')})`,
 )
 if (rate < TARGET_RATE || ratio > TARGET_RATIO) {
   console.log('TARGET MISSED')

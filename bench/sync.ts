@@ -31,7 +31,10 @@ import {
 } from '../src/store/index.js'
 
 const { values } = parseArgs({
-  options: { rows: { type: 'string', default: '100000' }, 'skip-baseline': { type: 'boolean', default: false } },
+  options: {
+    rows: { type: 'string', default: '100000' },
+    'skip-baseline': { type: 'boolean', default: false },
+  },
 })
 const ROWS = Number(values.rows)
 if (!Number.isSafeInteger(ROWS) || ROWS < 500) throw new Error('--rows must be a whole number ≥ 500')
@@ -39,9 +42,10 @@ const PAGE = 500
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
 type Peak = { rssMb: number; heapMb: number }
+type Measured<T> = { result: T; seconds: number; cpuSeconds: number; peak: Peak; before: Peak }
 
 /** Samples RSS and heap every 20 ms while `work` runs; returns its result, its duration and the peaks. */
-async function measured<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number; peak: Peak; before: Peak }> {
+async function measured<T>(work: () => Promise<T>): Promise<Measured<T>> {
   const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
   const sample = () => {
     const m = process.memoryUsage()
@@ -55,9 +59,12 @@ async function measured<T>(work: () => Promise<T>): Promise<{ result: T; seconds
     peak.heapMb = Math.max(peak.heapMb, now.heapMb)
   }, 20)
   const started = process.hrtime.bigint()
+  const cpu = process.cpuUsage()
   try {
     const result = await work()
-    return { result, seconds: Number(process.hrtime.bigint() - started) / 1e9, peak, before }
+    const used = process.cpuUsage(cpu)
+    const cpuSeconds = (used.user + used.system) / 1e6
+    return { result, seconds: Number(process.hrtime.bigint() - started) / 1e9, cpuSeconds, peak, before }
   } finally {
     clearInterval(timer)
   }
@@ -77,8 +84,14 @@ async function dropSchema(store: StoreDatabase): Promise<void> {
   await store.db.destroy()
 }
 
-async function readyConnection(sandbox: Sandbox, client: BankClient): Promise<{ id: string; accountId: string }> {
-  const created = await client.connections.create({ entityId: randomUUID(), institutionId: 'ins_harbor_national' })
+async function readyConnection(
+  sandbox: Sandbox,
+  client: BankClient,
+): Promise<{ id: string; accountId: string }> {
+  const created = await client.connections.create({
+    entityId: randomUUID(),
+    institutionId: 'ins_harbor_national',
+  })
   await client.connections.submitCredentials(created.id, { bankUsername: 'delegate', password: 'bench' })
   await client.connections.completeSetup(created.id)
   await sandbox.advance(sandbox.ctx.settings.activationSeconds + sandbox.ctx.settings.syncDurationSeconds)
@@ -159,22 +172,37 @@ async function main(): Promise<void> {
         `(mirror bootstrapped with ${bootstrap.upserted} generated ones)`,
     )
 
+    const profiler = process.env.BENCH_PROFILE
+      ? new (await import('node:inspector/promises')).Session()
+      : undefined
+    if (profiler) {
+      profiler.connect()
+      await profiler.post('Profiler.enable')
+      await profiler.post('Profiler.start')
+    }
     const sync = await measured(() => runConnectionSync(deps, connection.id))
-    if (sync.result.upserted !== ROWS) throw new Error(`the sync applied ${sync.result.upserted} rows, not ${ROWS}`)
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop')
+      ;(await import('node:fs')).writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile))
+    }
+    if (sync.result.upserted !== ROWS)
+      throw new Error(`the sync applied ${sync.result.upserted} rows, not ${ROWS}`)
     const e2eRate = ROWS / sync.seconds
 
-    let baseRate: number | undefined
+    let baseline: Measured<void> | undefined
     if (!values['skip-baseline']) {
-      const rows = ids.map((id) => {
-        const { orgId, entityId, createdSeq, seq, eventId, eventAt, ...tx } = sandbox.ctx.state.transactions.get(id)!
+      const row = (id: string) => {
+        const { orgId, entityId, createdSeq, seq, eventId, eventAt, ...tx } =
+          sandbox.ctx.state.transactions.get(id)!
         void [orgId, entityId, createdSeq, seq, eventAt]
         return transactionToRow(tx as Transaction, eventId)
+      }
+      baseline = await measured(async () => {
+        for (let i = 0; i < ids.length; i += PAGE)
+          await upsertTransactions(base.db, ids.slice(i, i + PAGE).map(row))
       })
-      const baseline = await measured(async () => {
-        for (let i = 0; i < rows.length; i += PAGE) await upsertTransactions(base.db, rows.slice(i, i + PAGE))
-      })
-      baseRate = ROWS / baseline.seconds
     }
+    const baseRate = baseline ? ROWS / baseline.seconds : undefined
 
     const exported = await measured(() =>
       exportMirror(e2e.db, { connectionId: connection.id, format: 'csv' }, nullSink()),
@@ -183,17 +211,23 @@ async function main(): Promise<void> {
       (await sql<{ n: string }>`select count(*) as n from transactions`.execute(e2e.db)).rows[0]!.n,
     )
 
-    console.log(`\nsync bench: ${fmt(ROWS)} transactions, ${PAGE}-event pages, mirror holds ${fmt(mirrored)} rows`)
-    console.log(`  end-to-end (sandbox → client → mirror): ${fmt(e2eRate)} tx/s  (${sync.seconds.toFixed(2)} s)`)
-    if (baseRate !== undefined) {
-      console.log(`  baseline (upsertTransactions × ${PAGE}):       ${fmt(baseRate)} tx/s`)
+    console.log(
+      `\nsync bench: ${fmt(ROWS)} transactions, ${PAGE}-event pages, mirror holds ${fmt(mirrored)} rows`,
+    )
+    const cpu = (m: Measured<unknown>) =>
+      `${m.seconds.toFixed(2)} s, this process's CPU ${m.cpuSeconds.toFixed(2)} s`
+    console.log(`  end-to-end (sandbox → client → mirror): ${fmt(e2eRate)} tx/s  (${cpu(sync)})`)
+    if (baseline && baseRate !== undefined) {
+      console.log(
+        `  baseline (upsertTransactions × ${PAGE}):       ${fmt(baseRate)} tx/s  (${cpu(baseline)})`,
+      )
       console.log(`  ratio end-to-end / baseline:             ${((e2eRate / baseRate) * 100).toFixed(0)}%`)
     }
     console.log(
       `  targets: ≥ 20,000 tx/s ${e2eRate >= 20_000 ? 'met' : 'NOT met'}` +
         (baseRate !== undefined ? `; ≥ 50% of baseline ${e2eRate >= baseRate / 2 ? 'met' : 'NOT met'}` : ''),
     )
-    const show = (name: string, m: { before: Peak; peak: Peak; seconds: number }) =>
+    const show = (name: string, m: Measured<unknown>) =>
       console.log(
         `  ${name}: heap ${m.before.heapMb} → peak ${m.peak.heapMb} MB (+${m.peak.heapMb - m.before.heapMb}), ` +
           `RSS ${m.before.rssMb} → peak ${m.peak.rssMb} MB (+${m.peak.rssMb - m.before.rssMb}), ${m.seconds.toFixed(2)} s`,

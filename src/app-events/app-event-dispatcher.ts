@@ -48,7 +48,10 @@ export async function startAppEventDispatcher(deps: AppEventDispatcherDeps): Pro
   let reconnect: NodeJS.Timeout | undefined
   const jobOptions = {
     ...APP_EVENT_JOB_OPTIONS,
-    backoff: { ...APP_EVENT_JOB_OPTIONS.backoff, delay: deps.retryDelayMs ?? APP_EVENT_JOB_OPTIONS.backoff.delay },
+    backoff: {
+      ...APP_EVENT_JOB_OPTIONS.backoff,
+      delay: deps.retryDelayMs ?? APP_EVENT_JOB_OPTIONS.backoff.delay,
+    },
   }
 
   const enqueue = async (ids: string[]) => {
@@ -67,7 +70,10 @@ export async function startAppEventDispatcher(deps: AppEventDispatcherDeps): Pro
     next.on('notification', (message) => {
       if (message.channel !== channel || !message.payload) return
       enqueue([message.payload]).catch((error: unknown) =>
-        deps.logger.warn({ err: error, eventId: message.payload }, 'could not queue an app event; the rescan will'),
+        deps.logger.warn(
+          { err: error, eventId: message.payload },
+          'could not queue an app event; the rescan will',
+        ),
       )
     })
     next.on('error', (error) => {

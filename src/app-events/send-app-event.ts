@@ -30,7 +30,10 @@ export type SendAppEventOptions = {
  * the HMAC-SHA256 of `<t>.<raw body>` keyed with APP_WEBHOOK_SECRET. Any 2xx is success.
  * @throws AppEventDeliveryError on any other answer, a redirect, a timeout or no answer
  */
-export async function sendAppEvent(envelope: AppEventEnvelope, options: SendAppEventOptions): Promise<number> {
+export async function sendAppEvent(
+  envelope: AppEventEnvelope,
+  options: SendAppEventOptions,
+): Promise<number> {
   const body = JSON.stringify(envelope)
   const timestamp = Math.floor(options.now.getTime() / 1000)
   const fetchFn = options.fetch ?? globalThis.fetch
@@ -58,7 +61,6 @@ export async function sendAppEvent(envelope: AppEventEnvelope, options: SendAppE
   }
   await response.body?.cancel()
   if (response.status >= 200 && response.status < 300) return response.status
-  const hint =
-    response.status >= 300 && response.status < 400 ? '; set APP_WEBHOOK_URL to the final URL' : ''
+  const hint = response.status >= 300 && response.status < 400 ? '; set APP_WEBHOOK_URL to the final URL' : ''
   throw new AppEventDeliveryError(`The app answered ${response.status}${hint}.`, response.status)
 }

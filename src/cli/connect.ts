@@ -3,6 +3,7 @@ import { Writable } from 'node:stream'
 import { Command, InvalidArgumentError } from 'commander'
 import {
   BankApiError,
+  ValidationError,
   createBankClient,
   type BankClient,
   type Connection,
@@ -278,6 +279,7 @@ export function connectCommand(io: CommandIo): Command {
         await connect(io, options)
       } catch (error) {
         // The client's errors carry the bank's message and request id, never the request body.
+        if (error instanceof ValidationError) throw usageError(error.message)
         if (error instanceof BankApiError)
           throw new Error(`the bank refused: ${error.message} (${error.code})`)
         throw error

@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import { createBankClient } from '../api-client/index.js'
-import { openStore } from '../sidecar/index.js'
 import { systemClock } from '../clock/index.js'
+import { openStore } from '../sidecar/index.js'
 import {
   createTransfer,
   retryTransfer,
@@ -61,7 +61,10 @@ export function transferCommand(io: CommandIo): Command {
     .requiredOption('--currency <code>', 'currency, e.g. USD')
     .requiredOption('--reference <text>', 'clientReference sent with the payment (1–140 characters)')
     .option('--memo <text>', 'memo (up to 500 characters)')
-    .option('--idempotency-key <key>', 'your key for this request; repeat it to retry without a second transfer')
+    .option(
+      '--idempotency-key <key>',
+      'your key for this request; repeat it to retry without a second transfer',
+    )
     .option('--json', 'print the whole record as JSON', false)
     .action(
       async (options: {

@@ -123,7 +123,11 @@ export const BankrecEnv = z
       })
       const problems = alerts.ok ? [] : alerts.problems.filter((p) => p.startsWith('ALERT_ROUTES'))
       for (const problem of problems) {
-        ctx.addIssue({ code: 'custom', path: ['ALERT_ROUTES'], message: problem.replace(/^ALERT_ROUTES /, '') })
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ALERT_ROUTES'],
+          message: problem.replace(/^ALERT_ROUTES /, ''),
+        })
       }
     }
   })

@@ -273,8 +273,15 @@ function startWorkers(
     onConnectionSeen: (connection) =>
       context.connectionHealth
         .observeConnection(connection, 'sync')
-        .catch((error) => logger.error({ err: error, connectionId: connection.id }, 'connection health update failed')),
-    onSynced: balanceCheckAfterSync({ db: store.db, client: context.bank.client, clock: context.clock, logger }),
+        .catch((error) =>
+          logger.error({ err: error, connectionId: connection.id }, 'connection health update failed'),
+        ),
+    onSynced: balanceCheckAfterSync({
+      db: store.db,
+      client: context.bank.client,
+      clock: context.clock,
+      logger,
+    }),
   })
   for (const worker of [eventWorker, syncWorker, alertWorker, healthWorker]) {
     worker.on('failed', (job, error) =>

@@ -1,6 +1,11 @@
 import { TransferPollSchedule } from '../alerts/index.js'
 import { startAppEventDelivery, type AppEventDelivery } from '../app-events/index.js'
-import { startTransferTracker, type TrackerContext, type TransferContext, type TransferTracker } from '../transfers/index.js'
+import {
+  startTransferTracker,
+  type TrackerContext,
+  type TransferContext,
+  type TransferTracker,
+} from '../transfers/index.js'
 import type { SidecarContext } from './runtime.js'
 
 /** What transfer routes and commands need from a running sidecar. */
@@ -44,7 +49,9 @@ export async function startOutboundWorkers(context: SidecarContext): Promise<Out
     rescanSeconds: config.APP_EVENTS_RESCAN_SECONDS,
     concurrency: config.WORKER_CONCURRENCY,
   })
-  const tracker = startTransferTracker(trackerContextOf(context), { scanSeconds: config.TRANSFER_SCAN_SECONDS })
+  const tracker = startTransferTracker(trackerContextOf(context), {
+    scanSeconds: config.TRANSFER_SCAN_SECONDS,
+  })
   return {
     tracker,
     appEvents,

@@ -222,8 +222,7 @@ export async function saveTransferObservation(
       failure_reason: transfer.failureReason ? JSON.stringify(transfer.failureReason) : null,
       executed_amount: transfer.executedAmount ? JSON.stringify(transfer.executedAmount) : null,
       bank_updated_at: transfer.updatedAt,
-      completed_at:
-        transfer.status === 'completed' ? sql<Date>`coalesce(completed_at, ${update.now})` : null,
+      completed_at: transfer.status === 'completed' ? sql<Date>`coalesce(completed_at, ${update.now})` : null,
       tracking: JSON.stringify(update.tracking),
       poll_attempt: update.pollAttempt,
       next_poll_at: update.nextPollAt,

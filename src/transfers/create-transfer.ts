@@ -79,5 +79,8 @@ export async function createTransfer(
       createdAt: current.created_at,
     })
   }
-  return { transfer: presentTransfer(current, await listTransferAttempts(ctx.db, current.id)), replayed: !created }
+  return {
+    transfer: presentTransfer(current, await listTransferAttempts(ctx.db, current.id)),
+    replayed: !created,
+  }
 }

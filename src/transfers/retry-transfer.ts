@@ -32,7 +32,11 @@ export async function retryTransfer(ctx: TransferContext, id: string): Promise<T
     if (pending) {
       return {
         row,
-        attempt: { kind: pending.kind, idempotencyKey: pending.idempotency_key, createdAt: pending.created_at },
+        attempt: {
+          kind: pending.kind,
+          idempotencyKey: pending.idempotency_key,
+          createdAt: pending.created_at,
+        },
       }
     }
     refuseUnlessRetryable(row)

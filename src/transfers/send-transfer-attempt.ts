@@ -74,7 +74,11 @@ export async function sendTransferAttempt(
         refusal.status ?? 400,
         refusal.code,
         `The bank refused the ${attempt.kind} request of transfer ${row.id}: ${refusal.message}`,
-        { transferId: row.id, details: error instanceof BankApiError ? error.details : undefined, cause: error },
+        {
+          transferId: row.id,
+          details: error instanceof BankApiError ? error.details : undefined,
+          cause: error,
+        },
       )
     }
     ctx.logger.warn(

@@ -37,7 +37,11 @@ function nextPollAt(ctx: TrackerContext, tracking: TransferTracking, pollAttempt
   return reminder < poll ? reminder : poll
 }
 
-async function noticesFor(ctx: TrackerContext, row: TransferRow, effects: TransferEffect[]): Promise<AlertNotice[]> {
+async function noticesFor(
+  ctx: TrackerContext,
+  row: TransferRow,
+  effects: TransferEffect[],
+): Promise<AlertNotice[]> {
   const alerting = effects.filter((e) => e.type !== 'app_event')
   if (alerting.length === 0) return []
   const ref: TransferRef = {
@@ -71,7 +75,11 @@ export async function applyTransferObservation(
     const before = row.tracking ?? newTransferTracking(observed.id)
     const step = observeTransfer(
       before,
-      { status: observed.status, failureReason: observed.failureReason ?? null, observedAt: observed.updatedAt },
+      {
+        status: observed.status,
+        failureReason: observed.failureReason ?? null,
+        observedAt: observed.updatedAt,
+      },
       now,
     )
     const tick = tickTransfer(step.tracking, now, { reminderSeconds: ctx.reminderSeconds })
@@ -137,7 +145,10 @@ export async function pollDueTransfers(ctx: TrackerContext): Promise<number> {
     })
     for (const row of due) {
       await pollTransfer(ctx, row).catch((error: unknown) =>
-        ctx.logger.error({ transferId: row.id, err: error }, 'transfer poll failed; it is due again after its lease'),
+        ctx.logger.error(
+          { transferId: row.id, err: error },
+          'transfer poll failed; it is due again after its lease',
+        ),
       )
     }
     polled += due.length

@@ -84,10 +84,11 @@ describe('alert delivery pipeline', () => {
     await pipeline.publish([notice(id)])
     await pipeline.publish([notice(id)])
     await vi.waitFor(
-      async () => expect((await deliveries(id)).map((d) => [d.sink, d.status])).toEqual([
-        ['log', 'delivered'],
-        ['slack', 'delivered'],
-      ]),
+      async () =>
+        expect((await deliveries(id)).map((d) => [d.sink, d.status])).toEqual([
+          ['log', 'delivered'],
+          ['slack', 'delivered'],
+        ]),
       { timeout: 10_000, interval: 50 },
     )
     await pipeline.publish([notice(id)])
@@ -101,7 +102,8 @@ describe('alert delivery pipeline', () => {
     const id = 'info-1:paused'
     await pipeline.publish([notice(id, 'info')])
     await vi.waitFor(
-      async () => expect((await deliveries(id)).map((d) => [d.sink, d.status])).toEqual([['log', 'delivered']]),
+      async () =>
+        expect((await deliveries(id)).map((d) => [d.sink, d.status])).toEqual([['log', 'delivered']]),
       { timeout: 10_000, interval: 50 },
     )
   })

@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { Writable } from 'node:stream'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  publishAppEvent,
-  startAppEventDelivery,
-  type AppEventDelivery,
-} from '../../src/app-events/index.js'
+import { publishAppEvent, startAppEventDelivery, type AppEventDelivery } from '../../src/app-events/index.js'
 import { systemClock } from '../../src/clock/index.js'
 import { createLogger } from '../../src/observability/index.js'
 import type { QueueBackendConfig } from '../../src/queue/index.js'
@@ -51,7 +48,11 @@ describe('app events', () => {
   it('delivers an event committed with its transaction in the bank envelope, signed with APP_WEBHOOK_SECRET', async () => {
     const eventId = id()
     await database.db.transaction().execute(async (trx) => {
-      await publishAppEvent(trx, { id: eventId, type: 'invoice.paid', data: { invoiceId: 'inv_1', amount: '10.00' } })
+      await publishAppEvent(trx, {
+        id: eventId,
+        type: 'invoice.paid',
+        data: { invoiceId: 'inv_1', amount: '10.00' },
+      })
     })
     const received = await app.waitFor(eventId)
     expect(received).toMatchObject({
@@ -97,10 +98,12 @@ describe('app events', () => {
 
   it('records and sends one event when the same id is published twice', async () => {
     const eventId = id()
-    expect(await publishAppEvent(database.db, { id: eventId, type: 'invoice.paid', data: { first: true } })).toBe(true)
-    expect(await publishAppEvent(database.db, { id: eventId, type: 'invoice.paid', data: { first: false } })).toBe(
-      false,
-    )
+    expect(
+      await publishAppEvent(database.db, { id: eventId, type: 'invoice.paid', data: { first: true } }),
+    ).toBe(true)
+    expect(
+      await publishAppEvent(database.db, { id: eventId, type: 'invoice.paid', data: { first: false } }),
+    ).toBe(false)
     await app.waitFor(eventId)
     await delivery.requeue(0)
     const marker = id()
@@ -150,5 +153,36 @@ describe('without APP_WEBHOOK_URL', () => {
     expect(lines.filter((l) => l.includes('APP_WEBHOOK_URL is not set'))).toHaveLength(1)
     expect((await getAppEvent(own.db, eventId))?.deliveredAt).toBeNull()
     await own.drop()
+  })
+})
+
+describe('on the PostgreSQL queue backend (no REDIS_URL)', () => {
+  it('delivers an event, after a 500 from the app, once by id', async () => {
+    const own = await createTestDatabase('app_events_pg_queue')
+    const pgApp = await startAppEndpoint(SECRET)
+    const pgDelivery = await startAppEventDelivery({
+      db: own.db,
+      connectionString: TEST_DATABASE_URL,
+      schema: own.schema,
+      backend: { kind: 'postgres', connectionString: TEST_DATABASE_URL, schema: `${own.schema}_queue` },
+      clock: systemClock,
+      logger,
+      target: { url: pgApp.url, secret: SECRET },
+      retryDelayMs: 20,
+    })
+    try {
+      pgApp.answerWith([500])
+      const eventId = id()
+      await own.db
+        .transaction()
+        .execute((trx) => publishAppEvent(trx, { id: eventId, type: 'invoice.paid', data: {} }))
+      await pgApp.waitFor(eventId)
+      expect(pgApp.deliveries.filter((d) => d.id === eventId)).toHaveLength(2)
+    } finally {
+      await pgDelivery.close()
+      await pgApp.close()
+      await sql`drop schema if exists ${sql.id(`${own.schema}_queue`)} cascade`.execute(own.db)
+      await own.drop()
+    }
   })
 })

@@ -12,7 +12,7 @@ import { connectReadyBank } from '../support/sandbox-harness.js'
 const SEED = chaosSeed()
 const CONNECTIONS = 3
 const WORKERS = 3
-const ROUNDS = 24
+const ROUNDS = 16
 
 const FAULTS = {
   api: { errorRate: 0.1, rateLimitRate: 0.05, retryAfterSeconds: 1, latencyMs: 40 },
@@ -45,9 +45,14 @@ describe.each<ChaosQueue>(['redis', 'postgres'])('the mirror on the %s queue', (
       const connectionIds: string[] = []
       for (let i = 0; i < CONNECTIONS; i++) connectionIds.push((await connectReadyBank(c.sandbox)).connection.id)
 
+      const phases: Record<string, number> = { started: Date.now() - started }
       await c.sandbox.request('PUT', '/_sandbox/faults', { body: FAULTS })
+      phases.onboarded = Date.now() - started
       const run = await runChaos(c, connectionIds, random.fork('rounds'))
-      await quiesce(c, connectionIds, { timeoutMs: 60_000 })
+      phases.chaos = Date.now() - started
+      await quiesce(c, connectionIds, { timeoutMs: 45_000 })
+      phases.quiescent = Date.now() - started
+      console.info(`phases (ms since start): ${JSON.stringify(phases)}`)
 
       const truth = (await c.sandbox.request('GET', '/_sandbox/state')).body
       const deliveries = (await c.sandbox.request('GET', '/_sandbox/webhooks/deliveries')).body.data as Array<{
@@ -81,7 +86,7 @@ describe.each<ChaosQueue>(['redis', 'postgres'])('the mirror on the %s queue', (
         message: `${(error as Error).message}\n(queue ${queue}; replay with CHAOS_SEED=${SEED})\n${logs}`,
       })
     }
-  }, 120_000)
+  }, 150_000)
 })
 
 /**
@@ -104,7 +109,7 @@ async function runChaos(cluster: Cluster, connectionIds: string[], random: Seede
 
     if (random.chance(0.4)) {
       let syncing: Array<{ slot: number }> = []
-      await waitAtMost(2_000, async () => {
+      await waitAtMost(1_500, async () => {
         syncing = (await cluster.syncingWorkers(connectionIds)).filter((s) => cluster.workers[s.slot])
         return syncing.length > 0
       })
@@ -114,14 +119,13 @@ async function runChaos(cluster: Cluster, connectionIds: string[], random: Seede
         await cluster.killWorker(slot)
         kills++
         if (syncing.length > 0) killsDuringSync++
-        restarts.set(
-          slot,
-          cluster.startWorker(slot).catch((error) => Promise.reject(error)),
-        )
+        const restart = cluster.startWorker(slot)
+        restart.catch(() => undefined)
+        restarts.set(slot, restart)
       }
     }
     // Pace the rounds by the workers' progress (a page applied), with a deadline rather than a sleep.
-    await waitAtMost(1_500, async () => (await transitionsSoFar()) > before)
+    await waitAtMost(1_000, async () => (await transitionsSoFar()) > before)
   }
   await Promise.all(restarts.values())
   return { rounds: ROUNDS, kills, killsDuringSync, ...changes.counts }

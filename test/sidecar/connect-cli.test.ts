@@ -59,8 +59,12 @@ describe('bankrec connect, non-interactive', () => {
     expect(result.out).toContain('Delegated user to create at the bank')
     expect(result.out).toMatch(/email: .+ \(provisioning: pending\)/)
     expect(result.out).toMatch(/Who acts: +the service/)
-    expect(result.out).toContain('Credentials sent to the bank: draft (setup: next activateConnection by integrator)')
-    expect(result.out).toContain('Setup marked complete; the service activates the connection: pendingActivation')
+    expect(result.out).toContain(
+      'Credentials sent to the bank: draft (setup: next activateConnection by integrator)',
+    )
+    expect(result.out).toContain(
+      'Setup marked complete; the service activates the connection: pendingActivation',
+    )
     expect(result.out).toContain('→ active (ready)')
     expect(result.out).toMatch(/is ready and active/)
     expect(result.out).not.toContain(PASSWORD)
@@ -68,7 +72,13 @@ describe('bankrec connect, non-interactive', () => {
 
   it('onboards a bank outside the catalog by its portal URL', async () => {
     const result = await connect(
-      ['--portal-url', 'https://online.unlisted-bank.example/business', '--username', 'ops', '--password-stdin'],
+      [
+        '--portal-url',
+        'https://online.unlisted-bank.example/business',
+        '--username',
+        'ops',
+        '--password-stdin',
+      ],
       PASSWORD,
     )
     expect(result.err).toBe('')
@@ -89,9 +99,19 @@ describe('bankrec connect, non-interactive', () => {
     expect(result.out + result.err).not.toContain('wrong-password')
   })
 
+  it('refuses an entity that is not a UUID before calling the bank', async () => {
+    const t = testIo('')
+    const code = await runCli(['connect', '--entity', 'acme', '--institution', 'ins_harbor_national'], t.io)
+    expect(code).toBe(2)
+    expect(t.err()).toMatch(/entityId/)
+  })
+
   it('refuses to ask for a password without a terminal or --password-stdin', async () => {
     const t = testIo('')
-    const code = await runCli(['connect', '--entity', randomUUID(), '--institution', 'ins_harbor_national'], t.io)
+    const code = await runCli(
+      ['connect', '--entity', randomUUID(), '--institution', 'ins_harbor_national'],
+      t.io,
+    )
     expect(code).toBe(2)
     expect(t.err()).toMatch(/--password-stdin/)
   })

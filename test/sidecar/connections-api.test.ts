@@ -92,7 +92,9 @@ describe('connections API', () => {
     expect(unlistedNow.body.institutionId).toMatch(/^ins_unlisted_/)
     const list = await api('GET', '/connections')
     expect(list.body.pagination).toEqual({ hasMore: false, nextCursor: null })
-    expect(list.body.data.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining([catalog, unlisted]))
+    expect(list.body.data.map((c: { id: string }) => c.id)).toEqual(
+      expect.arrayContaining([catalog, unlisted]),
+    )
   })
 
   it('lists a connection needing re-authentication with its open incident, named with its delegated user', async () => {
@@ -158,7 +160,7 @@ describe('connections API', () => {
               : type === 'list'
                 ? JSON.stringify(await redis.lrange(key, 0, -1))
                 : type === 'zset'
-                  ? JSON.stringify(await redis.zrange(key, 0, -1))
+                  ? JSON.stringify(await redis.zrange(key, '0', '-1'))
                   : type === 'set'
                     ? JSON.stringify(await redis.smembers(key))
                     : ''

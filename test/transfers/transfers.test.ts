@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import Decimal from 'decimal.js'
+import { Decimal } from 'decimal.js'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AlertNotice } from '../../src/alerts/index.js'
@@ -162,13 +162,19 @@ describe('tracking a transfer to its outcome', () => {
       const events = await appEventsOf(transfer.id)
       expect(events.map((e) => e.type)).toEqual(['transfer.failed'])
       expect(events[0]!.payload).toMatchObject({ status, failureReason: { message: reason } })
-      expect((await getTransfer(ctx, transfer.id))!).toMatchObject({ status, failureReason: { message: reason } })
+      expect((await getTransfer(ctx, transfer.id))!).toMatchObject({
+        status,
+        failureReason: { message: reason },
+      })
     },
   )
 
   it('alerts pending_bank_approval once, reminds on the virtual clock, and notes the approval', async () => {
     // Above the sandbox's approval threshold; the preflight is skipped so any balance will do.
-    const transfer = await created({ amount: { type: 'money', value: '5000.00', currency: 'USD' }, skipPreflight: true })
+    const transfer = await created({
+      amount: { type: 'money', value: '5000.00', currency: 'USD' },
+      skipPreflight: true,
+    })
     for (let i = 0; i < 11; i++) await elapse(MAX_POLL_SECONDS)
     const waiting = noticesOf(transfer)
     expect(waiting.map((n) => [n.type, n.kind])).toEqual([
@@ -245,7 +251,10 @@ describe('idempotency of creation', () => {
     const again = await createTransfer(ctx, request, { idempotencyKey: key })
     const thirdTime = await createTransfer(ctx, request, { idempotencyKey: key })
     expect(again.replayed).toBe(true)
-    expect(thirdTime.transfer).toMatchObject({ id: again.transfer.id, bankTransferId: again.transfer.bankTransferId })
+    expect(thirdTime.transfer).toMatchObject({
+      id: again.transfer.id,
+      bankTransferId: again.transfer.bankTransferId,
+    })
     expect(await bankTransfersWithReference(request.clientReference)).toHaveLength(1)
     expect(again.transfer.idempotencyKey).toBe(key)
   })
@@ -253,7 +262,9 @@ describe('idempotency of creation', () => {
   it('refuses a caller key reused with a different request', async () => {
     const key = `order-${randomUUID()}`
     await createTransfer(ctx, params(), { idempotencyKey: key })
-    const error = await createTransfer(ctx, params({ memo: 'other' }), { idempotencyKey: key }).catch((e) => e)
+    const error = await createTransfer(ctx, params({ memo: 'other' }), { idempotencyKey: key }).catch(
+      (e) => e,
+    )
     expect(error).toMatchObject({ status: 409, code: 'idempotency_key_reused' })
   })
 
@@ -265,9 +276,10 @@ describe('idempotency of creation', () => {
   })
 
   it('records a request the bank refuses as rejected, and does not retry it', async () => {
-    const error = await createTransfer(ctx, params({ destination: { type: 'account', accountId: randomUUID() } })).catch(
-      (e) => e,
-    )
+    const error = await createTransfer(
+      ctx,
+      params({ destination: { type: 'account', accountId: randomUUID() } }),
+    ).catch((e) => e)
     expect(error).toBeInstanceOf(TransferError)
     expect(error.status).toBe(404)
     const record = (await getTransfer(ctx, error.transferId))!
@@ -294,7 +306,9 @@ describe('retrying a failed transfer', () => {
 
     await force(afterRetry, 'failed', 'Outage again.')
     await elapse(MAX_POLL_SECONDS)
-    await expect(retryTransfer(answerLosingContext(), transfer.id)).rejects.toMatchObject({ code: 'bank_unavailable' })
+    await expect(retryTransfer(answerLosingContext(), transfer.id)).rejects.toMatchObject({
+      code: 'bank_unavailable',
+    })
     const resumed = await retryTransfer(ctx, transfer.bankTransferId!)
     expect(resumed.attempts.map((a) => [a.kind, a.state])).toEqual([
       ['create', 'answered'],

@@ -24,7 +24,8 @@ export function balanceCheckAfterSync(deps: {
           db: deps.db,
           clock: deps.clock,
           rereadBalances: async (id, dateGte) => {
-            for await (const page of source.balancePages(id, dateGte)) await upsertDailyBalances(deps.db, page)
+            for await (const page of source.balancePages(id, dateGte))
+              await upsertDailyBalances(deps.db, page)
           },
         },
         connectionId,
@@ -33,7 +34,11 @@ export function balanceCheckAfterSync(deps: {
         deps.logger.warn(
           {
             connectionId,
-            days: result.problems.map((d) => ({ accountId: d.accountId, date: d.date, problem: d.problemCodes })),
+            days: result.problems.map((d) => ({
+              accountId: d.accountId,
+              date: d.date,
+              problem: d.problemCodes,
+            })),
           },
           'balance proof: days that do not add up (balance exceptions)',
         )

@@ -34,7 +34,10 @@ export async function checkConnectionBalances(
   let proof = await collectProblems(deps.db, connectionId)
   let reread = false
   if (proof.problems.length > 0 && deps.rereadBalances) {
-    const earliest = proof.problems.reduce((min, day) => (day.date < min ? day.date : min), proof.problems[0]!.date)
+    const earliest = proof.problems.reduce(
+      (min, day) => (day.date < min ? day.date : min),
+      proof.problems[0]!.date,
+    )
     await deps.rereadBalances(connectionId, earliest)
     proof = await collectProblems(deps.db, connectionId)
     reread = true

@@ -6,7 +6,12 @@ import { sumPostedByDay } from './sum-posted-by-day.js'
 
 const ACCOUNT = '22222222-2222-4222-8222-222222222222'
 
-function day(date: string, mirrored: string | null, delta: string | null, ledger: string | null): ProofDayInput {
+function day(
+  date: string,
+  mirrored: string | null,
+  delta: string | null,
+  ledger: string | null,
+): ProofDayInput {
   return { date, mirroredPostedSum: mirrored, bankDelta: delta, ledgerBalance: ledger }
 }
 
@@ -76,7 +81,12 @@ describe('proveAccountDays', () => {
     const big = '123456789012345678.000000000000000001'
     const proof = proveAccountDays(ACCOUNT, [
       day('2026-03-01', big, big, big),
-      day('2026-03-02', '0.000000000000000001', '0.000000000000000001', '123456789012345678.000000000000000002'),
+      day(
+        '2026-03-02',
+        '0.000000000000000001',
+        '0.000000000000000001',
+        '123456789012345678.000000000000000002',
+      ),
     ])
     expect(proof.every((d) => d.ok)).toBe(true)
     const [off] = proveAccountDays(ACCOUNT, [day('2026-03-01', big, '123456789012345678', big)])
@@ -129,7 +139,10 @@ function money(cents: bigint): string {
 const ledgerArbitrary = fc.record({
   opening: fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }),
   lines: fc.array(
-    fc.record({ day: fc.integer({ min: 1, max: 28 }), cents: fc.bigInt({ min: -(10n ** 10n), max: 10n ** 10n }) }),
+    fc.record({
+      day: fc.integer({ min: 1, max: 28 }),
+      cents: fc.bigInt({ min: -(10n ** 10n), max: 10n ** 10n }),
+    }),
     { maxLength: 60 },
   ),
 })
@@ -168,11 +181,15 @@ describe('the balance proof, for any ledger', () => {
         ({ opening, lines }, pick, change) => {
           const byDay = new Map<number, bigint[]>()
           for (const l of lines) byDay.set(l.day, [...(byDay.get(l.day) ?? []), l.cents])
-          const tampered = lines.map((l, i) => (i === pick % lines.length ? { ...l, cents: l.cents + change } : l))
+          const tampered = lines.map((l, i) =>
+            i === pick % lines.length ? { ...l, cents: l.cents + change } : l,
+          )
           const rows = withMirror(bankRows(opening, byDay, 28), sumPostedByDay(mirrorOf(tampered), 'USD'))
           const failing = proveAccountDays(ACCOUNT, rows).filter((d) => !d.ok)
           const tamperedDay = `2026-01-${String(lines[pick % lines.length]!.day).padStart(2, '0')}`
-          expect(failing.map((d) => [d.date, d.problemCodes])).toEqual([[tamperedDay, ['posted_sum_mismatch']]])
+          expect(failing.map((d) => [d.date, d.problemCodes])).toEqual([
+            [tamperedDay, ['posted_sum_mismatch']],
+          ])
         },
       ),
     )

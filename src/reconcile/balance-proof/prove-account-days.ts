@@ -40,12 +40,17 @@ export type AccountProver = { prove(day: ProofDayInput): ProofDay }
  * store): the mirrored posted transactions of a day must sum to the bank's postedTransactionDelta, and each
  * ledgerBalance must differ from the previous row's by the later day's delta. Pure: no I/O, exact decimals.
  */
-export function createAccountProver(accountId: string, previous: PreviousBalance | null = null): AccountProver {
+export function createAccountProver(
+  accountId: string,
+  previous: PreviousBalance | null = null,
+): AccountProver {
   let last = previous
   return {
     prove(day) {
       if (last && day.date <= last.date) {
-        throw new RangeError(`balance proof days must come in ascending date order (${day.date} after ${last.date})`)
+        throw new RangeError(
+          `balance proof days must come in ascending date order (${day.date} after ${last.date})`,
+        )
       }
       const mirrored = new Exact(day.mirroredPostedSum ?? 0)
       const codes: BalanceProblemCode[] = []
@@ -53,7 +58,9 @@ export function createAccountProver(accountId: string, previous: PreviousBalance
       const previousLedgerBalance = day.bankDelta === null ? null : (last?.ledgerBalance ?? null)
       if (day.bankDelta === null || day.ledgerBalance === null) {
         codes.push('missing_balance_row')
-        words.push(`mirrored posted transactions sum to ${mirrored.toFixed()} but there is no balance row for the day`)
+        words.push(
+          `mirrored posted transactions sum to ${mirrored.toFixed()} but there is no balance row for the day`,
+        )
       } else {
         const delta = new Exact(day.bankDelta)
         if (!mirrored.equals(delta)) {

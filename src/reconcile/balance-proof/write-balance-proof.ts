@@ -29,7 +29,10 @@ export async function writeBalanceProofJson(
     if (!day.ok) summary.problemDays++
   }
   summary.ok = summary.problemDays === 0
-  await write(out, `],"summary":${JSON.stringify(summary)}${meta ? `,"meta":${JSON.stringify(meta)}` : ''}}\n`)
+  await write(
+    out,
+    `],"summary":${JSON.stringify(summary)}${meta ? `,"meta":${JSON.stringify(meta)}` : ''}}\n`,
+  )
   return summary
 }
 

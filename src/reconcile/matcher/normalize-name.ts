@@ -33,7 +33,7 @@ export const LEGAL_SUFFIXES: ReadonlySet<string> = new Set([
   'srl',
 ])
 
-const ASCII = /^[\x00-\x7f]*$/
+const BEYOND_PRINTABLE_ASCII = /[^\x20-\x7e]/
 
 /**
  * The form customer names, aliases and counterparty names are compared in: case, accents and punctuation
@@ -41,7 +41,7 @@ const ASCII = /^[\x00-\x7f]*$/
  */
 export function normalizeName(name: string | null | undefined): string {
   if (!name) return ''
-  const plain = ASCII.test(name) ? name : name.normalize('NFKD').replace(/\p{M}+/gu, '')
+  const plain = !BEYOND_PRINTABLE_ASCII.test(name) ? name : name.normalize('NFKD').replace(/\p{M}+/gu, '')
   const words = plain
     .toLowerCase()
     .replace(/&/g, ' and ')

@@ -60,7 +60,11 @@ export async function exportMirror(
     if (!out.write(text)) await once(out, 'drain')
   }
   if (options.format === 'csv') await write(csvRecord(MIRROR_EXPORT_COLUMNS))
-  for await (const page of streamTransactionPages(db, { connectionId: options.connectionId }, options.pageSize)) {
+  for await (const page of streamTransactionPages(
+    db,
+    { connectionId: options.connectionId },
+    options.pageSize,
+  )) {
     await write(formatPage(page, options.format))
     rows += page.length
   }

@@ -119,9 +119,19 @@ async function streamPages(
   const stream = await getSyncStream(deps.db, connectionId)
   let cursor = stream?.cursor ?? null
   if (cursor === null) throw new Error(`sync stream of ${connectionId} has no cursor after bootstrap`)
+  const fetchPage = (from: string) => {
+    const page = deps.source.syncPage({ connectionId, cursor: from, limit: deps.pageSize ?? 500 })
+    // Awaited in the next turn of the loop; until then a failure must not count as unhandled.
+    page.catch(() => undefined)
+    return page
+  }
+  // Seed rule 6: a retried call reuses the same cursor; it is persisted only with its applied page.
+  let next = fetchPage(cursor)
   for (;;) {
-    // Seed rule 6: a retried call reuses the same cursor; it is persisted only with its applied page.
-    const page = await deps.source.syncPage({ connectionId, cursor, limit: deps.pageSize ?? 500 })
+    const page = await next
+    // Read ahead while this page is written: reading persists nothing, and the page after it is applied only
+    // once this one and its cursor are committed (or dropped with the run if this one fails).
+    if (page.hasMore) next = fetchPage(page.nextCursor)
     const plan = planSyncPage(page.events)
     const from: string = cursor
     await deps.db.transaction().execute(async (trx) => {

@@ -12,6 +12,8 @@ export function alertConfigOf(config: BankrecEnv): AlertConfig {
     ALERT_ERRORED_AFTER_SECONDS: value(config.ALERT_ERRORED_AFTER_SECONDS),
     ALERT_STALE_SYNC_SECONDS: value(config.ALERT_STALE_SYNC_SECONDS),
     ALERT_ROUTES: config.ALERT_ROUTES,
+    TRANSFER_POLL_INITIAL_SECONDS: value(config.TRANSFER_POLL_INITIAL_SECONDS),
+    TRANSFER_POLL_MAX_SECONDS: value(config.TRANSFER_POLL_MAX_SECONDS),
   })
   // loadConfig has checked every one of these, so this only fails on a configuration built by hand.
   if (!parsed.ok) throw new Error(`invalid alert configuration: ${parsed.problems.join('; ')}`)

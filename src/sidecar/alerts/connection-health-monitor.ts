@@ -176,8 +176,11 @@ export function createConnectionHealthMonitor(deps: ConnectionHealthMonitorDeps)
 
     async tickAll() {
       const known = new Set(await listHealthConnectionIds(db))
+      const mirrored = await listMirroredConnections(db)
+      // A deleted connection has nothing left to remind anyone of.
+      for (const row of mirrored) if (row.kind === 'deleted') known.delete(row.id)
       // A connection mirrored before health was tracked starts from what the mirror saw last.
-      for (const row of await listMirroredConnections(db)) {
+      for (const row of mirrored) {
         if (known.has(row.id) || row.kind === 'deleted') continue
         await monitor.observe(row.id, {
           status: row.status as HealthObservation['status'],

@@ -24,7 +24,9 @@ export function accountRoutes(context: SidecarContext): Router {
       const fingerprint = mirrorFingerprint('accounts', filter)
       const after = query.cursor ? decodeMirrorCursor(query.cursor, fingerprint) : null
       const rows = await readAccountsPage(context.store.db, filter, after, query.limit + 1)
-      res.json(mirrorPage(rows, query.limit, fingerprint, String(res.locals.requestId), presentMirroredAccount))
+      res.json(
+        mirrorPage(rows, query.limit, fingerprint, String(res.locals.requestId), presentMirroredAccount),
+      )
     }),
   )
   return router

@@ -27,7 +27,9 @@ export function encodeMirrorCursor(afterId: string, fingerprint: string): string
 }
 
 function invalidCursor(message: string): SidecarApiError {
-  return new SidecarApiError(400, 'invalid_cursor', `query.cursor ${message}`, [{ path: 'query.cursor', message }])
+  return new SidecarApiError(400, 'invalid_cursor', `query.cursor ${message}`, [
+    { path: 'query.cursor', message },
+  ])
 }
 
 /** @throws SidecarApiError 400 invalid_cursor when malformed or made for another list or other filters */
@@ -44,7 +46,9 @@ export function decodeMirrorCursor(raw: string, fingerprint: string): string {
     throw invalidCursor('is malformed; pass pagination.nextCursor exactly as returned.')
   }
   if (payload.q !== fingerprint) {
-    throw invalidCursor('was issued for other filters; keep connectionId and accountId the same while paging.')
+    throw invalidCursor(
+      'was issued for other filters; keep connectionId and accountId the same while paging.',
+    )
   }
   return payload.a
 }
@@ -59,7 +63,11 @@ export function mirrorPage<Row extends { id: string }, Item>(
   fingerprint: string,
   requestId: string,
   present: (row: Row) => Item,
-): { data: Item[]; pagination: { hasMore: boolean; nextCursor: string | null }; meta: { requestId: string } } {
+): {
+  data: Item[]
+  pagination: { hasMore: boolean; nextCursor: string | null }
+  meta: { requestId: string }
+} {
   const page = rows.slice(0, limit)
   const hasMore = rows.length > limit
   return {

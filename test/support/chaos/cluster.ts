@@ -51,6 +51,8 @@ export type Cluster = {
   requestSync(connectionId: string): Promise<bigint>
   /** Jobs per state of the webhook-event and connection-sync queues. */
   queueCounts(): Promise<Record<string, Record<string, number>>>
+  /** Failed jobs of both queues with their options and reason, for failure messages. */
+  failedJobs(): Promise<Array<{ queue: string; id: string | undefined; reason: string; opts: unknown }>>
   /** The last lines of every process log, for failure messages. */
   logTails(lines?: number): string
   close(): Promise<void>
@@ -162,9 +164,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       },
       async startWorker(slot) {
         if (cluster.workers[slot]) throw new Error(`worker slot ${slot} is already running`)
-        const worker = await spawnRole(`worker${slot}`, ['worker'])
-        cluster.workers[slot] = worker
-        return worker
+        // Start-up can fail for reasons outside the scenario (Kysely's migrator introspects every schema and
+        // trips over another test file dropping its own); a real supervisor restarts it too.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            const worker = await spawnRole(`worker${slot}`, ['worker'])
+            cluster.workers[slot] = worker
+            return worker
+          } catch (error) {
+            if (attempt >= 3) throw error
+          }
+        }
       },
       async syncingWorkers(connectionIds) {
         if (connectionIds.length === 0) return []
@@ -201,6 +211,15 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           counts[name] = await queue.getJobCounts('wait', 'active', 'delayed', 'prioritized', 'failed', 'completed')
         }
         return counts
+      },
+      async failedJobs() {
+        const failed = []
+        for (const [name, queue] of Object.entries(queues)) {
+          for (const job of await queue.getFailed(0, 20)) {
+            failed.push({ queue: name, id: job.id, reason: job.failedReason, opts: job.opts })
+          }
+        }
+        return failed
       },
       logTails(lines = 30) {
         return [...new Set(processes.map((p) => p.logFile))].map((file) => tail(file, lines)).join('\n')

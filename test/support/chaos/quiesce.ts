@@ -55,6 +55,7 @@ export async function describeSyncState(cluster: Cluster, connectionIds: readonl
   `.execute(cluster.database.db)
   return [
     `queues: ${JSON.stringify(await cluster.queueCounts())}`,
+    ...(await cluster.failedJobs()).map((job) => `failed job: ${JSON.stringify(job)}`),
     ...rows.map((r) => `sync state: ${JSON.stringify(r)}`),
     cluster.logTails(15),
   ].join('\n')

@@ -1,0 +1,80 @@
+// bankrec's public face: the typed client, the webhook receiver, the sandbox and the sidecar runtime.
+
+export { createBankClient } from './api-client/index.js'
+export type { BankClient, BankClientOptions, CallOptions, ListResponse } from './api-client/index.js'
+export {
+  BankApiError,
+  BankAuthenticationError,
+  BankPermissionError,
+  BankNotFoundError,
+  BankConflictError,
+  BankRateLimitError,
+  BankInvalidCursorError,
+  BankCursorExpiredError,
+  BankValidationError,
+  BankServerError,
+  BankConnectionError,
+  BankTimeoutError,
+  ValidationError,
+  ResponseValidationError,
+} from './api-client/index.js'
+export type { BankApiErrorInit, BankErrorDetail, ConflictReason } from './api-client/index.js'
+export type {
+  Institution,
+  Connection,
+  ConnectionStatus,
+  Account,
+  AccountBalance,
+  Transaction,
+  SyncEvent,
+  SyncResponse,
+  Transfer,
+  TransferStatus,
+  TransferCreateParams,
+  WebhookRegistration,
+  WebhookEventType,
+  EventEnvelope,
+  KnownEvent,
+} from './api-client/index.js'
+
+export {
+  createWebhookMiddleware,
+  createReceiverServer,
+  createReceiverMetrics,
+  verifySignature,
+  signPayload,
+  SignatureVerificationError,
+  SIGNATURE_HEADER,
+} from './receiver/index.js'
+export type {
+  WebhookMiddleware,
+  WebhookMiddlewareOptions,
+  ReceiverServer,
+  ReceiverServerOptions,
+  ReceiverMetrics,
+  SignPayloadParams,
+  VerifySignatureParams,
+  VerifiedSignature,
+  SignatureFailureReason,
+} from './receiver/index.js'
+
+export { createRedisWebhookEventQueue, createPostgresWebhookEventQueue } from './queue/index.js'
+export type { WebhookEventQueue, WebhookJob, EnqueueResult } from './queue/index.js'
+
+export { createSandbox } from './sandbox/index.js'
+export type { Sandbox, SandboxOptions } from './sandbox/index.js'
+
+export { startSidecar, OPEN_INCIDENTS_GAUGE, MATCH_RATE_GAUGE } from './sidecar/index.js'
+export type {
+  Sidecar,
+  SidecarContext,
+  SidecarOptions,
+  SidecarRole,
+  SidecarMetrics,
+  GaugeSpec,
+  GaugeSample,
+  GaugeCollector,
+} from './sidecar/index.js'
+
+export { loadConfig, ConfigError } from './config/index.js'
+export type { BankrecEnv } from './config/index.js'

@@ -1,0 +1,29 @@
+import { Decimal } from 'decimal.js'
+import { describe, expect, it } from 'vitest'
+import { formatUnits, toUnits } from './money.js'
+
+describe('money units', () => {
+  it('parses decimal strings and Decimals exactly and formats them back without trailing zeros', () => {
+    for (const [input, output] of [
+      ['100.00', '100'],
+      ['-0.10', '-0.1'],
+      ['.5', '0.5'],
+      ['000123.450', '123.45'],
+      ['0.000000000000000001', '0.000000000000000001'],
+      ['123456789012345678901234.5', '123456789012345678901234.5'],
+    ] as const) {
+      expect(formatUnits(toUnits(input))).toBe(output)
+    }
+    expect(formatUnits(toUnits(new Decimal('1e3')))).toBe('1000')
+    expect(toUnits('0.1') + toUnits('0.2')).toBe(toUnits('0.3'))
+  })
+
+  it('refuses more than 18 decimal places instead of rounding', () => {
+    expect(() => toUnits('0.0000000000000000001')).toThrow(RangeError)
+  })
+
+  it('refuses text that is not a number', () => {
+    expect(() => toUnits('abc')).toThrow()
+    expect(() => toUnits('')).toThrow(RangeError)
+  })
+})
