@@ -60,10 +60,11 @@ export function answerApiError(onUnexpected: (error: unknown) => void): ErrorReq
       error instanceof SidecarApiError
         ? error
         : isBodyParserError(error)
-          ? new SidecarApiError(
+          ? // The parser's message quotes the body, which may hold a password: never echo it.
+            new SidecarApiError(
               error.status ?? 400,
               error.status === 413 ? 'payload_too_large' : 'validation_error',
-              `The request body could not be read: ${error.message}`,
+              error.status === 413 ? 'The request body is too large.' : 'The request body is not valid JSON.',
             )
           : undefined
     if (!known) onUnexpected(error)

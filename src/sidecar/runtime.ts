@@ -179,6 +179,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       closers.push(() => outbound.close())
       const healthQueue = createBackendQueue<HealthTickJobData>(CONNECTION_HEALTH_QUEUE, backend)
       closers.push(() => healthQueue.close())
+      queues.push(healthQueue as Queue)
       await scheduleHealthTicks(healthQueue, config.ALERT_TICK_SECONDS)
       await syncQueue.upsertJobScheduler(
         'safety-net-sync',
