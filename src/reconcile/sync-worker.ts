@@ -41,6 +41,8 @@ export type SyncWorkerDeps = {
   db: Kysely<Database>
   /** The pool behind db: the per-connection lock is held on one of its clients for the whole run. */
   pool: pg.Pool
+  /** Scopes the per-connection lock; the store's schema name. */
+  lockNamespace: string
   client: BankClient
   clock: Clock
   logger: Logger
@@ -63,6 +65,14 @@ export type SyncWorkerDeps = {
   onConnectionSeen?(connection: Connection): Promise<void>
   /** After each applied run, e.g. to hand changes to reconciliation. */
   onSynced?(connectionId: string, result: ConnectionSyncResult): Promise<void> | void
+}
+
+/**
+ * The advisory lock of one connection's sync. Advisory locks are database-wide, so the name carries bankrec's
+ * schema: two installations sharing a database (or two test files) never block each other.
+ */
+export function syncLockName(namespace: string, connectionId: string): string {
+  return `${namespace}:sync:${connectionId}`
 }
 
 /** The connectionId of the schedule's job that fans out to every ready connection. */
@@ -122,7 +132,7 @@ export async function processSyncJob(
   try {
     const { rows } = await lockClient.query<{ locked: boolean }>(
       'select pg_try_advisory_lock(hashtextextended($1, 0)) as locked',
-      [`bankrec:sync:${connectionId}`],
+      [syncLockName(deps.lockNamespace, connectionId)],
     )
     locked = rows[0]?.locked === true
     // Another process runs this connection now; it sees our request through sync_requests.
@@ -133,7 +143,7 @@ export async function processSyncJob(
   } finally {
     if (locked)
       await lockClient.query('select pg_advisory_unlock(hashtextextended($1, 0))', [
-        `bankrec:sync:${connectionId}`,
+        syncLockName(deps.lockNamespace, connectionId),
       ])
     lockClient.release()
   }

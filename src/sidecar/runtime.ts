@@ -259,6 +259,7 @@ function startWorkers(
   const syncWorker = createSyncWorker({
     db: store.db,
     pool: store.pool,
+    lockNamespace: store.schema,
     client: context.bank.client,
     clock: context.clock,
     logger,

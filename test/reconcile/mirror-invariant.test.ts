@@ -43,7 +43,8 @@ describe.each<ChaosQueue>(['redis', 'postgres'])('the mirror on the %s queue', (
       })
       const c = cluster
       const connectionIds: string[] = []
-      for (let i = 0; i < CONNECTIONS; i++) connectionIds.push((await connectReadyBank(c.sandbox)).connection.id)
+      for (let i = 0; i < CONNECTIONS; i++)
+        connectionIds.push((await connectReadyBank(c.sandbox)).connection.id)
 
       const phases: Record<string, number> = { started: Date.now() - started }
       await c.sandbox.request('PUT', '/_sandbox/faults', { body: FAULTS })
@@ -55,7 +56,8 @@ describe.each<ChaosQueue>(['redis', 'postgres'])('the mirror on the %s queue', (
       console.info(`phases (ms since start): ${JSON.stringify(phases)}`)
 
       const truth = (await c.sandbox.request('GET', '/_sandbox/state')).body
-      const deliveries = (await c.sandbox.request('GET', '/_sandbox/webhooks/deliveries')).body.data as Array<{
+      const deliveries = (await c.sandbox.request('GET', '/_sandbox/webhooks/deliveries')).body
+        .data as Array<{
         status: string
       }>
       const transitions = await readCursorTransitions(c.database.db, c.schema)
@@ -98,7 +100,8 @@ async function runChaos(cluster: Cluster, connectionIds: string[], random: Seede
   const restarts = new Map<number, Promise<unknown>>()
   let kills = 0
   let killsDuringSync = 0
-  const transitionsSoFar = async () => (await readCursorTransitions(cluster.database.db, cluster.schema)).length
+  const transitionsSoFar = async () =>
+    (await readCursorTransitions(cluster.database.db, cluster.schema)).length
 
   for (let round = 0; round < ROUNDS; round++) {
     const before = await transitionsSoFar()
@@ -114,7 +117,8 @@ async function runChaos(cluster: Cluster, connectionIds: string[], random: Seede
         return syncing.length > 0
       })
       const running = cluster.workers.flatMap((w, slot) => (w ? [slot] : []))
-      const slot = syncing.length > 0 ? random.pick(syncing).slot : running.length > 0 ? random.pick(running) : undefined
+      const slot =
+        syncing.length > 0 ? random.pick(syncing).slot : running.length > 0 ? random.pick(running) : undefined
       if (slot !== undefined) {
         await cluster.killWorker(slot)
         kills++

@@ -5,7 +5,12 @@ import { createBankClient } from '../../src/api-client/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import { createBackendQueue } from '../../src/queue/backend.js'
 import { CONNECTION_SYNC_QUEUE, type ConnectionSyncJobData } from '../../src/reconcile/queues.js'
-import { createSyncWorker, processSyncJob, type SyncProblem } from '../../src/reconcile/sync-worker.js'
+import {
+  createSyncWorker,
+  processSyncJob,
+  syncLockName,
+  type SyncProblem,
+} from '../../src/reconcile/sync-worker.js'
 import { requestConnectionSync } from '../../src/reconcile/sync/request-sync.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
@@ -34,6 +39,7 @@ function workerDeps(
   return {
     db: database.db,
     pool: database.pool,
+    lockNamespace: database.schema,
     client: createBankClient({ baseUrl: harness.url, apiKey: harness.apiKey, maxRetries: 0 }),
     clock: harness.sandbox.clock,
     logger: silentLogger,
@@ -103,7 +109,7 @@ describe('sync worker', () => {
     const holder = await database.pool.connect()
     try {
       await holder.query('select pg_advisory_lock(hashtextextended($1, 0))', [
-        `bankrec:sync:${connection.id}`,
+        syncLockName(database.schema, connection.id),
       ])
       const outcome = await processSyncJob(
         workerDeps(queue),

@@ -10,11 +10,15 @@ it('smoke', async () => {
   console.log('started in', Date.now() - t0)
   try {
     const { connection } = await connectReadyBank(cluster.sandbox)
-    await waitUntil('mirror', async () => {
-      const truth = (await cluster.sandbox.request('GET', '/_sandbox/state')).body
-      const d = await mirrorDifferences(cluster.database.db, truth, [connection.id])
-      return d.length === 0 ? true : (console.log(d.slice(0, 3)), false)
-    }, { timeoutMs: 30000, intervalMs: 1000 })
+    await waitUntil(
+      'mirror',
+      async () => {
+        const truth = (await cluster.sandbox.request('GET', '/_sandbox/state')).body
+        const d = await mirrorDifferences(cluster.database.db, truth, [connection.id])
+        return d.length === 0 ? true : (console.log(d.slice(0, 3)), false)
+      },
+      { timeoutMs: 30000, intervalMs: 1000 },
+    )
     console.log('mirrored in', Date.now() - t0)
     const s = Date.now()
     await cluster.killWorker(0)

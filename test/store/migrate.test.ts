@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { assertSchemaName, createDatabase, migrateToLatest } from '../../src/store/index.js'
+import { migrations } from '../../src/store/migrations/index.js'
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const schema = `test_migrate_${randomBytes(4).toString('hex')}`
@@ -14,11 +15,7 @@ afterAll(async () => {
 
 describe('migrations', () => {
   it('creates every mirror table in the configured schema', async () => {
-    expect(await migrateToLatest(store.db, schema)).toEqual([
-      '0001-mirror',
-      '0002-sync-requests',
-      '0003-received-events',
-    ])
+    expect(await migrateToLatest(store.db, schema)).toEqual(Object.keys(migrations))
     const tables = await sql<{ table_name: string }>`
       select table_name from information_schema.tables where table_schema = ${schema} order by table_name`.execute(
       store.db,

@@ -3,14 +3,7 @@ import type { SandboxHarness } from '../sandbox-harness.js'
 import type { SeededRandom } from './seeded-random.js'
 
 export type ChangeKind =
-  | 'add'
-  | 'modify'
-  | 'settle'
-  | 'remove'
-  | 'reauthRequired'
-  | 'reactivate'
-  | 'bankSync'
-  | 'bankSyncRefused'
+  'add' | 'modify' | 'settle' | 'remove' | 'reauthRequired' | 'reactivate' | 'bankSync' | 'bankSyncRefused'
 
 type TruthTransaction = { id: string; connectionId: string; status: string }
 
@@ -31,7 +24,8 @@ export function createBankChanges(sandbox: SandboxHarness, bank: BankClient, ran
   }
   const control = async (method: string, path: string, body?: unknown) => {
     const answer = await sandbox.request(method, path, body === undefined ? {} : { body })
-    if (answer.status >= 300) throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`)
+    if (answer.status >= 300)
+      throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`)
     return answer.body
   }
   const transactionsOf = async (connectionId: string): Promise<TruthTransaction[]> =>

@@ -3,7 +3,9 @@ import { createWriteStream, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const BIN = fileURLToPath(new URL('../../../bin/bankrec.js', import.meta.url))
+// The CLI's TypeScript entry through tsx, not bin/bankrec.js: the bin prefers dist/ when it exists, and a stale
+// build would test yesterday's code.
+const ENTRY = ['--import', 'tsx', fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url))]
 
 /** Lines a sidecar prints once it serves: `bankrec listening on URL` (start), `... health on URL/healthz` (worker). */
 const ANNOUNCED_URL = /(?:listening on|health on) (http:\/\/[^\s/]+)/
@@ -34,13 +36,13 @@ export type SpawnBankrecOptions = {
   startTimeoutMs?: number
 }
 
-/** Runs `node bin/bankrec.js <args>` and resolves once it announces its URL. Output goes to `<logDir>/<name>.log`. */
+/** Runs `bankrec <args>` (the sources, through tsx) and resolves once it announces its URL. Output goes to `<logDir>/<name>.log`. */
 export async function spawnBankrec(options: SpawnBankrecOptions): Promise<BankrecProcess> {
   const logFile = path.join(options.logDir, `${options.name}.log`)
   const log = createWriteStream(logFile, { flags: 'a' })
   log.on('error', () => undefined)
   log.write(`--- ${new Date().toISOString()} spawn ${options.args.join(' ')}\n`)
-  const child = spawn(process.execPath, [BIN, ...options.args], {
+  const child = spawn(process.execPath, [...ENTRY, ...options.args], {
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -86,7 +88,7 @@ export async function spawnBankrec(options: SpawnBankrecOptions): Promise<Bankre
 
 /** Runs a bankrec command to completion (e.g. `sync <id>`); rejects on a non-zero exit. */
 export async function runBankrec(options: SpawnBankrecOptions): Promise<string> {
-  const child = spawn(process.execPath, [BIN, ...options.args], {
+  const child = spawn(process.execPath, [...ENTRY, ...options.args], {
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })

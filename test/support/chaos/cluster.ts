@@ -7,7 +7,11 @@ import { Redis } from 'ioredis'
 import { sql } from 'kysely'
 import { createBankClient, type BankClient } from '../../../src/api-client/index.js'
 import { createVirtualClock } from '../../../src/clock/index.js'
-import { createBackendQueue, WEBHOOK_EVENTS_QUEUE, type QueueBackendConfig } from '../../../src/queue/index.js'
+import {
+  createBackendQueue,
+  WEBHOOK_EVENTS_QUEUE,
+  type QueueBackendConfig,
+} from '../../../src/queue/index.js'
 import { CONNECTION_SYNC_QUEUE } from '../../../src/reconcile/index.js'
 import type { SandboxOptions } from '../../../src/sandbox/index.js'
 import { startSandbox, type SandboxHarness } from '../sandbox-harness.js'
@@ -178,11 +182,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       },
       async syncingWorkers(connectionIds) {
         if (connectionIds.length === 0) return []
-        // The sync worker's lock key is hashtextextended('bankrec:sync:<id>', 0); pg_locks shows an int8 advisory
+        // The sync worker's lock key is hashtextextended('<schema>:sync:<id>', 0); pg_locks shows an int8 advisory
         // key as classid (high 32 bits) and objid (low 32 bits).
         const { rows } = await sql<{ connection_id: string; application_name: string }>`
           with keys as (
-            select id as connection_id, hashtextextended('bankrec:sync:' || id, 0) as k
+            select id as connection_id, hashtextextended(${`${schema}:sync:`} || id, 0) as k
             from unnest(${sql.val(connectionIds)}::text[]) as id
           )
           select keys.connection_id, a.application_name
@@ -208,7 +212,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       async queueCounts() {
         const counts: Record<string, Record<string, number>> = {}
         for (const [name, queue] of Object.entries(queues)) {
-          counts[name] = await queue.getJobCounts('wait', 'active', 'delayed', 'prioritized', 'failed', 'completed')
+          counts[name] = await queue.getJobCounts(
+            'wait',
+            'active',
+            'delayed',
+            'prioritized',
+            'failed',
+            'completed',
+          )
         }
         return counts
       },

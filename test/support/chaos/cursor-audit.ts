@@ -71,7 +71,10 @@ export function repeatedPages(transitions: readonly CursorTransition[]): string[
     if (t.fromCursor === null) {
       const count = (bootstrapsSinceReset.get(t.connectionId) ?? 0) + 1
       bootstrapsSinceReset.set(t.connectionId, count)
-      if (count > 1) problems.push(`connection ${t.connectionId}: bootstrap completed twice after one restart (#${t.id}, by ${t.writer})`)
+      if (count > 1)
+        problems.push(
+          `connection ${t.connectionId}: bootstrap completed twice after one restart (#${t.id}, by ${t.writer})`,
+        )
       continue
     }
     const key = `${t.connectionId} ${t.fromCursor}`

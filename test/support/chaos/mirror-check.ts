@@ -119,12 +119,15 @@ function compareRows(
       }
       const actual = normalize(row[column])
       if (!sameValue(normalize(value), actual)) {
-        problems.push(`${kind} ${id}: ${field} is ${JSON.stringify(actual)} in the mirror, ${JSON.stringify(value)} at the bank`)
+        problems.push(
+          `${kind} ${id}: ${field} is ${JSON.stringify(actual)} in the mirror, ${JSON.stringify(value)} at the bank`,
+        )
       }
     }
   }
   for (const field of unknownFields) problems.push(`${kind} field ${field} has no mirror column`)
-  for (const [id, row] of mirrored) problems.push(`${kind} ${id} is in the mirror but not at the bank (${describe(row)})`)
+  for (const [id, row] of mirrored)
+    problems.push(`${kind} ${id} is in the mirror but not at the bank (${describe(row)})`)
   return problems
 }
 

@@ -23,7 +23,9 @@ export async function waitUntil<T>(
     if (Date.now() >= deadline) {
       const state = options.describe ? await Promise.resolve(options.describe()).catch(String) : ''
       const cause = lastError instanceof Error ? ` (last error: ${lastError.message})` : ''
-      throw new Error(`timed out after ${options.timeoutMs} ms waiting for ${what}${cause}${state ? `\n${state}` : ''}`)
+      throw new Error(
+        `timed out after ${options.timeoutMs} ms waiting for ${what}${cause}${state ? `\n${state}` : ''}`,
+      )
     }
     await delay(options.intervalMs ?? 100)
   }
