@@ -10,6 +10,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { Writable } from 'node:stream'
 import { parseArgs } from 'node:util'
+import { constants, PerformanceObserver } from 'node:perf_hooks'
 import { sql } from 'kysely'
 import {
   BankCursorExpiredError,
@@ -42,17 +43,44 @@ const PAGE = 500
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
 type Peak = { rssMb: number; heapMb: number }
-type Measured<T> = { result: T; seconds: number; cpuSeconds: number; peak: Peak; before: Peak }
+type Measured<T> = {
+  result: T
+  seconds: number
+  cpuSeconds: number
+  peak: Peak
+  before: Peak
+  /** Heap still in use after the work and a full GC, minus before (with --expose-gc). */
+  retainedMb?: number
+  /** The largest heap in use right after a major GC during the work: the live set, without garbage. */
+  liveMb: number
+  majorGcs: number
+}
 
-/** Samples RSS and heap every 20 ms while `work` runs; returns its result, its duration and the peaks. */
+const gc = (globalThis as { gc?: () => void }).gc
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
+
+/**
+ * Runs `work`, sampling RSS and heap every 20 ms: its result, its duration, this process's CPU time and the
+ * peaks. The peaks include garbage not yet collected; `retainedMb` is what the work left behind.
+ */
 async function measured<T>(work: () => Promise<T>): Promise<Measured<T>> {
-  const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
   const sample = () => {
     const m = process.memoryUsage()
     return { rssMb: mb(m.rss), heapMb: mb(m.heapUsed) }
   }
+  gc?.()
   const before = sample()
   const peak = { ...before }
+  let liveMb = before.heapMb
+  let majorGcs = 0
+  const gcs = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const { kind } = entry.detail as { kind: number }
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR)
+        liveMb = Math.max(liveMb, mb(process.memoryUsage().heapUsed))
+    }
+  })
+  gcs.observe({ entryTypes: ['gc'] })
   const timer = setInterval(() => {
     const now = sample()
     peak.rssMb = Math.max(peak.rssMb, now.rssMb)
@@ -63,10 +91,22 @@ async function measured<T>(work: () => Promise<T>): Promise<Measured<T>> {
   try {
     const result = await work()
     const used = process.cpuUsage(cpu)
-    const cpuSeconds = (used.user + used.system) / 1e6
-    return { result, seconds: Number(process.hrtime.bigint() - started) / 1e9, cpuSeconds, peak, before }
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9
+    gc?.()
+    const retainedMb = gc ? mb(process.memoryUsage().heapUsed) - before.heapMb : undefined
+    return {
+      result,
+      seconds,
+      cpuSeconds: (used.user + used.system) / 1e6,
+      peak,
+      before,
+      retainedMb,
+      liveMb,
+      majorGcs,
+    }
   } finally {
     clearInterval(timer)
+    gcs.disconnect()
   }
 }
 
@@ -230,7 +270,9 @@ async function main(): Promise<void> {
     const show = (name: string, m: Measured<unknown>) =>
       console.log(
         `  ${name}: heap ${m.before.heapMb} → peak ${m.peak.heapMb} MB (+${m.peak.heapMb - m.before.heapMb}), ` +
-          `RSS ${m.before.rssMb} → peak ${m.peak.rssMb} MB (+${m.peak.rssMb - m.before.rssMb}), ${m.seconds.toFixed(2)} s`,
+          `live heap after ${m.majorGcs} major GCs ≤ ${m.liveMb} MB (+${m.liveMb - m.before.heapMb}), ` +
+          `RSS ${m.before.rssMb} → peak ${m.peak.rssMb} MB (+${m.peak.rssMb - m.before.rssMb})` +
+          (m.retainedMb !== undefined ? `, retained after GC ${m.retainedMb} MB` : ''),
       )
     show('memory during the sync  ', sync)
     show(`memory during CSV export of ${fmt(exported.result.rows)} rows`, exported)

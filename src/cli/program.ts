@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander'
 import { connectCommand } from './connect.js'
+import { invoicesCommand } from './invoices.js'
 import type { CommandIo } from './io.js'
 import { receiverCommand } from './receiver.js'
 import { migrateCommand } from './migrate.js'
@@ -32,6 +33,7 @@ export function buildProgram(io: CommandIo): Command {
     verifyCommand(io),
     mirrorCommand(io),
     webhooksCommand(io),
+    invoicesCommand(io),
   ]) {
     program.addCommand(inherit(command, program))
   }

@@ -33,3 +33,13 @@ export type {
 } from './balance-proof/index.js'
 export { exportMirror, MIRROR_EXPORT_COLUMNS } from './mirror-export/index.js'
 export type { MirrorExportFormat } from './mirror-export/index.js'
+export {
+  AGE_BUCKETS,
+  createMatchingService,
+  matchLockName,
+  matchReport,
+  MatchingRequestError,
+  RECONCILE_QUEUE,
+  runMatching,
+} from './matching/index.js'
+export type { MatchingService, MatchReport, MatchRunSummary, ReportLine } from './matching/index.js'

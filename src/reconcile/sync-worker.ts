@@ -129,6 +129,14 @@ export async function processSyncJob(
   }
   const lockClient = await deps.pool.connect()
   let locked = false
+  // The lock's session may die under the run (PostgreSQL restarted, the connection killed): that must fail this
+  // job, not crash the process with an unhandled 'error' event. The cursor compare-and-swap keeps the pages safe.
+  let sessionError: Error | undefined
+  const onSessionError = (error: Error) => {
+    sessionError = error
+    deps.logger.warn({ err: error, connectionId }, 'the sync lock session was lost')
+  }
+  lockClient.on('error', onSessionError)
   try {
     const { rows } = await lockClient.query<{ locked: boolean }>(
       'select pg_try_advisory_lock(hashtextextended($1, 0)) as locked',
@@ -142,10 +150,14 @@ export async function processSyncJob(
     throw await classifyFailure(deps, job, token, connectionId, error)
   } finally {
     if (locked)
-      await lockClient.query('select pg_advisory_unlock(hashtextextended($1, 0))', [
-        syncLockName(deps.lockNamespace, connectionId),
-      ])
-    lockClient.release()
+      await lockClient
+        .query('select pg_advisory_unlock(hashtextextended($1, 0))', [
+          syncLockName(deps.lockNamespace, connectionId),
+        ])
+        .catch((error: Error) => (sessionError ??= error))
+    lockClient.off('error', onSessionError)
+    // A broken session is discarded, not handed to the next job.
+    lockClient.release(sessionError)
   }
 }
 

@@ -19,10 +19,14 @@ import {
   balanceCheckAfterSync,
   CONNECTION_SYNC_QUEUE,
   createEventWorker,
+  createMatchingService,
   createSyncWorker,
   requestConnectionSync,
   type ConnectionSyncJobData,
+  type ConnectionSyncResult,
+  type MatchingService,
 } from '../reconcile/index.js'
+import { matchConfig } from '../reconcile/matcher/index.js'
 import {
   ALERT_DELIVERIES_QUEUE,
   alertConfigOf,
@@ -40,7 +44,7 @@ import {
 } from './alerts/index.js'
 import { createDrain } from './drain.js'
 import { createSidecarApp } from './http-app.js'
-import { createSidecarMetrics, type SidecarMetrics } from './metrics.js'
+import { createSidecarMetrics, MATCH_RATE_GAUGE, type SidecarMetrics } from './metrics.js'
 import { openBank, type OpenBank } from './open-bank.js'
 import { openStore, type OpenStore } from './open-store.js'
 import { queueBackendFor } from './queue-backend.js'
@@ -86,6 +90,8 @@ export type SidecarContext = {
   metrics: SidecarMetrics
   /** Every BullMQ queue of the sidecar (webhook events, connection syncs, alerts), for metrics and the queue board. */
   queues: Queue[]
+  /** Matching payments to invoices and transfers: the outbox, runs, a person's inputs (src/reconcile/matching). */
+  reconcile: MatchingService
 }
 
 export type Sidecar = {
@@ -152,6 +158,18 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
         'KIT_API_TOKEN is required to serve the HTTP API against a real bank (BANK_API_URL is set).',
       )
     }
+    const appEvents = createAppEvents(config.APP_WEBHOOK_URL ? { url: config.APP_WEBHOOK_URL } : null)
+    const reconcile = createMatchingService({
+      db: store.db,
+      schema: store.schema,
+      backend,
+      clock,
+      logger,
+      publish: appEvents.publish,
+      config: matchConfig({ transferLegWindowSeconds: config.TRANSFER_LEG_WINDOW_SECONDS }),
+    })
+    closers.push(() => reconcile.close())
+    metrics.feed(MATCH_RATE_GAUGE, () => reconcile.matchRate())
     const context: SidecarContext = {
       config,
       logger,
@@ -165,14 +183,16 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       alerts,
       connectionHealth,
       apiToken: apiToken ?? '',
-      appEvents: createAppEvents(config.APP_WEBHOOK_URL ? { url: config.APP_WEBHOOK_URL } : null),
+      appEvents,
       outbound: null,
       metrics,
       queues,
+      reconcile,
     }
 
     if (options.roles.has('worker')) {
       const workers = startWorkers(context, { alerts, alertConfig })
+      workers.push(await reconcile.startWorker({ scheduleSeconds: RECONCILE_SCHEDULE_SECONDS }))
       closers.push(() => closeWorkers(workers, context))
       const outbound = await startOutboundWorkers(context)
       context.outbound = outbound
@@ -278,12 +298,10 @@ function startWorkers(
         .catch((error) =>
           logger.error({ err: error, connectionId: connection.id }, 'connection health update failed'),
         ),
-    onSynced: balanceCheckAfterSync({
-      db: store.db,
-      client: context.bank.client,
-      clock: context.clock,
-      logger,
-    }),
+    onSynced: afterSync(
+      balanceCheckAfterSync({ db: store.db, client: context.bank.client, clock: context.clock, logger }),
+      context,
+    ),
   })
   for (const worker of [eventWorker, syncWorker, alertWorker, healthWorker]) {
     worker.on('failed', (job, error) =>
@@ -292,6 +310,22 @@ function startWorkers(
     worker.on('error', (error) => logger.error({ err: error, queue: worker.name }, 'worker error'))
   }
   return [eventWorker, syncWorker, alertWorker, healthWorker] as unknown as Worker[]
+}
+
+/** How often the worker role sweeps for unmatched changes and checks transfers' leg windows. */
+const RECONCILE_SCHEDULE_SECONDS = 30
+
+/** After a sync run: the balance proof, then a matching run for what the run queued in matching's outbox. */
+function afterSync(
+  balanceCheck: (connectionId: string, result: ConnectionSyncResult) => Promise<void> | void,
+  context: SidecarContext,
+): (connectionId: string, result: ConnectionSyncResult) => Promise<void> {
+  return async (connectionId, result) => {
+    await balanceCheck(connectionId, result)
+    await context.reconcile
+      .requestRun(`synced ${connectionId}`)
+      .catch((error) => context.logger.error({ err: error, connectionId }, 'could not queue a matching run'))
+  }
 }
 
 /** Waits for running jobs; past the timeout BullMQ hands them to another worker once their lock expires. */

@@ -41,5 +41,8 @@ export function createDatabase(options: DatabaseOptions): StoreDatabase {
           : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   })
+  // An idle client whose connection dropped (server restart, killed session) is discarded by the pool and the next
+  // query opens a new one; without a listener its 'error' event would crash the process.
+  pool.on('error', () => undefined)
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), pool, schema }
 }

@@ -260,7 +260,161 @@ export type TransferAttemptsTable = {
   answered_at: Timestamp | null
 }
 
+/**
+ * An invoice (receivable) as the caller gave it. What matching derives from it (status and amounts) is kept
+ * elsewhere. `customer_keys` holds the normalized customer name and aliases, for the customer filter.
+ */
+export type InvoicesTable = {
+  id: string
+  number: string
+  /** The number's matcher token key joined by single spaces: `INV-0001001` is `INV 1001`. */
+  normalized_number: string
+  amount: Numeric
+  currency: string
+  customer_name: string | null
+  customer_aliases: ColumnType<string[], string[] | undefined, string[]>
+  customer_keys: ColumnType<string[], string[] | undefined, string[]>
+  issue_date: CalendarDate | null
+  due_date: CalendarDate | null
+  entity_id: string | null
+  account_id: string | null
+  metadata: NullableJson<Record<string, unknown>>
+  voided_at: Timestamp | null
+  /** bigint: pg returns it as a string. Grows by one with every change. */
+  version: ColumnType<string, string | number | undefined, string | number>
+  created_at: DefaultedTimestamp
+  updated_at: DefaultedTimestamp
+}
+
+/** One allocation of (part of) a transaction to an invoice; reversed, never deleted. */
+export type AllocationsTable = {
+  id: Generated<string>
+  transaction_id: string
+  invoice_id: string
+  amount: Numeric
+  write_off: Numeric
+  /** false: a tentative allocation of a pending inflow. */
+  settled: boolean
+  /** reference, suggestion or manual. */
+  rule: string
+  /** The transaction field the reference was read from. */
+  field: string | null
+  matched_reference: string | null
+  /** text, rf or swift. */
+  via: string | null
+  confidence: number
+  made_by: 'engine' | 'person'
+  created_at: Timestamp
+  reversed_at: Timestamp | null
+  reversal_reason: string | null
+}
+
+/** An invoice's state as matching derived it. */
+export type InvoiceStateTable = {
+  invoice_id: string
+  status: string
+  amount_paid: Numeric
+  amount_pending: Numeric
+  amount_open: Numeric
+  amount_overpaid: Numeric
+  amount_written_off: Numeric
+  /** How often the status changed: part of the stable id of the app event each change sends. */
+  status_changes: ColumnType<number, number | undefined, number>
+  /** The invoices.version this state was computed from; an older one means the invoice must be matched again. */
+  invoice_version: ColumnType<string, string | number | undefined, string | number>
+  updated_at: Timestamp
+}
+
+/** Something a person should look at; the key is the matcher's, stable while its cause lasts. */
+export type MatchExceptionsTable = {
+  key: string
+  type: string
+  transaction_id: string | null
+  transfer_id: string | null
+  invoice_ids: ColumnType<string[], string[] | undefined, string[]>
+  amount: Numeric | null
+  confidence: number | null
+  settled: boolean
+  /** { reasons: string[] } */
+  details: JSONColumnType<{ reasons: string[] }>
+  times_opened: ColumnType<number, number | undefined, number>
+  opened_at: Timestamp
+  updated_at: Timestamp
+  resolved_at: Timestamp | null
+  resolution: string | null
+}
+
+/** What a mirrored transaction's reference fields name, and the token runs they hold (to find closed sets). */
+export type TransactionReferencesTable = {
+  transaction_id: string
+  /** named, ambiguous, none, outflow or inactive. */
+  outcome: string
+  invoice_ids: string[]
+  candidate_keys: string[]
+  /** The normalized counterparty name. */
+  payer_key: string | null
+  updated_at: Timestamp
+}
+
+/** The outbox of matching: transactions and invoices whose matches must be computed again. */
+export type PendingMatchesTable = {
+  seq: Generated<string>
+  kind: 'transaction' | 'invoice'
+  entity_id: string
+  queued_at: DefaultedTimestamp
+}
+
+/** A person's match: an input to the matcher (amount 0: the person unmatched it, the engine leaves it alone). */
+export type ManualMatchesTable = {
+  id: Generated<string>
+  transaction_id: string
+  invoice_id: string
+  amount: Numeric
+  created_at: Timestamp
+  removed_at: Timestamp | null
+}
+
+export type RejectedSuggestionsTable = {
+  transaction_id: string
+  invoice_ids: string[]
+  rejected_at: Timestamp
+}
+
+/** The two legs found for a transfer bankrec initiated. */
+export type TransferLegsTable = {
+  transfer_id: string
+  /** The client reference's token key joined by spaces. */
+  reference_key: string
+  outflow_transaction_id: string | null
+  inflow_transaction_id: string | null
+  legs_matched_at: Timestamp | null
+  updated_at: Timestamp
+}
+
+/** Append-only, each entry chained to the hash of the one before. */
+export type AuditLogTable = {
+  seq: ColumnType<string, string | number, never>
+  at: Timestamp
+  actor: string
+  action: string
+  entity: string
+  entity_id: string
+  payload: JSONColumnType<Record<string, unknown>>
+  prev_hash: string
+  hash: string
+}
+
 export type Database = {
+  allocations: AllocationsTable
+  invoice_state: InvoiceStateTable
+  match_exceptions: MatchExceptionsTable
+  transaction_references: TransactionReferencesTable
+  pending_matches: PendingMatchesTable
+  manual_matches: ManualMatchesTable
+  rejected_suggestions: RejectedSuggestionsTable
+  transfer_legs: TransferLegsTable
+  audit_log: AuditLogTable
+  invoices: InvoicesTable
   app_events: AppEventsTable
   transfers: TransfersTable
   transfer_attempts: TransferAttemptsTable

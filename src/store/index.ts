@@ -7,6 +7,7 @@ export type { Database, DelegatedUser } from './database.js'
 export {
   transactionToRow,
   upsertTransactions,
+  transactionUpsertStatement,
   deleteTransactions,
   deleteConnectionTransactions,
   deleteTransactionsNotInBackfill,
@@ -101,3 +102,79 @@ export type {
   TransferObservationUpdate,
 } from './transfers-repo.js'
 export type { BankRefusal } from './database.js'
+export { applySyncPage } from './sync-page-repo.js'
+export type { SyncPageWrite } from './sync-page-repo.js'
+export {
+  upsertInvoices,
+  upsertInvoice,
+  getInvoice,
+  getInvoices,
+  listInvoices,
+  voidInvoice,
+  normalizedInvoiceNumber,
+  customerKeys,
+} from './invoices-repo.js'
+export type {
+  InvoiceRow,
+  InvoiceWithState,
+  InvoiceStateColumns,
+  InvoiceWrite,
+  InvoiceUpsertOutcome,
+  InvoiceListFilter,
+  InvoicesWrittenHook,
+} from './invoices-repo.js'
+export { appendAudit, verifyAuditChain } from './audit-log-repo.js'
+export type { AuditAppend, AuditVerification } from './audit-log-repo.js'
+export { auditEntryHash, canonicalJson, GENESIS_HASH } from './audit-hash.js'
+export type { AuditEntry } from './audit-hash.js'
+export {
+  countPendingMatches,
+  deletePendingMatches,
+  enqueueBackfillRemovals,
+  enqueueMatches,
+  enqueueUnseenMatches,
+  takePendingMatches,
+} from './pending-matches-repo.js'
+export type { PendingMatch, PendingMatchKind } from './pending-matches-repo.js'
+export {
+  deleteTransactionReferences,
+  invoicesHeldByTransactions,
+  loadExceptionsInScope,
+  loadInvoiceStates,
+  loadInvoicesById,
+  loadInvoicesByNumberKeys,
+  loadManualMatches,
+  loadMatchTransactions,
+  loadOpenInvoicesOfPayers,
+  loadRejectedSuggestions,
+  saveInvoiceStates,
+  saveTransactionReferences,
+  transactionsTouchingInvoices,
+  transferLegTransactions,
+} from './matching-repo.js'
+export type {
+  InvoiceStateRow,
+  ManualMatchInput,
+  MatchExceptionRow,
+  MatchTransactionRow,
+  TransactionReferencesWrite,
+} from './matching-repo.js'
+export {
+  activeAllocationsOfTransactions,
+  findAllocation,
+  insertAllocations,
+  listAllocations,
+  reverseAllocations,
+} from './allocations-repo.js'
+export type { AllocationFilter, AllocationRow, NewAllocation } from './allocations-repo.js'
+export { findException, listExceptions, openException, resolveException } from './match-exceptions-repo.js'
+export type { ExceptionFilter, ExceptionWrite } from './match-exceptions-repo.js'
+export {
+  registerTransferLegs,
+  saveTransferLegs,
+  transactionsWithKeys,
+  transfersInScope,
+  transfersWithoutLegs,
+} from './transfer-legs-repo.js'
+export type { TransferLegsRow, TransferWithLegs } from './transfer-legs-repo.js'
+export { rejectSuggestion, removeManualMatch, setManualMatch } from './manual-matches-repo.js'

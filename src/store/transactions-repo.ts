@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely } from 'kysely'
+import { sql, type Insertable, type Kysely, type RawBuilder } from 'kysely'
 import type { Transaction } from '../api-client/index.js'
 import type { Database, TransactionsTable } from './database.js'
 
@@ -75,23 +75,32 @@ const UPDATE_LIST = sql.raw(
 )
 
 /**
- * Upserts keyed by transaction id (seed rule 7): applying the same rows again changes nothing. The batch goes
- * as one typed array per column through unnest(): 24 parameters whatever its size, instead of 24 per row, which
- * roughly doubles the rows PostgreSQL takes per second (bench/sync.ts). Amounts stay decimal strings to NUMERIC.
+ * The upsert of `rows` keyed by transaction id, as a statement to execute or embed in a larger one; with
+ * `guard`, only when that boolean SQL expression holds. The batch goes as one typed array per column through
+ * unnest(): 24 parameters whatever its size instead of 24 per row, which PostgreSQL takes markedly faster
+ * (bench/sync.ts). Amounts stay decimal strings all the way to NUMERIC.
  */
+export function transactionUpsertStatement(
+  rows: readonly TransactionRow[],
+  guard?: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  const arrays = COLUMNS.map(
+    ([column, type]) => sql`${rows.map((row) => row[column] ?? null)}::${sql.raw(type)}[]`,
+  )
+  return sql`
+    insert into transactions (${COLUMN_LIST})
+    select * from unnest(${sql.join(arrays)}) ${guard ? sql`where ${guard}` : sql``}
+    on conflict (id) do update set ${UPDATE_LIST}
+  `
+}
+
+/** Upserts keyed by transaction id (seed rule 7): applying the same rows again changes nothing. */
 export async function upsertTransactions(
   db: Kysely<Database>,
   rows: readonly TransactionRow[],
 ): Promise<void> {
   if (rows.length === 0) return
-  const arrays = COLUMNS.map(
-    ([column, type]) => sql`${rows.map((row) => row[column] ?? null)}::${sql.raw(type)}[]`,
-  )
-  await sql`
-    insert into transactions (${COLUMN_LIST})
-    select * from unnest(${sql.join(arrays)})
-    on conflict (id) do update set ${UPDATE_LIST}
-  `.execute(db)
+  await transactionUpsertStatement(rows).execute(db)
 }
 
 export async function deleteTransactions(db: Kysely<Database>, ids: string[]): Promise<number> {

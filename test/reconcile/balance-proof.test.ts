@@ -6,7 +6,10 @@ import {
   createBankClient,
   type BankClient,
 } from '../../src/api-client/index.js'
+import { Writable } from 'node:stream'
+import { createLogger } from '../../src/observability/index.js'
 import {
+  balanceCheckAfterSync,
   checkConnectionBalances,
   streamBalanceProof,
   type AccountProofDay,
@@ -180,5 +183,30 @@ describe('balance proof of a mirror synced from the sandbox', () => {
     }
     expect(days[0]).toEqual(middle)
     expect(days.every((d) => d.accountId === middle.accountId && d.date >= middle.date && d.ok)).toBe(true)
+  })
+
+  it("records exceptions from the sync worker's hook, re-reading balances through the client, and logs them", async () => {
+    let log = ''
+    const logger = createLogger({
+      level: 'warn',
+      destination: new Writable({
+        write(chunk, _encoding, done) {
+          log += String(chunk)
+          done()
+        },
+      }),
+    })
+    const hook = balanceCheckAfterSync({ db: database.db, client, clock: harness.sandbox.clock, logger })
+    const row = await postedRow()
+    await sql`update transactions set amount = amount - 3 where id = ${row.id}`.execute(database.db)
+    await hook(connectionId)
+    const open = await listOpenBalanceExceptions(database.db, { connectionId })
+    expect(open.map((e) => [e.account_id, e.date, e.problem])).toEqual([
+      [row.account_id, row.posted_date, 'posted_sum_mismatch'],
+    ])
+    expect(log).toContain('balance proof: days that do not add up')
+    await sql`update transactions set amount = amount + 3 where id = ${row.id}`.execute(database.db)
+    await hook(connectionId)
+    expect(await listOpenBalanceExceptions(database.db, { connectionId })).toEqual([])
   })
 })

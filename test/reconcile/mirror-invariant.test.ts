@@ -11,7 +11,11 @@ import { connectReadyBank } from '../support/sandbox-harness.js'
 /** Replay a failure with CHAOS_SEED=<seed> (printed with every failure). */
 const SEED = chaosSeed()
 const CONNECTIONS = 3
-const WORKERS = 3
+/**
+ * Three workers on Redis, two on the PostgreSQL queue: there every worker process holds ~15 database
+ * connections (its pool plus BullMQ's per queue), and the test database allows 100 for every test file at once.
+ */
+const WORKERS = { redis: 3, postgres: 2 }
 const ROUNDS = 16
 
 const FAULTS = {
@@ -34,11 +38,11 @@ describe.each<ChaosQueue>(['redis', 'postgres'])('the mirror on the %s queue', (
       cluster = await startCluster({
         label: `mirror_${queue}`,
         queue,
-        workers: WORKERS,
+        workers: WORKERS[queue],
         sandbox: { seed },
         // Small pages make a sync long enough to be killed in the middle; a short job lock hands a killed
         // worker's job to another worker within seconds instead of BullMQ's 30.
-        env: { SYNC_PAGE_SIZE: '4', JOB_LOCK_SECONDS: '3' },
+        env: { SYNC_PAGE_SIZE: '4', JOB_LOCK_SECONDS: '3', WORKER_CONCURRENCY: '2' },
         prepareDatabase: (database) => installCursorAudit(database.db, database.schema),
       })
       const c = cluster

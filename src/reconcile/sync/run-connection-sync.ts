@@ -3,8 +3,10 @@ import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock/index.js'
 import {
   advanceCursor,
+  applySyncPage,
   deleteTransactionsNotInBackfill,
-  deleteTransactions,
+  enqueueBackfillRemovals,
+  enqueueMatches,
   getSyncStream,
   recordSyncSuccess,
   saveStreamHead,
@@ -95,14 +97,23 @@ async function bootstrap(
   await saveStreamHead(deps.db, connectionId, head.nextCursor, deps.clock.now())
   const run = randomUUID()
   for await (const page of deps.source.transactionPages(connectionId)) {
-    await upsertTransactions(
-      deps.db,
-      page.map((tx) => transactionToRow(tx, null, run)),
-    )
+    // Matching's outbox is written with the rows it concerns, so no committed change goes unmatched.
+    await deps.db.transaction().execute(async (trx) => {
+      await upsertTransactions(
+        trx,
+        page.map((tx) => transactionToRow(tx, null, run)),
+      )
+      await enqueueMatches(
+        trx,
+        'transaction',
+        page.map((tx) => tx.id),
+      )
+    })
     result.upserted += page.length
     for (const tx of page) noteDate(result, tx.postedDate)
   }
   await deps.db.transaction().execute(async (trx) => {
+    await enqueueBackfillRemovals(trx, connectionId, run)
     result.deleted += await deleteTransactionsNotInBackfill(trx, connectionId, run)
     if (!(await advanceCursor(trx, connectionId, null, head.nextCursor, deps.clock.now()))) {
       throw new ConcurrentSyncError(connectionId)
@@ -133,14 +144,23 @@ async function streamPages(
     // once this one and its cursor are committed (or dropped with the run if this one fails).
     if (page.hasMore) next = fetchPage(page.nextCursor)
     const plan = planSyncPage(page.events)
-    const from: string = cursor
-    await deps.db.transaction().execute(async (trx) => {
-      await upsertTransactions(trx, plan.upserts)
-      result.deleted += await deleteTransactions(trx, plan.deletes)
-      if (!(await advanceCursor(trx, connectionId, from, page.nextCursor, deps.clock.now()))) {
-        throw new ConcurrentSyncError(connectionId)
-      }
+    const from = cursor
+    const deleted = await deps.db.transaction().execute(async (trx) => {
+      const applied = await applySyncPage(trx, {
+        connectionId,
+        from,
+        next: page.nextCursor,
+        upserts: plan.upserts,
+        deletes: plan.deletes,
+        now: deps.clock.now(),
+      })
+      // Matching's outbox, in the page's transaction: a committed page is a queued match.
+      if (applied !== null)
+        await enqueueMatches(trx, 'transaction', [...plan.upserts.map((row) => row.id), ...plan.deletes])
+      return applied
     })
+    if (deleted === null) throw new ConcurrentSyncError(connectionId)
+    result.deleted += deleted
     result.pagesApplied++
     result.upserted += plan.upserts.length
     noteDate(result, plan.earliestPostedDate)

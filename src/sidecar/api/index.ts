@@ -3,6 +3,7 @@ import type { SidecarContext } from '../runtime.js'
 import { accountRoutes } from './accounts.js'
 import { balanceProofRoutes } from './balance-proof.js'
 import { connectionRoutes } from './connections.js'
+import { invoiceRoutes } from './invoices.js'
 import { overviewRoutes } from './overview.js'
 import { transactionRoutes } from './transactions.js'
 import { transferRoutes } from './transfers.js'
@@ -16,5 +17,6 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(accountRoutes(context))
   router.use(balanceProofRoutes(context))
   router.use(transferRoutes(context))
+  router.use(invoiceRoutes(context))
   return router
 }

@@ -6,6 +6,8 @@ import * as alerts from './0004-alerts.js'
 import * as balanceExceptions from './0005-balance-exceptions.js'
 import * as appEvents from './0006-app-events.js'
 import * as transfers from './0007-transfers.js'
+import * as invoices from './0008-invoices.js'
+import * as matching from './0009-matching.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +18,6 @@ export const migrations: Record<string, Migration> = {
   '0005-balance-exceptions': balanceExceptions,
   '0006-app-events': appEvents,
   '0007-transfers': transfers,
+  '0008-invoices': invoices,
+  '0009-matching': matching,
 }

@@ -126,12 +126,21 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       PGAPPNAME: `${appName}_${role}`,
       ...options.env,
     })
+    const starting = new Set<Promise<BankrecProcess>>()
     const spawnRole = async (name: string, args: string[]) => {
-      const child = await spawnBankrec({ name, args, env: env(name), logDir })
-      processes.push(child)
-      return child
+      const spawned = spawnBankrec({ name, args, env: env(name), logDir })
+      starting.add(spawned)
+      try {
+        const child = await spawned
+        processes.push(child)
+        return child
+      } finally {
+        starting.delete(spawned)
+      }
     }
     cleanups.push(async () => {
+      // A restart still starting would outlive the clean-up and recreate the schema it just dropped.
+      await Promise.allSettled([...starting])
       await Promise.all(processes.map((p) => p.kill()))
     })
 
@@ -182,11 +191,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       },
       async syncingWorkers(connectionIds) {
         if (connectionIds.length === 0) return []
-        // The sync worker's lock key is hashtextextended('<schema>:sync:<id>', 0); pg_locks shows an int8 advisory
+        // The sync worker's lock key is hashtextextended('<schema>:sync:<id>', 0) (syncLockName); pg_locks shows an int8 advisory
         // key as classid (high 32 bits) and objid (low 32 bits).
         const { rows } = await sql<{ connection_id: string; application_name: string }>`
           with keys as (
-            select id as connection_id, hashtextextended(${`${schema}:sync:`} || id, 0) as k
+            select id as connection_id, hashtextextended(${sql.lit(`${schema}:sync:`)} || id, 0) as k
             from unnest(${sql.val(connectionIds)}::text[]) as id
           )
           select keys.connection_id, a.application_name

@@ -19,6 +19,13 @@ export async function quiesce(
   // A bank sync still running would change the truth after the final request.
   await cluster.sandbox.sandbox.advance(cluster.sandbox.sandbox.ctx.settings.syncDurationSeconds)
   await cluster.sandbox.request('POST', '/_sandbox/webhooks/flush')
+  // A job still alive from the chaos makes the request below a no-op (one job per connection); if that job then
+  // fails for good (stalled twice by killed workers), nothing serves the request until the safety-net schedule.
+  await waitUntil('both queues to settle', () => queuesIdle(cluster), {
+    timeoutMs: remaining(),
+    intervalMs: 250,
+    describe: () => describeSyncState(cluster, connectionIds),
+  })
 
   const requested = new Map(
     await Promise.all(connectionIds.map(async (id) => [id, await cluster.requestSync(id)] as const)),
@@ -36,14 +43,17 @@ export async function quiesce(
     },
     { timeoutMs: remaining(), intervalMs: 250, describe: () => describeSyncState(cluster, connectionIds) },
   )
-  await waitUntil(
-    'both queues to be idle',
-    async () => {
-      const counts = await cluster.queueCounts()
-      return Object.values(counts).every((c) => (c.wait ?? 0) + (c.active ?? 0) + (c.prioritized ?? 0) === 0)
-    },
-    { timeoutMs: remaining(), intervalMs: 250, describe: () => describeSyncState(cluster, connectionIds) },
-  )
+  await waitUntil('both queues to be idle', () => queuesIdle(cluster), {
+    timeoutMs: remaining(),
+    intervalMs: 250,
+    describe: () => describeSyncState(cluster, connectionIds),
+  })
+}
+
+/** Nothing waiting or running; delayed jobs (the safety-net schedule, a 429 back-off) may remain. */
+async function queuesIdle(cluster: Cluster): Promise<boolean> {
+  const counts = await cluster.queueCounts()
+  return Object.values(counts).every((c) => (c.wait ?? 0) + (c.active ?? 0) + (c.prioritized ?? 0) === 0)
 }
 
 /** Queue counts, sync requests and stream errors: what a timed-out wait reports. */

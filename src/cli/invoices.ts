@@ -1,0 +1,108 @@
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import cliProgress from 'cli-progress'
+import type { Command } from 'commander'
+import { systemClock } from '../clock/index.js'
+import { createInvoices, type InvoiceCsvRowError } from '../invoices/index.js'
+import { openStore } from '../sidecar/index.js'
+import type { CommandIo } from './io.js'
+import { prepareCommand } from './sidecar-command.js'
+import { UsageCommand } from './usage-command.js'
+
+/** A progress report per phase: a bar on a terminal, a line per tenth otherwise (logs, CI). */
+type Progress = { update(done: number): void; stop(): void }
+
+function progress(io: CommandIo, label: string, total: number, unit: string): Progress {
+  if (io.isTerminal) {
+    const bar = new cliProgress.SingleBar(
+      {
+        stream: io.stderr as NodeJS.WritableStream & { isTTY: boolean },
+        format: `${label.padEnd(9)} [{bar}] {percentage}% | {value}/{total} ${unit}`,
+        hideCursor: true,
+        clearOnComplete: false,
+      },
+      cliProgress.Presets.shades_classic,
+    )
+    bar.start(total, 0)
+    return { update: (done) => bar.update(done), stop: () => bar.stop() }
+  }
+  let reported = -1
+  return {
+    update(done) {
+      const tenth = total === 0 ? 10 : Math.floor((done / total) * 10)
+      if (tenth <= reported) return
+      reported = tenth
+      io.stderr.write(`${label}: ${tenth * 10}% (${done} of ${total} ${unit})\n`)
+    },
+    stop: () => undefined,
+  }
+}
+
+function describeRow(row: InvoiceCsvRowError): string {
+  const reasons = row.reasons.map((reason) =>
+    reason.field ? `${reason.field} ${reason.message}` : reason.message,
+  )
+  return `line ${row.line}${row.id ? ` (id ${row.id})` : ''}: ${reasons.join('; ')}\n`
+}
+
+async function importFile(io: CommandIo, file: string): Promise<void> {
+  const size = await stat(file).then(
+    (info) => info.size,
+    (error: NodeJS.ErrnoException) => {
+      throw Object.assign(new Error(`cannot read ${file}: ${error.code ?? error.message}`), { exitCode: 2 })
+    },
+  )
+  const { config, logger } = prepareCommand(io)
+  const store = await openStore(config, logger)
+  try {
+    const invoices = createInvoices({ store, clock: systemClock, logger })
+    const checking = progress(io, 'checking', size, 'bytes')
+    let writing: Progress | undefined
+    const result = await invoices
+      .import(createReadStream(file), {
+        onBytes: (bytes) => checking.update(bytes),
+        onWritten: (written, total) => {
+          if (!writing) {
+            checking.stop()
+            writing = progress(io, 'importing', total, 'invoices')
+          }
+          writing.update(written)
+        },
+      })
+      .finally(() => {
+        checking.stop()
+        writing?.stop()
+      })
+    if (!result.ok) {
+      for (const row of result.errors) io.stdout.write(describeRow(row))
+      const bad = result.errors.length
+      throw Object.assign(
+        new Error(
+          `${bad} ${bad === 1 ? 'row is' : 'rows are'} invalid (of ${result.rows}); nothing was imported`,
+        ),
+        { exitCode: 1 },
+      )
+    }
+    io.stdout.write(
+      `imported ${result.rows} invoices from ${file}: ${result.created} created, ${result.updated} updated, ` +
+        `${result.unchanged} unchanged\n`,
+    )
+  } finally {
+    await store.close()
+  }
+}
+
+/** `bankrec invoices import FILE.csv`: all or nothing; exit 0 imported, 1 bad rows (all listed), 2 usage. */
+export function invoicesCommand(io: CommandIo): Command {
+  const invoices = new UsageCommand('invoices').description('Manage the invoices payments are matched to')
+  invoices
+    .command('import')
+    .description(
+      'Import invoices from a CSV file (id, number, amount, currency, customerName, customerAliases, issueDate, ' +
+        'dueDate, entityId, accountId, metadata): every row is valid and all are imported, or none is and every ' +
+        'bad row is listed with its reasons',
+    )
+    .argument('<file>', 'the CSV file, UTF-8, header row first')
+    .action(async (file: string) => importFile(io, file))
+  return invoices
+}

@@ -1,0 +1,73 @@
+import { Decimal } from 'decimal.js'
+import type { Allocation } from '../matcher/index.js'
+
+/** An active allocation as the store holds it. */
+export type StoredAllocation = {
+  id: string
+  transactionId: string
+  invoiceId: string
+  amount: string
+  writeOff: string
+  settled: boolean
+  rule: string
+  field: string | null
+  reference: string | null
+  via: string | null
+  confidence: number
+  madeBy: 'engine' | 'person'
+}
+
+export type AllocationDiff = {
+  /** Produced and not held (or held with other values): to insert. */
+  insert: Allocation[]
+  /** Held and no longer produced as held: to reverse, with the reason. */
+  reverse: Array<{ allocation: StoredAllocation; reason: string }>
+  unchanged: StoredAllocation[]
+}
+
+export function allocationIdentity(item: { transactionId: string; invoiceId: string; madeBy: string }): string {
+  return `${item.transactionId}|${item.invoiceId}|${item.madeBy}`
+}
+
+function same(stored: StoredAllocation, produced: Allocation): boolean {
+  return (
+    new Decimal(stored.amount).equals(produced.amount) &&
+    new Decimal(stored.writeOff).equals(produced.writeOff) &&
+    stored.settled === produced.settled &&
+    stored.rule === produced.rule &&
+    stored.field === produced.field &&
+    stored.reference === produced.reference &&
+    stored.via === produced.via &&
+    stored.confidence === produced.confidence
+  )
+}
+
+/**
+ * What turns the held allocations of a closed set into the produced ones. An allocation whose values changed
+ * (pending money posted, an amount modified) is reversed and made anew, so history keeps both. `reasonFor`
+ * says why a held allocation that is not produced any more went away.
+ */
+export function diffAllocations(
+  stored: readonly StoredAllocation[],
+  produced: readonly Allocation[],
+  reasonFor: (allocation: StoredAllocation) => string,
+): AllocationDiff {
+  const held = new Map(stored.map((allocation) => [allocationIdentity(allocation), allocation]))
+  const diff: AllocationDiff = { insert: [], reverse: [], unchanged: [] }
+  const seen = new Set<string>()
+  for (const allocation of produced) {
+    const identity = allocationIdentity(allocation)
+    seen.add(identity)
+    const current = held.get(identity)
+    if (current && same(current, allocation)) {
+      diff.unchanged.push(current)
+      continue
+    }
+    if (current) diff.reverse.push({ allocation: current, reason: 'superseded' })
+    diff.insert.push(allocation)
+  }
+  for (const [identity, allocation] of held) {
+    if (!seen.has(identity)) diff.reverse.push({ allocation, reason: reasonFor(allocation) })
+  }
+  return diff
+}

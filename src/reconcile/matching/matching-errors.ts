@@ -1,0 +1,11 @@
+/** A request to the matching service that cannot be done as asked; `status` is the HTTP status it maps to. */
+export class MatchingRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'MatchingRequestError'
+  }
+}

@@ -1,0 +1,133 @@
+import type { Queue, Worker } from 'bullmq'
+import type { Kysely } from 'kysely'
+import type { Clock } from '../../clock/index.js'
+import type { Logger } from '../../observability/index.js'
+import { createBackendQueue, createBackendWorker, type QueueBackendConfig } from '../../queue/index.js'
+import { countPendingMatches, enqueueMatches, enqueueUnseenMatches, type Database } from '../../store/index.js'
+import { DEFAULT_MATCH_CONFIG, type MatchConfig } from '../matcher/index.js'
+import type { Publish } from './apply-match-result.js'
+import { matchReport } from './match-report.js'
+import {
+  acceptSuggestion,
+  addManualMatch,
+  declineSuggestion,
+  removeAllocation,
+  type PersonInputDeps,
+} from './person-inputs.js'
+import {
+  RECONCILE_JOB_ID,
+  RECONCILE_JOB_OPTIONS,
+  RECONCILE_QUEUE,
+  type ReconcileJobData,
+} from './queues.js'
+import { runMatching, type MatchRunSummary } from './run-matching.js'
+
+export type MatchingServiceDeps = {
+  db: Kysely<Database>
+  /** The store's schema: scopes the matching lock. */
+  schema: string
+  backend: QueueBackendConfig
+  clock: Clock
+  logger: Logger
+  publish: Publish
+  config?: MatchConfig
+}
+
+/** Matching as the sidecar uses it (SidecarContext.reconcile). */
+export type MatchingService = {
+  /** Invoices were inserted, changed or voided: match them and the payments that may name them again. */
+  invoicesChanged(ids: readonly string[]): Promise<void>
+  /** Queues a matching run (a worker drains the outbox). */
+  requestRun(reason: string): Promise<void>
+  /** Drains the outbox in this process now. */
+  runNow(): Promise<MatchRunSummary>
+  manualMatch(input: { transactionId: string; invoiceId: string; amount?: string }): Promise<void>
+  unmatch(allocationId: string): Promise<{ transactionId: string }>
+  acceptSuggestion(key: string): Promise<{ transactionId: string }>
+  rejectSuggestion(key: string): Promise<{ transactionId: string }>
+  /** Share of this month's inflows fully matched, for the bankrec_match_rate gauge; NaN without inflows. */
+  matchRate(): Promise<number>
+  /** Starts the worker and the schedule (worker role). */
+  startWorker(options: { scheduleSeconds: number; concurrency?: number }): Promise<Worker>
+  close(): Promise<void>
+}
+
+export function createMatchingService(deps: MatchingServiceDeps): MatchingService {
+  const queue: Queue<ReconcileJobData> = createBackendQueue<ReconcileJobData>(RECONCILE_QUEUE, deps.backend)
+  const matchingDeps = {
+    db: deps.db,
+    lockNamespace: deps.schema,
+    clock: deps.clock,
+    logger: deps.logger,
+    publish: deps.publish,
+    config: deps.config ?? DEFAULT_MATCH_CONFIG,
+  }
+  const person = (): PersonInputDeps => ({ db: deps.db, lockNamespace: deps.schema, now: deps.clock.now() })
+  const requestRun = async (reason: string) => {
+    await queue.add('run', { reason }, { ...RECONCILE_JOB_OPTIONS, jobId: RECONCILE_JOB_ID })
+  }
+  const runNow = () => runMatching(matchingDeps)
+  let worker: Worker | null = null
+  return {
+    async invoicesChanged(ids) {
+      await enqueueMatches(deps.db, 'invoice', ids)
+      await requestRun('invoices-changed')
+    },
+    requestRun,
+    runNow,
+    async manualMatch(input) {
+      await addManualMatch(person(), input)
+      await runNow()
+    },
+    async unmatch(allocationId) {
+      const done = await removeAllocation(person(), allocationId)
+      await runNow()
+      return done
+    },
+    async acceptSuggestion(key) {
+      const done = await acceptSuggestion(person(), key)
+      await runNow()
+      return done
+    },
+    async rejectSuggestion(key) {
+      const done = await declineSuggestion(person(), key)
+      await runNow()
+      return done
+    },
+    async matchRate() {
+      const now = deps.clock.now()
+      const from = `${now.toISOString().slice(0, 7)}-01`
+      const report = await matchReport(deps.db, { from, asOf: now })
+      return report.matchRate ?? Number.NaN
+    },
+    async startWorker(options) {
+      worker = createBackendWorker<ReconcileJobData, MatchRunSummary>(
+        RECONCILE_QUEUE,
+        deps.backend,
+        async (job) => {
+          if (job.data.sweep) await enqueueUnseenMatches(deps.db, 1000)
+          return runNow()
+        },
+        { concurrency: options.concurrency ?? 1 },
+      ) as unknown as Worker
+      // A trigger that came while the run was active found its job id taken; the outbox still holds its work.
+      worker.on('completed', () => {
+        void countPendingMatches(deps.db)
+          .then((pending) => (pending > 0 ? requestRun('follow-up') : undefined))
+          .catch((error) => deps.logger.error({ err: error }, 'could not queue a follow-up matching run'))
+      })
+      worker.on('failed', (job, error) => deps.logger.warn({ err: error, jobId: job?.id }, 'matching run failed'))
+      worker.on('error', (error) => deps.logger.error({ err: error, queue: RECONCILE_QUEUE }, 'worker error'))
+      await queue.upsertJobScheduler(
+        'reconcile-schedule',
+        { every: options.scheduleSeconds * 1000 },
+        { name: 'sweep', data: { reason: 'schedule', sweep: true } },
+      )
+      return worker
+    },
+    async close() {
+      await worker?.close()
+      await queue.close()
+    },
+  }
+}

@@ -1,0 +1,44 @@
+import { type Kysely } from 'kysely'
+import type { Database } from './database.js'
+
+/** Sets a person's match of a transaction to an invoice, replacing the one held for the same pair. */
+export async function setManualMatch(
+  db: Kysely<Database>,
+  match: { transactionId: string; invoiceId: string; amount: string },
+  at: Date,
+): Promise<void> {
+  await removeManualMatch(db, match.transactionId, match.invoiceId, at)
+  await db
+    .insertInto('manual_matches')
+    .values({ transaction_id: match.transactionId, invoice_id: match.invoiceId, amount: match.amount, created_at: at })
+    .execute()
+}
+
+export async function removeManualMatch(
+  db: Kysely<Database>,
+  transactionId: string,
+  invoiceId: string,
+  at: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('manual_matches')
+    .set({ removed_at: at })
+    .where('transaction_id', '=', transactionId)
+    .where('invoice_id', '=', invoiceId)
+    .where('removed_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+export async function rejectSuggestion(
+  db: Kysely<Database>,
+  transactionId: string,
+  invoiceIds: readonly string[],
+  at: Date,
+): Promise<void> {
+  await db
+    .insertInto('rejected_suggestions')
+    .values({ transaction_id: transactionId, invoice_ids: [...invoiceIds].sort(), rejected_at: at })
+    .onConflict((oc) => oc.columns(['transaction_id', 'invoice_ids']).doNothing())
+    .execute()
+}

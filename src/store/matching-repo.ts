@@ -1,0 +1,246 @@
+import { sql, type Kysely, type Selectable } from 'kysely'
+import type {
+  Database,
+  InvoiceStateTable,
+  MatchExceptionsTable,
+  TransactionsTable,
+} from './database.js'
+import type { InvoiceRow } from './invoices-repo.js'
+
+export type InvoiceStateRow = Selectable<InvoiceStateTable>
+export type MatchExceptionRow = Selectable<MatchExceptionsTable>
+export type MatchTransactionRow = Selectable<TransactionsTable> & { entity_id: string | null }
+
+/** Mirrored transactions by id, with the entity of their connection. */
+export async function loadMatchTransactions(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<MatchTransactionRow[]> {
+  if (ids.length === 0) return []
+  return db
+    .selectFrom('transactions')
+    .leftJoin('connections', 'connections.id', 'transactions.connection_id')
+    .selectAll('transactions')
+    .select('connections.entity_id')
+    .where('transactions.id', 'in', [...ids])
+    .execute()
+}
+
+export async function loadInvoicesById(db: Kysely<Database>, ids: readonly string[]): Promise<InvoiceRow[]> {
+  if (ids.length === 0) return []
+  return db.selectFrom('invoices').selectAll().where('id', 'in', [...ids]).execute()
+}
+
+/** Invoices whose number key is one of `keys`: every invoice a text with those token runs can name. */
+export async function loadInvoicesByNumberKeys(
+  db: Kysely<Database>,
+  keys: readonly string[],
+): Promise<InvoiceRow[]> {
+  if (keys.length === 0) return []
+  return db
+    .selectFrom('invoices')
+    .selectAll()
+    .where(sql<boolean>`normalized_number = any(${[...keys]}::text[])`)
+    .execute()
+}
+
+/** Live invoices of these payers that are not paid or overpaid: the candidates of rule 5. */
+export async function loadOpenInvoicesOfPayers(
+  db: Kysely<Database>,
+  payerKeys: readonly string[],
+): Promise<InvoiceRow[]> {
+  if (payerKeys.length === 0) return []
+  return db
+    .selectFrom('invoices')
+    .selectAll('invoices')
+    .where(sql<boolean>`customer_keys && ${[...payerKeys]}::text[]`)
+    .where('voided_at', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('invoice_state')
+            .select('invoice_state.invoice_id')
+            .whereRef('invoice_state.invoice_id', '=', 'invoices.id')
+            .where('invoice_state.status', 'in', ['paid', 'overpaid']),
+        ),
+      ),
+    )
+    .execute()
+}
+
+/** The invoices these transactions were last seen naming, allocated to, or manually matched with. */
+export async function invoicesHeldByTransactions(
+  db: Kysely<Database>,
+  transactionIds: readonly string[],
+): Promise<string[]> {
+  if (transactionIds.length === 0) return []
+  const ids = [...transactionIds]
+  const { rows } = await sql<{ invoice_id: string }>`
+    select unnest(invoice_ids) as invoice_id from transaction_references where transaction_id = any(${ids}::uuid[])
+    union select invoice_id from allocations where transaction_id = any(${ids}::uuid[]) and reversed_at is null
+    union select invoice_id from manual_matches where transaction_id = any(${ids}::uuid[]) and removed_at is null
+  `.execute(db)
+  return rows.map((row) => row.invoice_id)
+}
+
+/**
+ * The transactions whose matching depends on these invoices: those that named or may now name them (by number
+ * key), that hold allocations or manual matches to them, and the unreferenced payments of their customers.
+ */
+export async function transactionsTouchingInvoices(
+  db: Kysely<Database>,
+  invoices: { ids: readonly string[]; numberKeys: readonly string[]; customerKeys: readonly string[] },
+): Promise<string[]> {
+  if (invoices.ids.length === 0) return []
+  const ids = [...invoices.ids]
+  const { rows } = await sql<{ id: string }>`
+    select transaction_id::text as id from transaction_references
+    where invoice_ids && ${ids}::text[]
+      or candidate_keys && ${[...invoices.numberKeys]}::text[]
+      or (outcome = 'none' and payer_key = any(${[...invoices.customerKeys]}::text[]))
+    union select transaction_id::text from allocations where invoice_id = any(${ids}::text[]) and reversed_at is null
+    union select transaction_id::text from manual_matches where invoice_id = any(${ids}::text[]) and removed_at is null
+  `.execute(db)
+  return rows.map((row) => row.id)
+}
+
+export type ManualMatchInput = { transactionId: string; invoiceId: string; amount: string }
+
+export async function loadManualMatches(
+  db: Kysely<Database>,
+  transactionIds: readonly string[],
+): Promise<ManualMatchInput[]> {
+  if (transactionIds.length === 0) return []
+  const rows = await db
+    .selectFrom('manual_matches')
+    .select(['transaction_id', 'invoice_id', 'amount'])
+    .where('transaction_id', 'in', [...transactionIds])
+    .where('removed_at', 'is', null)
+    .execute()
+  return rows.map((row) => ({ transactionId: row.transaction_id, invoiceId: row.invoice_id, amount: row.amount }))
+}
+
+export async function loadRejectedSuggestions(
+  db: Kysely<Database>,
+  transactionIds: readonly string[],
+): Promise<Array<{ transactionId: string; invoiceIds: string[] }>> {
+  if (transactionIds.length === 0) return []
+  const rows = await db
+    .selectFrom('rejected_suggestions')
+    .select(['transaction_id', 'invoice_ids'])
+    .where('transaction_id', 'in', [...transactionIds])
+    .execute()
+  return rows.map((row) => ({ transactionId: row.transaction_id, invoiceIds: row.invoice_ids }))
+}
+
+/** Transactions among `ids` that are a leg of a transfer bankrec initiated. */
+export async function transferLegTransactions(db: Kysely<Database>, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set()
+  const { rows } = await sql<{ id: string }>`
+    select inflow_transaction_id::text as id from transfer_legs where inflow_transaction_id = any(${[...ids]}::uuid[])
+    union select outflow_transaction_id::text from transfer_legs where outflow_transaction_id = any(${[...ids]}::uuid[])
+  `.execute(db)
+  return new Set(rows.map((row) => row.id))
+}
+
+export type TransactionReferencesWrite = {
+  transactionId: string
+  outcome: string
+  invoiceIds: string[]
+  candidateKeys: string[]
+  payerKey: string | null
+}
+
+export async function saveTransactionReferences(
+  db: Kysely<Database>,
+  rows: readonly TransactionReferencesWrite[],
+  at: Date,
+): Promise<void> {
+  for (let start = 0; start < rows.length; start += 500) {
+    await db
+      .insertInto('transaction_references')
+      .values(
+        rows.slice(start, start + 500).map((row) => ({
+          transaction_id: row.transactionId,
+          outcome: row.outcome,
+          invoice_ids: row.invoiceIds,
+          candidate_keys: row.candidateKeys,
+          payer_key: row.payerKey,
+          updated_at: at,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.column('transaction_id').doUpdateSet((eb) => ({
+          outcome: eb.ref('excluded.outcome'),
+          invoice_ids: eb.ref('excluded.invoice_ids'),
+          candidate_keys: eb.ref('excluded.candidate_keys'),
+          payer_key: eb.ref('excluded.payer_key'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute()
+  }
+}
+
+export async function deleteTransactionReferences(db: Kysely<Database>, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return
+  await db.deleteFrom('transaction_references').where('transaction_id', 'in', [...ids]).execute()
+}
+
+export async function loadInvoiceStates(
+  db: Kysely<Database>,
+  invoiceIds: readonly string[],
+): Promise<InvoiceStateRow[]> {
+  if (invoiceIds.length === 0) return []
+  return db.selectFrom('invoice_state').selectAll().where('invoice_id', 'in', [...invoiceIds]).execute()
+}
+
+export async function saveInvoiceStates(
+  db: Kysely<Database>,
+  rows: ReadonlyArray<Omit<InvoiceStateRow, 'updated_at'> & { updated_at: Date }>,
+): Promise<void> {
+  for (let start = 0; start < rows.length; start += 500) {
+    await db
+      .insertInto('invoice_state')
+      .values(rows.slice(start, start + 500))
+      .onConflict((oc) =>
+        oc.column('invoice_id').doUpdateSet((eb) => ({
+          status: eb.ref('excluded.status'),
+          amount_paid: eb.ref('excluded.amount_paid'),
+          amount_pending: eb.ref('excluded.amount_pending'),
+          amount_open: eb.ref('excluded.amount_open'),
+          amount_overpaid: eb.ref('excluded.amount_overpaid'),
+          amount_written_off: eb.ref('excluded.amount_written_off'),
+          status_changes: eb.ref('excluded.status_changes'),
+          invoice_version: eb.ref('excluded.invoice_version'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute()
+  }
+}
+
+/** Exceptions that are open for these transactions (of the invoice side), or carry one of `keys`. */
+export async function loadExceptionsInScope(
+  db: Kysely<Database>,
+  scope: { transactionIds: readonly string[]; keys: readonly string[]; transferIds?: readonly string[] },
+): Promise<MatchExceptionRow[]> {
+  const { transactionIds, keys } = scope
+  const transferIds = scope.transferIds ?? []
+  if (transactionIds.length === 0 && keys.length === 0 && transferIds.length === 0) return []
+  return db
+    .selectFrom('match_exceptions')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('resolved_at', 'is', null),
+          eb('type', '!=', 'transfer_leg_missing'),
+          sql<boolean>`transaction_id = any(${[...transactionIds]}::uuid[])`,
+        ]),
+        eb.and([eb('resolved_at', 'is', null), sql<boolean>`transfer_id = any(${[...transferIds]}::text[])`]),
+        sql<boolean>`key = any(${[...keys]}::text[])`,
+      ]),
+    )
+    .execute()
+}

@@ -1,0 +1,99 @@
+import { sql, type Kysely } from 'kysely'
+import type { Database } from './database.js'
+
+export type PendingMatchKind = 'transaction' | 'invoice'
+
+/**
+ * Queues transactions or invoices to be matched again. Call it in the transaction that changes them, so a change
+ * committed is a change queued (the outbox); duplicates are harmless.
+ */
+export async function enqueueMatches(
+  db: Kysely<Database>,
+  kind: PendingMatchKind,
+  ids: readonly string[],
+): Promise<void> {
+  if (ids.length === 0) return
+  await sql`
+    insert into pending_matches (kind, entity_id)
+    select ${kind}, id from unnest(${[...new Set(ids)]}::text[]) as id
+  `.execute(db)
+}
+
+/** Queues the transactions a bootstrap backfill is about to delete (those it did not see). */
+export async function enqueueBackfillRemovals(
+  db: Kysely<Database>,
+  connectionId: string,
+  backfillRun: string,
+): Promise<void> {
+  await sql`
+    insert into pending_matches (kind, entity_id)
+    select 'transaction', id::text from transactions
+    where connection_id = ${connectionId} and (backfill_run is null or backfill_run <> ${backfillRun})
+  `.execute(db)
+}
+
+export type PendingMatch = { seq: string; kind: PendingMatchKind; entityId: string }
+
+/** The oldest queued entries, up to `limit`. */
+export async function takePendingMatches(db: Kysely<Database>, limit: number): Promise<PendingMatch[]> {
+  const rows = await db
+    .selectFrom('pending_matches')
+    .select(['seq', 'kind', 'entity_id'])
+    .orderBy('seq')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => ({ seq: row.seq, kind: row.kind, entityId: row.entity_id }))
+}
+
+/** Removes exactly the entries a run drained; entries queued meanwhile (same ids included) stay. */
+export async function deletePendingMatches(db: Kysely<Database>, seqs: readonly string[]): Promise<void> {
+  if (seqs.length === 0) return
+  await db.deleteFrom('pending_matches').where('seq', 'in', [...seqs]).execute()
+}
+
+export async function countPendingMatches(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('pending_matches')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+/**
+ * Queues what nothing queued: invoices changed since their state was computed (a hook that never ran), mirrored
+ * transactions never matched (mirrored before matching existed) and
+ * transactions with allocations, exceptions or references that left the mirror outside a sync page (a purged
+ * connection).
+ * @returns how many were queued
+ */
+export async function enqueueUnseenMatches(db: Kysely<Database>, limit: number): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    with unseen as (
+      select t.id::text as id from transactions t
+      where not exists (select 1 from transaction_references r where r.transaction_id = t.id)
+        and not exists (select 1 from pending_matches p where p.kind = 'transaction' and p.entity_id = t.id::text)
+      limit ${limit}
+    ), orphaned as (
+      select id from (
+        select transaction_id as id from allocations where reversed_at is null
+        union select transaction_id from match_exceptions where resolved_at is null and transaction_id is not null
+        union select transaction_id from transaction_references
+      ) as held
+      where not exists (select 1 from transactions t where t.id = held.id)
+        and not exists (select 1 from pending_matches p where p.kind = 'transaction' and p.entity_id = held.id::text)
+      limit ${limit}
+    ), stale_invoices as (
+      select i.id from invoices i left join invoice_state s on s.invoice_id = i.id
+      where (s.invoice_id is null or s.invoice_version < i.version)
+        and not exists (select 1 from pending_matches p where p.kind = 'invoice' and p.entity_id = i.id)
+      limit ${limit}
+    ), queued as (
+      insert into pending_matches (kind, entity_id)
+      select 'transaction', id from (select id from unseen union select id::text from orphaned) as ids
+      union all select 'invoice', id from stale_invoices
+      returning 1
+    )
+    select count(*)::int as n from queued
+  `.execute(db)
+  return rows[0]?.n ?? 0
+}
