@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import { KnownEvent } from '../api-client/index.js'
 import type { WebhookJob } from '../queue/index.js'
-import { claimEvent, recordStatus, type Database } from '../store/index.js'
+import { claimEvent, isEventProcessed, recordStatus, type Database } from '../store/index.js'
 
 export type WebhookEventEffects = {
   /** Queue a sync of the connection (idempotent: at most one waiting per connection). */
@@ -22,8 +22,8 @@ export type HandledOutcome = 'processed' | 'ignored' | 'duplicate'
 
 /**
  * What one queued webhook event does. The event id is claimed in the same transaction as the store writes, so a
- * redelivered or retried event has its effects once; effects outside the database (queueing a sync) are
- * idempotent by themselves.
+ * redelivered or retried event writes them once; effects outside the database (queueing a sync, health) are
+ * idempotent by themselves and run first.
  */
 export async function handleWebhookEvent(
   db: Kysely<Database>,
@@ -35,6 +35,25 @@ export async function handleWebhookEvent(
     return (await claimEvent(db, job.eventId, job.type, 'ignored')) ? 'ignored' : 'duplicate'
   }
   const event = parsed.data
+  if (await isEventProcessed(db, event.id)) return 'duplicate'
+  // Effects outside this database run before the claim commits. Each is idempotent (a sync request collapses into
+  // the connection's one job; health observations dedupe by event id), so a crash between them and the claim
+  // repeats them on the retried job instead of losing them.
+  if (event.type === 'transactions.sync_available') {
+    await effects.requestSync(event.data.connectionId, 'webhook')
+  } else if (event.type === 'connection.status_changed') {
+    await effects.onStatusChanged?.({
+      connectionId: event.data.connectionId,
+      previousStatus: event.data.previousStatus,
+      status: event.data.status,
+      errorCode: event.data.errorCode,
+      errorMessage: event.data.errorMessage,
+      eventId: event.id,
+      occurredAt: event.createdAt,
+    })
+    // Seed: sync is accepted only for ready connections; becoming active is when there is data to pull.
+    if (event.data.status === 'active') await effects.requestSync(event.data.connectionId, 'became active')
+  }
   const claimed = await db.transaction().execute(async (trx) => {
     if (!(await claimEvent(trx, event.id, event.type, 'processed'))) return false
     if (event.type === 'connection.status_changed') {
@@ -54,21 +73,5 @@ export async function handleWebhookEvent(
     }
     return true
   })
-  if (!claimed) return 'duplicate'
-  if (event.type === 'transactions.sync_available') {
-    await effects.requestSync(event.data.connectionId, 'webhook')
-  } else if (event.type === 'connection.status_changed') {
-    await effects.onStatusChanged?.({
-      connectionId: event.data.connectionId,
-      previousStatus: event.data.previousStatus,
-      status: event.data.status,
-      errorCode: event.data.errorCode,
-      errorMessage: event.data.errorMessage,
-      eventId: event.id,
-      occurredAt: event.createdAt,
-    })
-    // Seed: sync is accepted only for ready connections; becoming active is when there is data to pull.
-    if (event.data.status === 'active') await effects.requestSync(event.data.connectionId, 'became active')
-  }
-  return 'processed'
+  return claimed ? 'processed' : 'duplicate'
 }

@@ -85,4 +85,26 @@ describe('handling a webhook event', () => {
     expect(rows.map((row) => row.outcome)).toEqual(['ignored', 'ignored'])
     expect(r.syncs).toEqual([])
   })
+
+  it('leaves an event unclaimed when its sync request fails, so the retried job asks again', async () => {
+    const asked: string[] = []
+    let failNext = true
+    const effects = {
+      requestSync: async (connectionId: string) => {
+        asked.push(connectionId)
+        if (failNext) {
+          failNext = false
+          throw new Error('queue unreachable')
+        }
+      },
+    }
+    const event = job('evt_sync_retry', 'transactions.sync_available', {
+      connectionId: 'conn-9',
+      entityId: 'ent-1',
+    })
+    await expect(handleWebhookEvent(database.db, event, effects)).rejects.toThrow('queue unreachable')
+    expect(await handleWebhookEvent(database.db, event, effects)).toBe('processed')
+    expect(await handleWebhookEvent(database.db, event, effects)).toBe('duplicate')
+    expect(asked).toEqual(['conn-9', 'conn-9'])
+  })
 })
