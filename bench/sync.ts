@@ -10,7 +10,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { Writable } from 'node:stream'
 import { parseArgs } from 'node:util'
-import { constants, PerformanceObserver } from 'node:perf_hooks'
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks'
 import { sql } from 'kysely'
 import {
   BankCursorExpiredError,
@@ -75,9 +75,10 @@ async function measured<T>(work: () => Promise<T>): Promise<Measured<T>> {
   let majorGcs = 0
   const gcs = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      const { kind } = entry.detail as { kind: number }
-      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR)
-        liveMb = Math.max(liveMb, mb(process.memoryUsage().heapUsed))
+      const { detail } = entry as PerformanceEntry & { detail?: { kind?: number } }
+      if (detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue
+      majorGcs++
+      liveMb = Math.max(liveMb, mb(process.memoryUsage().heapUsed))
     }
   })
   gcs.observe({ entryTypes: ['gc'] })

@@ -5,6 +5,7 @@ import type { Command } from 'commander'
 import { systemClock } from '../clock/index.js'
 import { createInvoices, type InvoiceCsvRowError } from '../invoices/index.js'
 import { openStore } from '../sidecar/index.js'
+import { enqueueMatches } from '../store/index.js'
 import type { CommandIo } from './io.js'
 import { prepareCommand } from './sidecar-command.js'
 import { UsageCommand } from './usage-command.js'
@@ -55,7 +56,14 @@ async function importFile(io: CommandIo, file: string): Promise<void> {
   const { config, logger } = prepareCommand(io)
   const store = await openStore(config, logger)
   try {
-    const invoices = createInvoices({ store, clock: systemClock, logger })
+    // No sidecar runs in this command: the written ids go to the matching outbox in the import's transaction,
+    // and a running worker matches them on its next scheduled run.
+    const invoices = createInvoices({
+      store,
+      clock: systemClock,
+      logger,
+      reconcile: { invoicesWritten: (trx, ids) => enqueueMatches(trx, 'invoice', ids) },
+    })
     const checking = progress(io, 'checking', size, 'bytes')
     let writing: Progress | undefined
     const result = await invoices

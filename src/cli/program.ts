@@ -1,8 +1,10 @@
 import { Command, CommanderError } from 'commander'
+import { auditCommand } from './audit.js'
 import { connectCommand } from './connect.js'
 import { invoicesCommand } from './invoices.js'
 import type { CommandIo } from './io.js'
 import { receiverCommand } from './receiver.js'
+import { reportCommand } from './report.js'
 import { migrateCommand } from './migrate.js'
 import { mirrorCommand } from './mirror.js'
 import { sandboxCommand } from './sandbox.js'
@@ -33,6 +35,8 @@ export function buildProgram(io: CommandIo): Command {
     verifyCommand(io),
     mirrorCommand(io),
     webhooksCommand(io),
+    reportCommand(io),
+    auditCommand(io),
     invoicesCommand(io),
   ]) {
     program.addCommand(inherit(command, program))

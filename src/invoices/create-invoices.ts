@@ -67,8 +67,8 @@ export type InvoiceList = {
 
 export type Invoices = {
   /** Inserts or updates one invoice, or many in one transaction (all or none). */
-  upsert(invoice: unknown): Promise<InvoiceUpsertResult>
   upsert(invoices: readonly unknown[]): Promise<InvoiceUpsertResult[]>
+  upsert(invoice: unknown): Promise<InvoiceUpsertResult>
   /** Imports a CSV file: every row valid and all written, or nothing written and every bad row reported. */
   import(csv: InvoiceCsvInput, options?: InvoiceImportOptions): Promise<InvoiceImportResult>
   get(id: string): Promise<Invoice | undefined>

@@ -42,4 +42,5 @@ export {
   RECONCILE_QUEUE,
   runMatching,
 } from './matching/index.js'
+export { matchConfig } from './matcher/index.js'
 export type { MatchingService, MatchReport, MatchRunSummary, ReportLine } from './matching/index.js'

@@ -24,9 +24,9 @@ import {
   requestConnectionSync,
   type ConnectionSyncJobData,
   type ConnectionSyncResult,
+  matchConfig,
   type MatchingService,
 } from '../reconcile/index.js'
-import { matchConfig } from '../reconcile/matcher/index.js'
 import {
   ALERT_DELIVERIES_QUEUE,
   alertConfigOf,

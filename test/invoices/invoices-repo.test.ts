@@ -28,7 +28,11 @@ describe('invoices repo', () => {
   it('stores the number normalized by the matcher tokens and the customer names normalized', async () => {
     const { row, created } = await upsertInvoice(
       store.db,
-      invoice('r1', { number: 'inv-0001001', customerName: 'Acme Ltd', customerAliases: ['ACME Trading', 'acme'] }),
+      invoice('r1', {
+        number: 'inv-0001001',
+        customerName: 'Acme Ltd',
+        customerAliases: ['ACME Trading', 'acme'],
+      }),
       t0,
     )
     expect(created).toBe(true)

@@ -1,10 +1,13 @@
 import { Router } from 'express'
 import type { SidecarContext } from '../runtime.js'
 import { accountRoutes } from './accounts.js'
+import { allocationRoutes } from './allocations.js'
 import { balanceProofRoutes } from './balance-proof.js'
 import { connectionRoutes } from './connections.js'
+import { exceptionRoutes } from './exceptions.js'
 import { invoiceRoutes } from './invoices.js'
 import { overviewRoutes } from './overview.js'
+import { reportRoutes } from './report.js'
 import { transactionRoutes } from './transactions.js'
 import { transferRoutes } from './transfers.js'
 
@@ -17,6 +20,9 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(accountRoutes(context))
   router.use(balanceProofRoutes(context))
   router.use(transferRoutes(context))
+  router.use(exceptionRoutes(context))
+  router.use(allocationRoutes(context))
+  router.use(reportRoutes(context))
   router.use(invoiceRoutes(context))
   return router
 }

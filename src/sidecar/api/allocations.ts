@@ -1,0 +1,82 @@
+import { Router } from 'express'
+import { z } from 'zod'
+import { DecimalString, Limit, Uuid } from '../../api-client/index.js'
+import { activeAllocationsOfTransactions, findAllocation, listAllocations } from '../../store/index.js'
+import { handle, parseRequest, SidecarApiError } from '../api-error.js'
+import type { SidecarContext } from '../runtime.js'
+import { decodeKeyCursor, keyPage, listFingerprint } from './key-cursor.js'
+import { asApiError } from './matching-error.js'
+import { presentAllocation } from './present-matching.js'
+
+const Query = z.object({
+  invoiceId: z.string().min(1).optional(),
+  transactionId: Uuid.optional(),
+  includeReversed: z.enum(['true', 'false']).default('false'),
+  cursor: z.string().min(1).optional(),
+  limit: Limit.default(100),
+})
+
+const ManualMatch = z.strictObject({
+  transactionId: Uuid,
+  invoiceId: z.string().min(1).max(255),
+  amount: DecimalString.refine((value) => Number(value) > 0, 'must be more than 0').optional(),
+})
+
+const Params = z.object({ id: z.string().regex(/^\d{1,18}$/, 'must be an allocation id') })
+
+/**
+ * GET /api/allocations, POST /api/allocations (a person's match) and DELETE /api/allocations/{id} (unmatch).
+ * Manual matches and unmatches are inputs to the matcher and take effect through a matching run before the
+ * answer.
+ */
+export function allocationRoutes(context: SidecarContext): Router {
+  const router = Router()
+  const db = context.store.db
+  router.get(
+    '/allocations',
+    handle(async (req, res) => {
+      const query = parseRequest(Query, req.query, 'query')
+      const filter = {
+        invoiceId: query.invoiceId,
+        transactionId: query.transactionId,
+        includeReversed: query.includeReversed === 'true',
+      }
+      const fingerprint = listFingerprint('allocations', {
+        invoiceId: filter.invoiceId,
+        transactionId: filter.transactionId,
+        includeReversed: query.includeReversed,
+      })
+      const after = query.cursor ? decodeKeyCursor(query.cursor, fingerprint) : null
+      const rows = await listAllocations(db, filter, after, query.limit + 1)
+      res.json(keyPage(rows, query.limit, (row) => row.id, fingerprint, presentAllocation))
+    }),
+  )
+  router.post(
+    '/allocations',
+    handle(async (req, res) => {
+      const body = parseRequest(ManualMatch, req.body, 'body')
+      await asApiError(() => context.reconcile.manualMatch(body))
+      const allocation = (await activeAllocationsOfTransactions(db, [body.transactionId])).find(
+        (row) => row.invoice_id === body.invoiceId && row.made_by === 'person',
+      )
+      if (!allocation) {
+        throw new SidecarApiError(
+          409,
+          'nothing_allocated',
+          'The match was recorded but allocates nothing: the transaction or the invoice has nothing left (see GET /api/exceptions).',
+        )
+      }
+      res.status(201).json(presentAllocation(allocation))
+    }),
+  )
+  router.delete(
+    '/allocations/:id',
+    handle(async (req, res) => {
+      const { id } = parseRequest(Params, req.params, 'params')
+      await asApiError(() => context.reconcile.unmatch(id))
+      const row = await findAllocation(db, id)
+      res.json(presentAllocation(row!))
+    }),
+  )
+  return router
+}

@@ -1,0 +1,69 @@
+import { Router } from 'express'
+import { z } from 'zod'
+import { Limit } from '../../api-client/index.js'
+import { findException, listExceptions } from '../../store/index.js'
+import { handle, parseRequest, SidecarApiError } from '../api-error.js'
+import type { SidecarContext } from '../runtime.js'
+import { decodeKeyCursor, keyPage, listFingerprint } from './key-cursor.js'
+import { asApiError } from './matching-error.js'
+import { presentException } from './present-matching.js'
+
+const ExceptionType = z.enum([
+  'unmatched_payment',
+  'suggested_match',
+  'overpayment',
+  'currency_mismatch',
+  'ambiguous_reference',
+  'transfer_leg_missing',
+])
+
+const Query = z.object({
+  type: ExceptionType.optional(),
+  state: z.enum(['open', 'resolved', 'all']).default('open'),
+  transactionId: z.string().min(1).optional(),
+  invoiceId: z.string().min(1).optional(),
+  cursor: z.string().min(1).optional(),
+  limit: Limit.default(100),
+})
+
+const Params = z.object({ key: z.string().min(1).max(500) })
+
+/**
+ * GET /api/exceptions (open ones by default, in key order), POST /api/exceptions/{key}/accept and /reject for
+ * suggested matches: a person's inputs, matched in the same run as everything else.
+ */
+export function exceptionRoutes(context: SidecarContext): Router {
+  const router = Router()
+  const db = context.store.db
+  router.get(
+    '/exceptions',
+    handle(async (req, res) => {
+      const query = parseRequest(Query, req.query, 'query')
+      const filter = {
+        type: query.type,
+        state: query.state,
+        transactionId: query.transactionId,
+        invoiceId: query.invoiceId,
+      }
+      const fingerprint = listFingerprint('exceptions', filter)
+      const after = query.cursor ? decodeKeyCursor(query.cursor, fingerprint) : null
+      const rows = await listExceptions(db, filter, after, query.limit + 1)
+      res.json(keyPage(rows, query.limit, (row) => row.key, fingerprint, presentException))
+    }),
+  )
+  for (const action of ['accept', 'reject'] as const) {
+    router.post(
+      `/exceptions/:key/${action}`,
+      handle(async (req, res) => {
+        const { key } = parseRequest(Params, req.params, 'params')
+        await asApiError(() =>
+          action === 'accept' ? context.reconcile.acceptSuggestion(key) : context.reconcile.rejectSuggestion(key),
+        )
+        const row = await findException(db, key)
+        if (!row) throw new SidecarApiError(404, 'not_found', `No exception ${key}.`)
+        res.json(presentException(row))
+      }),
+    )
+  }
+  return router
+}

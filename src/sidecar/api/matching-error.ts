@@ -1,0 +1,12 @@
+import { MatchingRequestError } from '../../reconcile/index.js'
+import { SidecarApiError } from '../api-error.js'
+
+/** Runs a matching request, answering its refusals as API errors. */
+export async function asApiError<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (error) {
+    if (error instanceof MatchingRequestError) throw new SidecarApiError(error.status, error.code, error.message)
+    throw error
+  }
+}

@@ -1,0 +1,249 @@
+import express from 'express'
+import { sql } from 'kysely'
+import request from 'supertest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createVirtualClock } from '../../src/clock/index.js'
+import { createLogger } from '../../src/observability/index.js'
+import { answerApiError, assignRequestId } from '../../src/sidecar/api-error.js'
+import { invoiceRoutes } from '../../src/sidecar/api/invoices.js'
+import { requireApiToken } from '../../src/sidecar/api/require-token.js'
+import type { SidecarContext } from '../../src/sidecar/index.js'
+import { API_TOKEN, startTestSidecar } from '../sidecar/sidecar-fixture.js'
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
+
+const TOKEN = 'invoices-api-token-0123456789'
+const auth = { authorization: `Bearer ${TOKEN}` }
+let database: TestDatabase
+let app: express.Express
+const changed: string[] = []
+const clock = createVirtualClock({ start: new Date('2026-03-01T09:00:00Z'), followRealTime: false })
+const body = { number: 'INV-1001', amount: '120.50', currency: 'EUR', customerName: 'Acme Ltd' }
+
+beforeAll(async () => {
+  database = await createTestDatabase('invoices_api')
+  const context = {
+    store: { db: database.db, pool: database.pool },
+    clock,
+    logger: createLogger({ level: 'silent', destination: process.stderr }),
+    reconcile: { invoicesChanged: (ids: readonly string[]) => void changed.push(...ids) },
+  } as unknown as SidecarContext
+  // The same pieces as the sidecar's /api mount (src/sidecar/http-app.ts).
+  app = express()
+  app.use(assignRequestId)
+  app.use('/api', requireApiToken(TOKEN), express.json({ limit: '10mb' }), invoiceRoutes(context))
+  app.use(answerApiError(() => undefined))
+})
+afterAll(async () => {
+  await database?.drop()
+})
+beforeEach(async () => {
+  changed.length = 0
+  await sql`truncate invoices`.execute(database.db)
+})
+
+describe('invoice API', () => {
+  it('answers 401 without the bearer token', async () => {
+    for (const call of [
+      request(app).get('/api/invoices'),
+      request(app).put('/api/invoices/a').send(body),
+      request(app).post('/api/invoices/import').set('content-type', 'text/csv').send('id'),
+      request(app).delete('/api/invoices/a').set('authorization', 'Bearer wrong'),
+    ]) {
+      const res = await call
+      expect(res.status).toBe(401)
+      expect(res.body.error.code).toBe('unauthorized')
+    }
+  })
+
+  it('PUT creates with 201, repeats with 200, and GET returns the invoice with its derived fields', async () => {
+    const created = await request(app).put('/api/invoices/inv_1').set(auth).send(body)
+    expect(created.status).toBe(201)
+    expect(created.body).toEqual({
+      id: 'inv_1',
+      ...body,
+      customerAliases: [],
+      issueDate: null,
+      dueDate: null,
+      entityId: null,
+      accountId: null,
+      metadata: null,
+      status: 'open',
+      amountPaid: '0',
+      amountPending: '0',
+      amountOpen: '120.50',
+      amountOverpaid: '0',
+      amountWrittenOff: '0',
+      version: 1,
+      voidedAt: null,
+      createdAt: '2026-03-01T09:00:00.000Z',
+      updatedAt: '2026-03-01T09:00:00.000Z',
+    })
+    const again = await request(app)
+      .put('/api/invoices/inv_1')
+      .set(auth)
+      .send({ ...body, amount: '130.00' })
+    expect(again.status).toBe(200)
+    expect(again.body).toMatchObject({ amount: '130.00', version: 2 })
+    expect(changed).toEqual(['inv_1', 'inv_1'])
+    const got = await request(app).get('/api/invoices/inv_1').set(auth)
+    expect(got.status).toBe(200)
+    expect(got.body).toEqual(again.body)
+  })
+
+  it('names every bad field of a PUT and writes nothing', async () => {
+    const res = await request(app)
+      .put('/api/invoices/inv_2')
+      .set(auth)
+      .send({ number: 'INV-2', amount: 120.5, currency: 'eur', status: 'paid' })
+    expect(res.status).toBe(400)
+    expect(res.body.error.code).toBe('validation_error')
+    expect(res.body.error.details.map((detail: { path: string }) => detail.path)).toEqual([
+      'body.amount',
+      'body.currency',
+      'body.status',
+    ])
+    expect(res.body.error.message).toMatch(/body\.amount must be a decimal string/)
+    expect((await request(app).get('/api/invoices/inv_2').set(auth)).status).toBe(404)
+  })
+
+  it('refuses an id in the body that differs from the path, and a bad id in the path', async () => {
+    const differs = await request(app)
+      .put('/api/invoices/inv_3')
+      .set(auth)
+      .send({ ...body, id: 'other' })
+    expect(differs.body.error.details).toEqual([
+      { path: 'body.id', message: 'must equal the id in the path' },
+    ])
+    const badId = await request(app).put('/api/invoices/bad%20id').set(auth).send(body)
+    expect(badId.status).toBe(400)
+    expect(badId.body.error.details[0].path).toBe('params.id')
+  })
+
+  it('answers 404 with not_found for an unknown invoice on GET and DELETE', async () => {
+    for (const call of [request(app).get('/api/invoices/none'), request(app).delete('/api/invoices/none')]) {
+      const res = await call.set(auth)
+      expect(res.status).toBe(404)
+      expect(res.body.error).toMatchObject({ code: 'not_found', requestId: expect.any(String) })
+    }
+  })
+
+  it('DELETE voids: 200 with the voided invoice, the row kept and listed as void', async () => {
+    await request(app).put('/api/invoices/inv_4').set(auth).send(body)
+    const res = await request(app).delete('/api/invoices/inv_4').set(auth)
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ id: 'inv_4', status: 'void', voidedAt: '2026-03-01T09:00:00.000Z' })
+    const voided = await request(app).get('/api/invoices?status=void').set(auth)
+    expect(voided.body.data.map((invoice: { id: string }) => invoice.id)).toEqual(['inv_4'])
+    expect(changed).toEqual(['inv_4', 'inv_4'])
+  })
+
+  it('lists in the bank API envelope, filtered by customer, paged by cursor', async () => {
+    for (const id of ['l1', 'l2', 'l3']) {
+      await request(app)
+        .put(`/api/invoices/${id}`)
+        .set(auth)
+        .send({ ...body, number: `L-${id}` })
+    }
+    await request(app)
+      .put('/api/invoices/l4')
+      .set(auth)
+      .send({ ...body, number: 'L-4', customerName: 'Globex' })
+    const first = await request(app).get('/api/invoices?customer=ACME&limit=2').set(auth)
+    expect(first.status).toBe(200)
+    expect(first.body).toMatchObject({
+      data: [{ id: 'l1' }, { id: 'l2' }],
+      pagination: { hasMore: true, nextCursor: expect.any(String) },
+      meta: { requestId: expect.any(String) },
+    })
+    const next = await request(app)
+      .get('/api/invoices')
+      .query({ customer: 'ACME', limit: 2, cursor: first.body.pagination.nextCursor })
+      .set(auth)
+    expect(next.body).toMatchObject({
+      data: [{ id: 'l3' }],
+      pagination: { hasMore: false, nextCursor: null },
+    })
+    const otherFilter = await request(app)
+      .get('/api/invoices')
+      .query({ customer: 'Globex', cursor: first.body.pagination.nextCursor })
+      .set(auth)
+    expect(otherFilter.status).toBe(400)
+    expect(otherFilter.body.error.code).toBe('invalid_cursor')
+  })
+
+  it('refuses a bad limit or status, naming the query parameter', async () => {
+    const res = await request(app).get('/api/invoices?limit=501&status=unpaid').set(auth)
+    expect(res.status).toBe(400)
+    expect(res.body.error.details.map((detail: { path: string }) => detail.path).sort()).toEqual([
+      'query.limit',
+      'query.status',
+    ])
+  })
+
+  it('imports a text/csv body all or nothing and answers with counts', async () => {
+    const csv = 'id,number,amount,currency\ni1,INV-1,10.00,EUR\ni2,INV-2,20.00,EUR\n'
+    const res = await request(app)
+      .post('/api/invoices/import')
+      .set(auth)
+      .set('content-type', 'text/csv')
+      .send(csv)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ rows: 2, created: 2, updated: 0, unchanged: 0 })
+    const json = await request(app).post('/api/invoices/import').set(auth).send({ csv })
+    expect(json.body).toEqual({ rows: 2, created: 0, updated: 0, unchanged: 2 })
+    expect(changed.sort()).toEqual(['i1', 'i2'])
+  })
+
+  it('answers 400 with every bad row and its reasons, and imports nothing', async () => {
+    const csv = 'id,number,amount,currency\ni1,INV-1,10.00,EUR\ni2,INV-2,-1,EUR\ni3,INV-3,5,eur\n'
+    const res = await request(app)
+      .post('/api/invoices/import')
+      .set(auth)
+      .set('content-type', 'text/csv')
+      .send(csv)
+    expect(res.status).toBe(400)
+    expect(res.body.error).toMatchObject({
+      code: 'invalid_csv',
+      message: '2 rows are invalid (of 3); nothing was imported.',
+      details: [
+        { path: 'line.3.amount', message: expect.any(String) },
+        { path: 'line.4.currency', message: expect.any(String) },
+      ],
+      rows: [
+        {
+          line: 3,
+          id: 'i2',
+          reasons: [{ field: 'amount', message: expect.stringMatching(/plain decimal/) }],
+        },
+        { line: 4, id: 'i3', reasons: [{ field: 'currency', message: expect.stringMatching(/upper-case/) }] },
+      ],
+    })
+    expect((await request(app).get('/api/invoices').set(auth)).body.data).toEqual([])
+  })
+
+  it('refuses an import body that is neither CSV nor { csv }', async () => {
+    const res = await request(app).post('/api/invoices/import').set(auth).send({ file: 'x' })
+    expect(res.status).toBe(400)
+    expect(res.body.error.details).toEqual([
+      { path: 'body', message: 'must be a CSV text or JSON { "csv": string }' },
+    ])
+  })
+})
+
+describe('invoice API in a running sidecar', () => {
+  it('is mounted under /api behind the token', async () => {
+    const sidecar = await startTestSidecar('invoices_api', ['api'])
+    try {
+      const put = await request(sidecar.url)
+        .put('/api/invoices/s1')
+        .set('authorization', `Bearer ${API_TOKEN}`)
+        .send(body)
+      expect(put.status).toBe(201)
+      const list = await request(sidecar.url).get('/api/invoices').set('authorization', `Bearer ${API_TOKEN}`)
+      expect(list.body.data.map((invoice: { id: string }) => invoice.id)).toEqual(['s1'])
+    } finally {
+      await sidecar.close()
+      await sidecar.drop()
+    }
+  })
+})
