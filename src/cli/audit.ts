@@ -10,7 +10,9 @@ export function auditCommand(io: CommandIo): Command {
   const audit = new UsageCommand('audit').description('The append-only, hash-chained audit log of matching')
   audit
     .command('verify')
-    .description('Recompute every entry of the audit log chain; exit 1 at the first entry that does not match')
+    .description(
+      'Recompute every entry of the audit log chain; exit 1 at the first entry that does not match',
+    )
     .action(async () => {
       const { config, logger } = prepareCommand(io)
       const store = await openStore(config, logger)

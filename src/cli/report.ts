@@ -28,7 +28,8 @@ export function reportText(report: MatchReport): string {
     `Match rate:         ${rate}`,
     'Open receivables by days past due:',
     ...report.openReceivables.map(
-      (bucket) => `  ${bucket.bucket.padEnd(8)} ${String(bucket.count).padStart(6)} invoices  ${amounts(bucket)}`,
+      (bucket) =>
+        `  ${bucket.bucket.padEnd(8)} ${String(bucket.count).padStart(6)} invoices  ${amounts(bucket)}`,
     ),
   ]
   return `${lines.join('\n')}\n`
@@ -40,7 +41,8 @@ export function reportCsv(report: MatchReport): string {
   const add = (section: string, bucket: string, line: ReportLine) => {
     const entries = Object.entries(line.amounts)
     if (entries.length === 0) rows.push([section, bucket, '', String(line.count), '0'])
-    for (const [currency, amount] of entries) rows.push([section, bucket, currency, String(line.count), amount])
+    for (const [currency, amount] of entries)
+      rows.push([section, bucket, currency, String(line.count), amount])
   }
   add('inflows', '', report.inflows)
   add('matched', '', report.matched)
@@ -57,12 +59,18 @@ export function reportCommand(io: CommandIo): Command {
     .description('Inflows, matched and unmatched payments, match rate and open receivables by age')
     .option('--from <date>', 'first posted date (YYYY-MM-DD)', dateOption)
     .option('--to <date>', 'last posted date (YYYY-MM-DD)', dateOption)
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'csv']).default('text'))
+    .addOption(
+      new Option('--format <format>', 'output format').choices(['text', 'json', 'csv']).default('text'),
+    )
     .action(async (options: { from?: string; to?: string; format: 'text' | 'json' | 'csv' }) => {
       const { config, logger } = prepareCommand(io)
       const store = await openStore(config, logger)
       try {
-        const report = await matchReport(store.db, { from: options.from, to: options.to, asOf: systemClock.now() })
+        const report = await matchReport(store.db, {
+          from: options.from,
+          to: options.to,
+          asOf: systemClock.now(),
+        })
         io.stdout.write(
           options.format === 'json'
             ? `${JSON.stringify(report, null, 2)}\n`

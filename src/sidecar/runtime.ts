@@ -169,6 +169,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       config: matchConfig({ transferLegWindowSeconds: config.TRANSFER_LEG_WINDOW_SECONDS }),
     })
     closers.push(() => reconcile.close())
+    queues.push(reconcile.queue)
     metrics.feed(MATCH_RATE_GAUGE, () => reconcile.matchRate())
     const context: SidecarContext = {
       config,

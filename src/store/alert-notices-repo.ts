@@ -115,3 +115,56 @@ export async function recordDeliveryAttempt(
     .where('sink', '=', ref.sink)
     .execute()
 }
+
+/** A stored notice as the alert feed shows it, with its place in the feed and its delivery to each sink. */
+export type NoticeFeedItem = {
+  notice: AlertNotice
+  /** created_at as PostgreSQL prints it (microseconds kept), with the id: the feed's exact position. */
+  position: { createdAt: string; id: string }
+  deliveries: { sink: string; status: string; attempts: number; lastError: string | null }[]
+}
+
+/** Notices newest first (by when they were stored), after `before` when given. */
+export async function listAlertNotices(
+  db: Kysely<Database>,
+  filter: { severity?: string; type?: string },
+  before: { createdAt: string; id: string } | null,
+  limit: number,
+): Promise<NoticeFeedItem[]> {
+  let query = db
+    .selectFrom('alert_notices')
+    .select(['id', 'notice', sql<string>`created_at::text`.as('created_text')])
+  if (filter.severity) query = query.where('severity', '=', filter.severity)
+  if (filter.type) query = query.where('type', '=', filter.type)
+  if (before) {
+    query = query.where(
+      sql<boolean>`(created_at, id) < (${before.createdAt}::timestamptz, ${before.id})`,
+    )
+  }
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+  const deliveries =
+    rows.length === 0
+      ? []
+      : await db
+          .selectFrom('alert_deliveries')
+          .select(['notice_id', 'sink', 'status', 'attempts', 'last_error'])
+          .where(
+            'notice_id',
+            'in',
+            rows.map((row) => row.id),
+          )
+          .orderBy('sink')
+          .execute()
+  return rows.map((row) => ({
+    notice: row.notice,
+    position: { createdAt: row.created_text, id: row.id },
+    deliveries: deliveries
+      .filter((delivery) => delivery.notice_id === row.id)
+      .map((delivery) => ({
+        sink: delivery.sink,
+        status: delivery.status,
+        attempts: delivery.attempts,
+        lastError: delivery.last_error,
+      })),
+  }))
+}

@@ -30,8 +30,5 @@ export function canonicalJson(value: unknown): string {
 
 /** sha256 (hex) of the previous entry's hash followed by the canonical JSON of this entry. */
 export function auditEntryHash(prevHash: string, entry: AuditEntry): string {
-  return createHash('sha256')
-    .update(prevHash)
-    .update(canonicalJson(entry))
-    .digest('hex')
+  return createHash('sha256').update(prevHash).update(canonicalJson(entry)).digest('hex')
 }

@@ -15,7 +15,11 @@ export type AuditAppend = {
  * the change it records; a transaction-scoped advisory lock (per schema) keeps appends from interleaving, so the
  * chain has no fork and no gap.
  */
-export async function appendAudit(db: Kysely<Database>, at: Date, entries: readonly AuditAppend[]): Promise<void> {
+export async function appendAudit(
+  db: Kysely<Database>,
+  at: Date,
+  entries: readonly AuditAppend[],
+): Promise<void> {
   if (entries.length === 0) return
   await sql`select pg_advisory_xact_lock(hashtextextended(current_schema() || ':audit', 0))`.execute(db)
   const last = await db
@@ -53,8 +57,7 @@ export async function appendAudit(db: Kysely<Database>, at: Date, entries: reado
 }
 
 export type AuditVerification =
-  | { ok: true; entries: number }
-  | { ok: false; entries: number; brokenSeq: string; reason: string }
+  { ok: true; entries: number } | { ok: false; entries: number; brokenSeq: string; reason: string }
 
 /**
  * Walks the chain in order and recomputes every hash. The first entry whose seq is not the next one (a deleted
@@ -73,7 +76,12 @@ export async function verifyAuditChain(db: Kysely<Database>, batchSize = 5000): 
       .limit(batchSize)
       .execute()
     for (const row of rows) {
-      const broken = (reason: string): AuditVerification => ({ ok: false, entries, brokenSeq: row.seq, reason })
+      const broken = (reason: string): AuditVerification => ({
+        ok: false,
+        entries,
+        brokenSeq: row.seq,
+        reason,
+      })
       if (BigInt(row.seq) !== expectedSeq) return broken(`entry ${expectedSeq} is missing`)
       if (row.prev_hash !== prevHash) return broken('prev_hash is not the hash of the entry before')
       const hash = auditEntryHash(prevHash, {

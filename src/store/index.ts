@@ -51,8 +51,9 @@ export {
   stalePendingDeliveries,
   findDelivery,
   recordDeliveryAttempt,
+  listAlertNotices,
 } from './alert-notices-repo.js'
-export type { DeliveryRef, StoredDelivery } from './alert-notices-repo.js'
+export type { DeliveryRef, StoredDelivery, NoticeFeedItem } from './alert-notices-repo.js'
 export {
   updateConnectionHealth,
   rememberDelegatedUser,

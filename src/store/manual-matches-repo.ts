@@ -10,7 +10,12 @@ export async function setManualMatch(
   await removeManualMatch(db, match.transactionId, match.invoiceId, at)
   await db
     .insertInto('manual_matches')
-    .values({ transaction_id: match.transactionId, invoice_id: match.invoiceId, amount: match.amount, created_at: at })
+    .values({
+      transaction_id: match.transactionId,
+      invoice_id: match.invoiceId,
+      amount: match.amount,
+      created_at: at,
+    })
     .execute()
 }
 

@@ -72,7 +72,10 @@ export async function resolveException(
     .execute()
 }
 
-export async function findException(db: Kysely<Database>, key: string): Promise<MatchExceptionRow | undefined> {
+export async function findException(
+  db: Kysely<Database>,
+  key: string,
+): Promise<MatchExceptionRow | undefined> {
   return db.selectFrom('match_exceptions').selectAll().where('key', '=', key).executeTakeFirst()
 }
 
@@ -97,7 +100,8 @@ export async function listExceptions(
   if (state === 'open') query = query.where('resolved_at', 'is', null)
   if (state === 'resolved') query = query.where('resolved_at', 'is not', null)
   if (filter.transactionId) query = query.where('transaction_id', '=', filter.transactionId)
-  if (filter.invoiceId) query = query.where((eb) => eb(eb.val(filter.invoiceId!), '=', eb.fn.any('invoice_ids')))
+  if (filter.invoiceId)
+    query = query.where((eb) => eb(eb.val(filter.invoiceId!), '=', eb.fn.any('invoice_ids')))
   if (after) query = query.where('key', '>', after)
   return query.orderBy('key').limit(limit).execute()
 }

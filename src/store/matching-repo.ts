@@ -1,10 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
-import type {
-  Database,
-  InvoiceStateTable,
-  MatchExceptionsTable,
-  TransactionsTable,
-} from './database.js'
+import type { Database, InvoiceStateTable, MatchExceptionsTable, TransactionsTable } from './database.js'
 import type { InvoiceRow } from './invoices-repo.js'
 
 export type InvoiceStateRow = Selectable<InvoiceStateTable>
@@ -28,7 +23,11 @@ export async function loadMatchTransactions(
 
 export async function loadInvoicesById(db: Kysely<Database>, ids: readonly string[]): Promise<InvoiceRow[]> {
   if (ids.length === 0) return []
-  return db.selectFrom('invoices').selectAll().where('id', 'in', [...ids]).execute()
+  return db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute()
 }
 
 /** Invoices whose number key is one of `keys`: every invoice a text with those token runs can name. */
@@ -117,7 +116,11 @@ export async function loadManualMatches(
     .where('transaction_id', 'in', [...transactionIds])
     .where('removed_at', 'is', null)
     .execute()
-  return rows.map((row) => ({ transactionId: row.transaction_id, invoiceId: row.invoice_id, amount: row.amount }))
+  return rows.map((row) => ({
+    transactionId: row.transaction_id,
+    invoiceId: row.invoice_id,
+    amount: row.amount,
+  }))
 }
 
 export async function loadRejectedSuggestions(
@@ -134,7 +137,10 @@ export async function loadRejectedSuggestions(
 }
 
 /** Transactions among `ids` that are a leg of a transfer bankrec initiated. */
-export async function transferLegTransactions(db: Kysely<Database>, ids: readonly string[]): Promise<Set<string>> {
+export async function transferLegTransactions(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Set<string>> {
   if (ids.length === 0) return new Set()
   const { rows } = await sql<{ id: string }>`
     select inflow_transaction_id::text as id from transfer_legs where inflow_transaction_id = any(${[...ids]}::uuid[])
@@ -182,9 +188,15 @@ export async function saveTransactionReferences(
   }
 }
 
-export async function deleteTransactionReferences(db: Kysely<Database>, ids: readonly string[]): Promise<void> {
+export async function deleteTransactionReferences(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<void> {
   if (ids.length === 0) return
-  await db.deleteFrom('transaction_references').where('transaction_id', 'in', [...ids]).execute()
+  await db
+    .deleteFrom('transaction_references')
+    .where('transaction_id', 'in', [...ids])
+    .execute()
 }
 
 export async function loadInvoiceStates(
@@ -192,7 +204,11 @@ export async function loadInvoiceStates(
   invoiceIds: readonly string[],
 ): Promise<InvoiceStateRow[]> {
   if (invoiceIds.length === 0) return []
-  return db.selectFrom('invoice_state').selectAll().where('invoice_id', 'in', [...invoiceIds]).execute()
+  return db
+    .selectFrom('invoice_state')
+    .selectAll()
+    .where('invoice_id', 'in', [...invoiceIds])
+    .execute()
 }
 
 export async function saveInvoiceStates(

@@ -48,7 +48,10 @@ export async function takePendingMatches(db: Kysely<Database>, limit: number): P
 /** Removes exactly the entries a run drained; entries queued meanwhile (same ids included) stay. */
 export async function deletePendingMatches(db: Kysely<Database>, seqs: readonly string[]): Promise<void> {
   if (seqs.length === 0) return
-  await db.deleteFrom('pending_matches').where('seq', 'in', [...seqs]).execute()
+  await db
+    .deleteFrom('pending_matches')
+    .where('seq', 'in', [...seqs])
+    .execute()
 }
 
 export async function countPendingMatches(db: Kysely<Database>): Promise<number> {

@@ -12,7 +12,11 @@ export async function transfersWithoutLegs(
     .selectFrom('transfers')
     .select(['transfers.id', 'transfers.client_reference'])
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('transfer_legs').select('transfer_id').whereRef('transfer_id', '=', 'transfers.id'))),
+      not(
+        exists(
+          selectFrom('transfer_legs').select('transfer_id').whereRef('transfer_id', '=', 'transfers.id'),
+        ),
+      ),
     )
     .execute()
 }
@@ -25,7 +29,9 @@ export async function registerTransferLegs(
   if (rows.length === 0) return
   await db
     .insertInto('transfer_legs')
-    .values(rows.map((row) => ({ transfer_id: row.transferId, reference_key: row.referenceKey, updated_at: at })))
+    .values(
+      rows.map((row) => ({ transfer_id: row.transferId, reference_key: row.referenceKey, updated_at: at })),
+    )
     .onConflict((oc) => oc.column('transfer_id').doNothing())
     .execute()
 }

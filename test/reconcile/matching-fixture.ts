@@ -38,7 +38,9 @@ export type MatchingStore = TestDatabase & {
   run(): Promise<MatchRunSummary>
   allocations(): Promise<Array<Record<string, unknown>>>
   state(invoiceId: string): Promise<Record<string, unknown> | undefined>
-  openExceptions(): Promise<Array<{ key: string; type: string; transaction_id: string | null; invoice_ids: string[] }>>
+  openExceptions(): Promise<
+    Array<{ key: string; type: string; transaction_id: string | null; invoice_ids: string[] }>
+  >
   exception(key: string): Promise<Record<string, any> | undefined>
   events(type?: string): Promise<Array<{ id: string; type: string; payload: any }>>
   reset(): Promise<void>
@@ -123,7 +125,17 @@ export async function createMatchingStore(label: string, windowSeconds = 3600): 
     async allocations() {
       return db
         .selectFrom('allocations')
-        .select(['id', 'transaction_id', 'invoice_id', 'amount', 'write_off', 'settled', 'rule', 'made_by', 'matched_reference'])
+        .select([
+          'id',
+          'transaction_id',
+          'invoice_id',
+          'amount',
+          'write_off',
+          'settled',
+          'rule',
+          'made_by',
+          'matched_reference',
+        ])
         .where('reversed_at', 'is', null)
         .orderBy('transaction_id')
         .orderBy('invoice_id')
@@ -132,7 +144,14 @@ export async function createMatchingStore(label: string, windowSeconds = 3600): 
     async state(invoiceId) {
       return db
         .selectFrom('invoice_state')
-        .select(['status', 'amount_paid', 'amount_pending', 'amount_open', 'amount_overpaid', 'amount_written_off'])
+        .select([
+          'status',
+          'amount_paid',
+          'amount_pending',
+          'amount_open',
+          'amount_overpaid',
+          'amount_written_off',
+        ])
         .where('invoice_id', '=', invoiceId)
         .executeTakeFirst()
     },

@@ -34,12 +34,19 @@ describe('the store pipeline', () => {
     await store.run()
     await store.pay({ amount: '40', paymentReference: 'inv 1001' })
     await store.run()
-    expect(await store.state('inv-1')).toMatchObject({ status: 'partially_paid', amount_paid: '40', amount_open: '60' })
+    expect(await store.state('inv-1')).toMatchObject({
+      status: 'partially_paid',
+      amount_paid: '40',
+      amount_open: '60',
+    })
     store.clock.advance(60)
     await store.pay({ amount: '60', paymentReference: 'INV-0001001' })
     await store.run()
     expect(await store.state('inv-1')).toMatchObject({ status: 'paid', amount_paid: '100', amount_open: '0' })
-    expect((await store.events()).map((event) => event.type)).toEqual(['invoice.partially_paid', 'invoice.paid'])
+    expect((await store.events()).map((event) => event.type)).toEqual([
+      'invoice.partially_paid',
+      'invoice.paid',
+    ])
     expect(await store.openExceptions()).toEqual([])
   })
 
@@ -47,7 +54,11 @@ describe('the store pipeline', () => {
     await store.invoice({ id: 'inv-1', number: 'INV-1', amount: '100' })
     const tx = await store.pay({ amount: '120', paymentReference: 'INV-1' })
     await store.run()
-    expect(await store.state('inv-1')).toMatchObject({ status: 'overpaid', amount_paid: '100', amount_overpaid: '20' })
+    expect(await store.state('inv-1')).toMatchObject({
+      status: 'overpaid',
+      amount_paid: '100',
+      amount_overpaid: '20',
+    })
     const [exception] = await store.openExceptions()
     expect(exception).toMatchObject({ type: 'overpayment', transaction_id: tx, invoice_ids: ['inv-1'] })
     expect((await store.events('invoice.overpaid')).length).toBe(1)
@@ -57,14 +68,26 @@ describe('the store pipeline', () => {
     await store.invoice({ id: 'inv-1', number: 'INV-1', amount: '100' })
     const tx = await store.pay({ amount: '100', paymentReference: 'INV-1', status: 'pending' })
     await store.run()
-    expect(await store.state('inv-1')).toMatchObject({ status: 'open', amount_paid: '0', amount_pending: '100' })
+    expect(await store.state('inv-1')).toMatchObject({
+      status: 'open',
+      amount_paid: '0',
+      amount_pending: '100',
+    })
     expect(await store.allocations()).toMatchObject([{ transaction_id: tx, settled: false }])
     store.clock.advance(60)
     await store.pay({ id: tx, amount: '100', paymentReference: 'INV-1', status: 'posted' })
     await store.run()
-    expect(await store.state('inv-1')).toMatchObject({ status: 'paid', amount_paid: '100', amount_pending: '0' })
+    expect(await store.state('inv-1')).toMatchObject({
+      status: 'paid',
+      amount_paid: '100',
+      amount_pending: '0',
+    })
     expect(await store.allocations()).toMatchObject([{ transaction_id: tx, settled: true }])
-    const history = await store.db.selectFrom('allocations').select(['settled', 'reversal_reason']).orderBy('id').execute()
+    const history = await store.db
+      .selectFrom('allocations')
+      .select(['settled', 'reversal_reason'])
+      .orderBy('id')
+      .execute()
     expect(history).toEqual([
       { settled: false, reversal_reason: 'superseded' },
       { settled: true, reversal_reason: null },
@@ -81,7 +104,10 @@ describe('the store pipeline', () => {
     await store.run()
     expect(await store.allocations()).toEqual([])
     expect(await store.state('inv-1')).toMatchObject({ status: 'open', amount_paid: '0' })
-    const reversed = await store.db.selectFrom('allocations').select('reversal_reason').executeTakeFirstOrThrow()
+    const reversed = await store.db
+      .selectFrom('allocations')
+      .select('reversal_reason')
+      .executeTakeFirstOrThrow()
     expect(reversed.reversal_reason).toBe('transaction_removed')
     expect((await store.events()).map((event) => event.type)).toEqual(['invoice.paid', 'invoice.reopened'])
     const refs = await store.db.selectFrom('transaction_references').selectAll().execute()
@@ -97,7 +123,9 @@ describe('the store pipeline', () => {
     await service.invoicesChanged(['inv-2'])
     await store.invoice({ id: 'inv-2', number: 'INV-2002', amount: '75' })
     await store.run()
-    expect(await store.allocations()).toMatchObject([{ transaction_id: tx, invoice_id: 'inv-2', rule: 'reference' }])
+    expect(await store.allocations()).toMatchObject([
+      { transaction_id: tx, invoice_id: 'inv-2', rule: 'reference' },
+    ])
     expect(await store.openExceptions()).toEqual([])
     expect(await store.exception(key)).toMatchObject({ resolution: 'matched' })
   })
@@ -115,8 +143,14 @@ describe('the store pipeline', () => {
     await service.unmatch(String(allocation!.id))
     expect(await store.allocations()).toEqual([])
     expect(await store.state('inv-1')).toMatchObject({ status: 'open', amount_paid: '0' })
-    expect(await store.exception(`unmatched_payment:${tx}:`)).toMatchObject({ resolved_at: null, times_opened: 2 })
-    const reversal = await store.db.selectFrom('allocations').select('reversal_reason').executeTakeFirstOrThrow()
+    expect(await store.exception(`unmatched_payment:${tx}:`)).toMatchObject({
+      resolved_at: null,
+      times_opened: 2,
+    })
+    const reversal = await store.db
+      .selectFrom('allocations')
+      .select('reversal_reason')
+      .executeTakeFirstOrThrow()
     expect(reversal.reversal_reason).toBe('unmatched_by_person')
   })
 
@@ -126,7 +160,12 @@ describe('the store pipeline', () => {
     await store.run()
     const [allocation] = await store.allocations()
     await service.unmatch(String(allocation!.id))
-    await store.pay({ id: tx, amount: '100', paymentReference: 'INV-1', updatedAt: '2026-03-03T00:00:00.000Z' })
+    await store.pay({
+      id: tx,
+      amount: '100',
+      paymentReference: 'INV-1',
+      updatedAt: '2026-03-03T00:00:00.000Z',
+    })
     await store.run()
     expect(await store.allocations()).toEqual([])
     expect(await store.state('inv-1')).toMatchObject({ status: 'open' })
@@ -134,7 +173,13 @@ describe('the store pipeline', () => {
 
   describe('suggestions', () => {
     async function suggested() {
-      await store.invoice({ id: 'inv-a', number: 'A-1', amount: '250', customerName: 'Acme Ltd', issueDate: '2026-01-01' })
+      await store.invoice({
+        id: 'inv-a',
+        number: 'A-1',
+        amount: '250',
+        customerName: 'Acme Ltd',
+        issueDate: '2026-01-01',
+      })
       const tx = await store.pay({ amount: '250', counterpartyName: 'ACME LIMITED', description: 'payment' })
       await store.run()
       const [exception] = await store.openExceptions()
@@ -146,7 +191,9 @@ describe('the store pipeline', () => {
     it('allocates an accepted suggestion as a person’s match and resolves it', async () => {
       const { tx, key } = await suggested()
       await service.acceptSuggestion(key)
-      expect(await store.allocations()).toMatchObject([{ transaction_id: tx, invoice_id: 'inv-a', amount: '250', made_by: 'person' }])
+      expect(await store.allocations()).toMatchObject([
+        { transaction_id: tx, invoice_id: 'inv-a', amount: '250', made_by: 'person' },
+      ])
       expect(await store.exception(key)).toMatchObject({ resolution: 'manual_match' })
       expect(await store.state('inv-a')).toMatchObject({ status: 'paid' })
     })
@@ -184,7 +231,9 @@ describe('the store pipeline', () => {
     await store.db.updateTable('invoices').set({ voided_at: store.clock.now() }).execute()
     await store.pay({ amount: '10', paymentReference: 'INV-5' })
     await store.run()
-    expect(await store.openExceptions()).toMatchObject([{ type: 'unmatched_payment', invoice_ids: ['inv-v'] }])
+    expect(await store.openExceptions()).toMatchObject([
+      { type: 'unmatched_payment', invoice_ids: ['inv-v'] },
+    ])
   })
 
   it('sends no second event when the same changes are applied again', async () => {
@@ -195,7 +244,11 @@ describe('the store pipeline', () => {
     await store.invoice({ id: 'inv-1', number: 'INV-1', amount: '100' })
     await store.run()
     expect((await store.events()).map((event) => event.type)).toEqual(['invoice.paid'])
-    const reversed = await store.db.selectFrom('allocations').select('id').where('reversed_at', 'is not', null).execute()
+    const reversed = await store.db
+      .selectFrom('allocations')
+      .select('id')
+      .where('reversed_at', 'is not', null)
+      .execute()
     expect(reversed).toEqual([])
   })
 })

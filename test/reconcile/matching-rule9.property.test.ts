@@ -13,18 +13,35 @@ afterAll(async () => {
 })
 
 const CUSTOMERS = ['Acme Ltd', 'Globex', null]
-const MANGLE = [(n: number) => `INV-${n}`, (n: number) => `inv ${n}`, (n: number) => `INV-000${n}`, (n: number) => `Inv${n}`]
+const MANGLE = [
+  (n: number) => `INV-${n}`,
+  (n: number) => `inv ${n}`,
+  (n: number) => `INV-000${n}`,
+  (n: number) => `Inv${n}`,
+]
 
 type Change =
   | { kind: 'invoice'; id: string; number: number; amount: string; customer: string | null }
-  | { kind: 'payment'; id: string; amount: string; reference: string | null; counterparty: string | null; status: string }
+  | {
+      kind: 'payment'
+      id: string
+      amount: string
+      reference: string | null
+      counterparty: string | null
+      status: string
+    }
   | { kind: 'removal'; id: string }
 
 const invoiceArb = (index: number) =>
-  fc.record({
-    amount: fc.integer({ min: 1, max: 20 }).map((units) => `${units * 5}`),
-    customer: fc.constantFrom(...CUSTOMERS),
-  }).map(({ amount, customer }) => ({ kind: 'invoice', id: `inv-${index}`, number: 100 + index, amount, customer }) as const)
+  fc
+    .record({
+      amount: fc.integer({ min: 1, max: 20 }).map((units) => `${units * 5}`),
+      customer: fc.constantFrom(...CUSTOMERS),
+    })
+    .map(
+      ({ amount, customer }) =>
+        ({ kind: 'invoice', id: `inv-${index}`, number: 100 + index, amount, customer }) as const,
+    )
 
 const paymentArb = (index: number, invoices: number) =>
   fc
@@ -63,7 +80,12 @@ const worldArb = fc.integer({ min: 1, max: 4 }).chain((invoices) =>
 
 async function apply(change: Change): Promise<void> {
   if (change.kind === 'invoice') {
-    await store.invoice({ id: change.id, number: `INV-${change.number}`, amount: change.amount, customerName: change.customer })
+    await store.invoice({
+      id: change.id,
+      number: `INV-${change.number}`,
+      amount: change.amount,
+      customerName: change.customer,
+    })
   } else if (change.kind === 'payment') {
     await store.pay({
       id: change.id,
@@ -108,7 +130,9 @@ function reorderings(changes: readonly Change[]) {
       const removals = order.filter((index) => changes[index]!.kind === 'removal')
       const rest = order.filter((index) => changes[index]!.kind !== 'removal')
       const sequence = [...rest, ...removals]
-      const withDuplicates = sequence.flatMap((index) => (duplicated.includes(index) ? [index, index] : [index]))
+      const withDuplicates = sequence.flatMap((index) =>
+        duplicated.includes(index) ? [index, index] : [index],
+      )
       return { sequence: withDuplicates.map((index) => changes[index]!), runs: new Set(runs) }
     })
 }
@@ -117,7 +141,9 @@ describe('rule 9 over the store pipeline', () => {
   it('gives identical allocations, invoice states and exceptions for the same changes in any order, any number of times', async () => {
     await fc.assert(
       fc.asyncProperty(
-        worldArb.chain((changes) => fc.tuple(fc.constant(changes), reorderings(changes), reorderings(changes))),
+        worldArb.chain((changes) =>
+          fc.tuple(fc.constant(changes), reorderings(changes), reorderings(changes)),
+        ),
         async ([changes, first, second]) => {
           const reference = await outcome(changes, new Set())
           const a = await outcome(first.sequence, first.runs)

@@ -62,7 +62,9 @@ describe('transfer legs', () => {
     expect(await store.openExceptions()).toEqual([])
     store.clock.advance(3601)
     await store.run()
-    expect(await store.openExceptions()).toMatchObject([{ key: 'transfer_leg_missing:tr-2', type: 'transfer_leg_missing' }])
+    expect(await store.openExceptions()).toMatchObject([
+      { key: 'transfer_leg_missing:tr-2', type: 'transfer_leg_missing' },
+    ])
     await store.pay({ amount: '-80', paymentReference: 'TR-77', accountId: ACCOUNT })
     await store.pay({ amount: '80', paymentReference: 'TR 77', accountId: OTHER_ACCOUNT })
     await store.run()
@@ -108,7 +110,9 @@ describe('the audit log', () => {
     await someHistory()
     await store.db.transaction().execute(async (trx) => {
       await sql`alter table audit_log disable trigger audit_log_no_update_or_delete`.execute(trx)
-      await sql`update audit_log set payload = jsonb_set(payload, '{amount}', '"1"') where seq = 2`.execute(trx)
+      await sql`update audit_log set payload = jsonb_set(payload, '{amount}', '"1"') where seq = 2`.execute(
+        trx,
+      )
       await sql`alter table audit_log enable trigger audit_log_no_update_or_delete`.execute(trx)
     })
     const result = await verifyAuditChain(store.db)

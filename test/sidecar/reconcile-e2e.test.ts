@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startAppEndpoint, type AppDelivery, type AppEndpoint } from '../app-events/app-endpoint.js'
-import { API_TOKEN, startTestSidecar } from './sidecar-fixture.js'
+import { API_TOKEN, sampleValue, startTestSidecar } from './sidecar-fixture.js'
 
 const APP_SECRET = 'app_secret_reconcile_e2e_0123'
 let app: AppEndpoint
@@ -49,7 +49,9 @@ async function delivered(type: string, invoiceId: string): Promise<AppDelivery> 
   let found: AppDelivery | undefined
   await vi.waitFor(
     () => {
-      found = [...app.processed.values()].find((event) => event.type === type && event.data.invoiceId === invoiceId)
+      found = [...app.processed.values()].find(
+        (event) => event.type === type && event.data.invoiceId === invoiceId,
+      )
       expect(found).toBeDefined()
     },
     { timeout: 30_000, interval: 100 },
@@ -60,8 +62,14 @@ async function delivered(type: string, invoiceId: string): Promise<AppDelivery> 
 describe('webhook → sync → match → app event', () => {
   it('delivers invoice.paid, signed, once sandbox payments with mangled references cover an invoice', async () => {
     const { client, sandbox } = sidecar.context.bank
-    const connection = await client.connections.create({ entityId: randomUUID(), institutionId: 'ins_harbor_national' })
-    await client.connections.submitCredentials(connection.id, { bankUsername: 'delegate', password: 'correct horse' })
+    const connection = await client.connections.create({
+      entityId: randomUUID(),
+      institutionId: 'ins_harbor_national',
+    })
+    await client.connections.submitCredentials(connection.id, {
+      bankUsername: 'delegate',
+      password: 'correct horse',
+    })
     await client.connections.completeSetup(connection.id)
     await sandbox!.advance(60)
     await sandbox!.flushWebhooks()
@@ -76,7 +84,11 @@ describe('webhook → sync → match → app event', () => {
       expect(put.status, JSON.stringify(put.body)).toBeLessThan(300)
     }
 
-    const first = await bankPays(connection.id, { amount: '40.00', paymentReference: 'inv 1001', counterpartyName: 'Acme' })
+    const first = await bankPays(connection.id, {
+      amount: '40.00',
+      paymentReference: 'inv 1001',
+      counterpartyName: 'Acme',
+    })
     const partial = await delivered('invoice.partially_paid', 'inv-1001')
     expect(partial).toMatchObject({ verified: true, data: { status: 'partially_paid', amountPaid: '40' } })
 
@@ -107,8 +119,73 @@ describe('webhook → sync → match → app event', () => {
     expect(exceptions.status).toBe(200)
     expect(Array.isArray(exceptions.body.data)).toBe(true)
     for (const exception of exceptions.body.data) expect(exception.type).toBe('unmatched_payment')
-    // Each event reached the app once, whatever retries and reruns happened.
+    // Each event reached the app once, whatever reruns of matching happened.
     const ids = app.deliveries.filter((delivery) => delivery.verified).map((delivery) => delivery.id)
-    expect(new Set(ids).size).toBe(app.processed.size)
+    expect(ids.length).toBe(new Set(ids).size)
+
+    const metrics = await (await fetch(`${sidecar.url}/metrics`)).text()
+    const rate = sampleValue(metrics, 'bankrec_match_rate')
+    expect(rate).toBeGreaterThan(0)
+    expect(rate).toBeLessThanOrEqual(1)
+  }, 90_000)
+
+  it('lets a person accept a suggestion, match and unmatch over the API', async () => {
+    const { client, sandbox } = sidecar.context.bank
+    const connection = await client.connections.create({
+      entityId: randomUUID(),
+      institutionId: 'ins_harbor_national',
+    })
+    await client.connections.submitCredentials(connection.id, {
+      bankUsername: 'delegate',
+      password: 'correct horse',
+    })
+    await client.connections.completeSetup(connection.id)
+    await sandbox!.advance(60)
+    await sandbox!.flushWebhooks()
+    const currency = (await client.accounts.list({ connectionId: connection.id })).data[0]!.currency
+    await api('PUT', '/invoices/g-1', {
+      number: 'G-77',
+      amount: '321.00',
+      currency,
+      customerName: 'Globex GmbH',
+    })
+    await api('PUT', '/invoices/g-2', { number: 'G-78', amount: '99.00', currency, customerName: 'Initech' })
+
+    const suggestedTx = await bankPays(connection.id, {
+      amount: '321.00',
+      counterpartyName: 'GLOBEX',
+      description: 'x',
+    })
+    let key = ''
+    await vi.waitFor(
+      async () => {
+        const list = await api('GET', `/exceptions?type=suggested_match&transactionId=${suggestedTx}`)
+        expect(list.body.data).toHaveLength(1)
+        key = list.body.data[0].key
+        expect(list.body.data[0]).toMatchObject({ transactionId: suggestedTx, invoiceIds: ['g-1'] })
+      },
+      { timeout: 30_000, interval: 100 },
+    )
+    const accepted = await api('POST', `/exceptions/${encodeURIComponent(key)}/accept`)
+    expect(accepted.status).toBe(200)
+    expect(accepted.body).toMatchObject({ resolution: 'manual_match' })
+    expect((await api('POST', `/exceptions/${encodeURIComponent(key)}/accept`)).status).toBe(409)
+
+    const loose = await bankPays(connection.id, { amount: '20.00', description: 'no reference at all' })
+    await vi.waitFor(
+      async () => expect((await api('GET', `/exceptions?transactionId=${loose}`)).body.data).toHaveLength(1),
+      { timeout: 30_000, interval: 100 },
+    )
+    expect((await api('POST', '/allocations', { transactionId: loose })).status).toBe(400)
+    const made = await api('POST', '/allocations', { transactionId: loose, invoiceId: 'g-2' })
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    expect(made.body).toMatchObject({ invoiceId: 'g-2', amount: '20', madeBy: 'person', rule: 'manual' })
+    expect((await api('GET', `/exceptions?transactionId=${loose}`)).body.data).toEqual([])
+
+    const removed = await api('DELETE', `/allocations/${made.body.id}`)
+    expect(removed.status).toBe(200)
+    expect(removed.body).toMatchObject({ reversalReason: 'unmatched_by_person' })
+    expect((await api('DELETE', `/allocations/${made.body.id}`)).status).toBe(409)
+    expect((await api('GET', `/allocations?transactionId=${loose}`)).body.data).toEqual([])
   }, 90_000)
 })

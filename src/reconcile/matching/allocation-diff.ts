@@ -25,7 +25,11 @@ export type AllocationDiff = {
   unchanged: StoredAllocation[]
 }
 
-export function allocationIdentity(item: { transactionId: string; invoiceId: string; madeBy: string }): string {
+export function allocationIdentity(item: {
+  transactionId: string
+  invoiceId: string
+  madeBy: string
+}): string {
   return `${item.transactionId}|${item.invoiceId}|${item.madeBy}`
 }
 

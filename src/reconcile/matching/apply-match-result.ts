@@ -34,7 +34,13 @@ export type ApplyContext = {
   audit: AuditAppend[]
 }
 
-export type ApplySummary = { inserted: number; reversed: number; opened: number; resolved: number; events: number }
+export type ApplySummary = {
+  inserted: number
+  reversed: number
+  opened: number
+  resolved: number
+  events: number
+}
 
 export function storedAllocationOf(row: AllocationRow): StoredAllocation {
   return {
@@ -78,7 +84,11 @@ function reversalReason(set: ClosedSet, allocation: StoredAllocation): string {
 }
 
 /** How an exception whose key is gone was resolved. */
-function resolutionOf(set: ClosedSet, allocations: readonly Allocation[], exception: MatchExceptionRow): string {
+function resolutionOf(
+  set: ClosedSet,
+  allocations: readonly Allocation[],
+  exception: MatchExceptionRow,
+): string {
   const transactionId = exception.transaction_id
   const entry = transactionId ? set.transactions.get(transactionId) : undefined
   if (!entry) return 'transaction_removed'
@@ -132,7 +142,7 @@ function personUnmatched(set: ClosedSet, result: ReconcileResult): MatchExceptio
  * records the references read, and publishes the app events these changes make.
  */
 export async function applyMatchResult(db: Kysely<Database>, context: ApplyContext): Promise<ApplySummary> {
-  const { set, result, now, publish, audit } = context
+  const { set, result, now, audit } = context
   const summary: ApplySummary = { inserted: 0, reversed: 0, opened: 0, resolved: 0, events: 0 }
   const transactionIds = [...set.transactionIds]
 
@@ -193,7 +203,10 @@ export async function applyMatchResult(db: Kysely<Database>, context: ApplyConte
   )
 
   summary.events += await writeInvoiceStates(db, context)
-  const exceptions = await writeExceptions(db, context, [...result.exceptions, ...personUnmatched(set, result)])
+  const exceptions = await writeExceptions(db, context, [
+    ...result.exceptions,
+    ...personUnmatched(set, result),
+  ])
   summary.opened = exceptions.opened
   summary.resolved = exceptions.resolved
   summary.events += exceptions.events
@@ -203,7 +216,12 @@ export async function applyMatchResult(db: Kysely<Database>, context: ApplyConte
 async function writeInvoiceStates(db: Kysely<Database>, context: ApplyContext): Promise<number> {
   const { result, set, now, publish, audit } = context
   const before = new Map(
-    (await loadInvoiceStates(db, result.invoices.map((state) => state.invoiceId))).map((row) => [row.invoice_id, row]),
+    (
+      await loadInvoiceStates(
+        db,
+        result.invoices.map((state) => state.invoiceId),
+      )
+    ).map((row) => [row.invoice_id, row]),
   )
   const writes = []
   let events = 0
@@ -302,7 +320,13 @@ async function writeExceptions(
       action: 'exception.opened',
       entity: 'exception',
       entityId: exception.key,
-      payload: { type: exception.type, transactionId: exception.transactionId, invoiceIds: exception.invoiceIds, amount: exception.amount, reasons: exception.reasons },
+      payload: {
+        type: exception.type,
+        transactionId: exception.transactionId,
+        invoiceIds: exception.invoiceIds,
+        amount: exception.amount,
+        reasons: exception.reasons,
+      },
     })
     if (exception.type !== 'unmatched_payment') continue
     const published = await publish(db, {

@@ -22,7 +22,9 @@ export function numberKey(number: string): string {
  * named by the transaction only if its number key is one of them. The store keeps them, so an invoice that
  * appears after its payment finds the payment by its number, and loads only the invoices these keys name.
  */
-export function candidateKeys(transaction: Pick<MatchTransaction, (typeof REFERENCE_FIELDS)[number]>): string[] {
+export function candidateKeys(
+  transaction: Pick<MatchTransaction, (typeof REFERENCE_FIELDS)[number]>,
+): string[] {
   const keys = new Set<string>()
   for (const field of REFERENCE_FIELDS) {
     const text = transaction[field]

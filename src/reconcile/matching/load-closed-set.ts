@@ -106,7 +106,9 @@ export async function loadClosedSet(
       const touching = await transactionsTouchingInvoices(db, {
         ids: rows.map((row) => row.id),
         numberKeys: [...new Set(rows.map((row) => numberKey(row.number)))],
-        customerKeys: [...new Set(rows.filter((row) => row.voided_at === null).flatMap((row) => row.customer_keys))],
+        customerKeys: [
+          ...new Set(rows.filter((row) => row.voided_at === null).flatMap((row) => row.customer_keys)),
+        ],
       })
       transactionQueue.push(...touching)
     }
@@ -135,8 +137,12 @@ async function reachFromTransactions(
   const payers = new Set<string>()
   for (const { transaction, keys } of loaded) {
     const matchable =
-      transactionPhase(transaction) !== 'inactive' && toUnits(transaction.amount) > 0n && !legs.has(transaction.id)
-    const references: TransactionReferences = matchable ? findReferences(set.index, transaction) : { outcome: 'none' }
+      transactionPhase(transaction) !== 'inactive' &&
+      toUnits(transaction.amount) > 0n &&
+      !legs.has(transaction.id)
+    const references: TransactionReferences = matchable
+      ? findReferences(set.index, transaction)
+      : { outcome: 'none' }
     const payer = payerKey(transaction.counterpartyName)
     set.transactions.set(transaction.id, {
       transaction,

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto'
 import { Decimal } from 'decimal.js'
 import type { InvoiceStatus } from '../matcher/index.js'
 
-export type InvoiceEventType = 'invoice.paid' | 'invoice.partially_paid' | 'invoice.overpaid' | 'invoice.reopened'
+export type InvoiceEventType =
+  'invoice.paid' | 'invoice.partially_paid' | 'invoice.overpaid' | 'invoice.reopened'
 
 /**
  * The app event an invoice's change of state sends, if any: reaching paid or overpaid; partially_paid when more

@@ -13,7 +13,12 @@ import {
   type Database,
   type TransferWithLegs,
 } from '../../store/index.js'
-import { matchTransferLegs, type MatchConfig, type MatchTransaction, type MatchTransfer } from '../matcher/index.js'
+import {
+  matchTransferLegs,
+  type MatchConfig,
+  type MatchTransaction,
+  type MatchTransfer,
+} from '../matcher/index.js'
 import type { Publish } from './apply-match-result.js'
 import { exceptionWrite } from './apply-match-result.js'
 import { candidateKeys, numberKey } from './candidate-keys.js'
@@ -49,7 +54,13 @@ function matchTransferOf(row: TransferWithLegs): MatchTransfer {
  */
 export async function matchTransfersStep(
   db: Kysely<Database>,
-  input: { transactionIds: readonly string[]; now: Date; config: MatchConfig; publish: Publish; audit: AuditAppend[] },
+  input: {
+    transactionIds: readonly string[]
+    now: Date
+    config: MatchConfig
+    publish: Publish
+    audit: AuditAppend[]
+  },
 ): Promise<TransferStepResult> {
   const { now, publish, audit } = input
   const fresh = await transfersWithoutLegs(db)
@@ -84,7 +95,10 @@ export async function matchTransfersStep(
     const row = byId.get(legs.transferId)!
     const before = row.legs
     const complete = legs.outflowTransactionId !== null && legs.inflowTransactionId !== null
-    if (before.outflow_transaction_id === legs.outflowTransactionId && before.inflow_transaction_id === legs.inflowTransactionId)
+    if (
+      before.outflow_transaction_id === legs.outflowTransactionId &&
+      before.inflow_transaction_id === legs.inflowTransactionId
+    )
       continue
     for (const [was, is] of [
       [before.outflow_transaction_id, legs.outflowTransactionId],
@@ -95,7 +109,11 @@ export async function matchTransfersStep(
     await saveTransferLegs(
       db,
       legs.transferId,
-      { outflow: legs.outflowTransactionId, inflow: legs.inflowTransactionId, matchedAt: complete ? now : null },
+      {
+        outflow: legs.outflowTransactionId,
+        inflow: legs.inflowTransactionId,
+        matchedAt: complete ? now : null,
+      },
       now,
     )
     audit.push({
@@ -103,12 +121,20 @@ export async function matchTransfersStep(
       action: 'transfer.legs_changed',
       entity: 'transfer',
       entityId: legs.transferId,
-      payload: { outflowTransactionId: legs.outflowTransactionId, inflowTransactionId: legs.inflowTransactionId },
+      payload: {
+        outflowTransactionId: legs.outflowTransactionId,
+        inflowTransactionId: legs.inflowTransactionId,
+      },
     })
     if (!complete) continue
     result.matched++
     const published = await publish(db, {
-      id: stableEventId('transfer.legs_matched', legs.transferId, legs.outflowTransactionId!, legs.inflowTransactionId!),
+      id: stableEventId(
+        'transfer.legs_matched',
+        legs.transferId,
+        legs.outflowTransactionId!,
+        legs.inflowTransactionId!,
+      ),
       type: 'transfer.legs_matched',
       createdAt: now,
       data: {
@@ -146,7 +172,8 @@ export async function matchTransfersStep(
   for (const row of existing) {
     if (row.resolved_at !== null || open.has(row.key) || row.type !== 'transfer_leg_missing') continue
     const legs = found.legs.find((item) => item.transferId === row.transfer_id)
-    const resolution = legs?.outflowTransactionId && legs.inflowTransactionId ? 'legs_matched' : 'no_longer_missing'
+    const resolution =
+      legs?.outflowTransactionId && legs.inflowTransactionId ? 'legs_matched' : 'no_longer_missing'
     await resolveException(db, row.key, resolution, now)
     audit.push({
       actor: 'engine',

@@ -3,7 +3,12 @@ import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock/index.js'
 import type { Logger } from '../../observability/index.js'
 import { createBackendQueue, createBackendWorker, type QueueBackendConfig } from '../../queue/index.js'
-import { countPendingMatches, enqueueMatches, enqueueUnseenMatches, type Database } from '../../store/index.js'
+import {
+  countPendingMatches,
+  enqueueMatches,
+  enqueueUnseenMatches,
+  type Database,
+} from '../../store/index.js'
 import { DEFAULT_MATCH_CONFIG, type MatchConfig } from '../matcher/index.js'
 import type { Publish } from './apply-match-result.js'
 import { matchReport } from './match-report.js'
@@ -14,12 +19,7 @@ import {
   removeAllocation,
   type PersonInputDeps,
 } from './person-inputs.js'
-import {
-  RECONCILE_JOB_ID,
-  RECONCILE_JOB_OPTIONS,
-  RECONCILE_QUEUE,
-  type ReconcileJobData,
-} from './queues.js'
+import { RECONCILE_JOB_ID, RECONCILE_JOB_OPTIONS, RECONCILE_QUEUE, type ReconcileJobData } from './queues.js'
 import { runMatching, type MatchRunSummary } from './run-matching.js'
 
 export type MatchingServiceDeps = {
@@ -45,8 +45,10 @@ export type MatchingService = {
   unmatch(allocationId: string): Promise<{ transactionId: string }>
   acceptSuggestion(key: string): Promise<{ transactionId: string }>
   rejectSuggestion(key: string): Promise<{ transactionId: string }>
-  /** Share of this month's inflows fully matched, for the bankrec_match_rate gauge; NaN without inflows. */
+  /** Share of all inflows fully matched, for the bankrec_match_rate gauge; NaN without inflows. */
   matchRate(): Promise<number>
+  /** The reconcile queue, for metrics and the queue board. */
+  readonly queue: Queue
   /** Starts the worker and the schedule (worker role). */
   startWorker(options: { scheduleSeconds: number; concurrency?: number }): Promise<Worker>
   close(): Promise<void>
@@ -69,6 +71,7 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
   const runNow = () => runMatching(matchingDeps)
   let worker: Worker | null = null
   return {
+    queue: queue as Queue,
     async invoicesChanged(ids) {
       await enqueueMatches(deps.db, 'invoice', ids)
       await requestRun('invoices-changed')
@@ -95,9 +98,7 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
       return done
     },
     async matchRate() {
-      const now = deps.clock.now()
-      const from = `${now.toISOString().slice(0, 7)}-01`
-      const report = await matchReport(deps.db, { from, asOf: now })
+      const report = await matchReport(deps.db, { asOf: deps.clock.now() })
       return report.matchRate ?? Number.NaN
     },
     async startWorker(options) {
@@ -116,7 +117,9 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
           .then((pending) => (pending > 0 ? requestRun('follow-up') : undefined))
           .catch((error) => deps.logger.error({ err: error }, 'could not queue a follow-up matching run'))
       })
-      worker.on('failed', (job, error) => deps.logger.warn({ err: error, jobId: job?.id }, 'matching run failed'))
+      worker.on('failed', (job, error) =>
+        deps.logger.warn({ err: error, jobId: job?.id }, 'matching run failed'),
+      )
       worker.on('error', (error) => deps.logger.error({ err: error, queue: RECONCILE_QUEUE }, 'worker error'))
       await queue.upsertJobScheduler(
         'reconcile-schedule',

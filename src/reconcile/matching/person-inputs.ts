@@ -23,7 +23,9 @@ export type PersonInputDeps = { db: Kysely<Database>; lockNamespace: string; now
 
 async function inLock<T>(deps: PersonInputDeps, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   return deps.db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${matchLockName(deps.lockNamespace)}, 0))`.execute(trx)
+    await sql`select pg_advisory_xact_lock(hashtextextended(${matchLockName(deps.lockNamespace)}, 0))`.execute(
+      trx,
+    )
     return fn(trx)
   })
 }
@@ -36,7 +38,11 @@ async function takeOver(trx: Kysely<Database>, transactionId: string, now: Date)
   const manual = new Set((await loadManualMatches(trx, [transactionId])).map((item) => item.invoiceId))
   for (const allocation of await activeAllocationsOfTransactions(trx, [transactionId])) {
     if (manual.has(allocation.invoice_id)) continue
-    await setManualMatch(trx, { transactionId, invoiceId: allocation.invoice_id, amount: allocation.amount }, now)
+    await setManualMatch(
+      trx,
+      { transactionId, invoiceId: allocation.invoice_id, amount: allocation.amount },
+      now,
+    )
   }
 }
 
@@ -65,12 +71,18 @@ export async function addManualMatch(
     const transaction = await inflow(trx, input.transactionId)
     const [invoice] = await loadInvoicesById(trx, [input.invoiceId])
     if (!invoice) throw new MatchingRequestError(404, 'not_found', `No invoice ${input.invoiceId}.`)
-    if (invoice.voided_at) throw new MatchingRequestError(409, 'invoice_void', `Invoice ${input.invoiceId} is void.`)
+    if (invoice.voided_at)
+      throw new MatchingRequestError(409, 'invoice_void', `Invoice ${input.invoiceId} is void.`)
     const [state] = await loadInvoiceStates(trx, [input.invoiceId])
     const open = new Decimal(state?.amount_open ?? invoice.amount)
-    const amount = input.amount ?? Decimal.min(open.gt(0) ? open : transaction.amount!, transaction.amount!).toFixed()
+    const amount =
+      input.amount ?? Decimal.min(open.gt(0) ? open : transaction.amount!, transaction.amount!).toFixed()
     await takeOver(trx, input.transactionId, deps.now)
-    await setManualMatch(trx, { transactionId: input.transactionId, invoiceId: input.invoiceId, amount }, deps.now)
+    await setManualMatch(
+      trx,
+      { transactionId: input.transactionId, invoiceId: input.invoiceId, amount },
+      deps.now,
+    )
     await enqueueMatches(trx, 'transaction', [input.transactionId])
     await appendAudit(trx, deps.now, [
       {
@@ -85,12 +97,19 @@ export async function addManualMatch(
 }
 
 /** Unmatches one allocation: the person's input that the transaction does not pay that invoice. */
-export async function removeAllocation(deps: PersonInputDeps, allocationId: string): Promise<{ transactionId: string }> {
+export async function removeAllocation(
+  deps: PersonInputDeps,
+  allocationId: string,
+): Promise<{ transactionId: string }> {
   return inLock(deps, async (trx) => {
     const allocation = await findAllocation(trx, allocationId)
     if (!allocation) throw new MatchingRequestError(404, 'not_found', `No allocation ${allocationId}.`)
     if (allocation.reversed_at) {
-      throw new MatchingRequestError(409, 'allocation_reversed', `Allocation ${allocationId} is already reversed.`)
+      throw new MatchingRequestError(
+        409,
+        'allocation_reversed',
+        `Allocation ${allocationId} is already reversed.`,
+      )
     }
     const transactionId = allocation.transaction_id
     await takeOver(trx, transactionId, deps.now)
@@ -115,24 +134,39 @@ async function openSuggestion(trx: Kysely<Database>, key: string) {
   const exception = await findException(trx, key)
   if (!exception) throw new MatchingRequestError(404, 'not_found', `No exception ${key}.`)
   if (exception.type !== 'suggested_match') {
-    throw new MatchingRequestError(409, 'not_a_suggestion', `Exception ${key} is a ${exception.type}, not a suggestion.`)
+    throw new MatchingRequestError(
+      409,
+      'not_a_suggestion',
+      `Exception ${key} is a ${exception.type}, not a suggestion.`,
+    )
   }
   if (exception.resolved_at) {
-    throw new MatchingRequestError(409, 'exception_resolved', `Exception ${key} is already resolved (${exception.resolution}).`)
+    throw new MatchingRequestError(
+      409,
+      'exception_resolved',
+      `Exception ${key} is already resolved (${exception.resolution}).`,
+    )
   }
   return exception as typeof exception & { transaction_id: string }
 }
 
 /** Accepting a suggestion makes its invoices the person's matches, each for what it has open. */
-export async function acceptSuggestion(deps: PersonInputDeps, key: string): Promise<{ transactionId: string }> {
+export async function acceptSuggestion(
+  deps: PersonInputDeps,
+  key: string,
+): Promise<{ transactionId: string }> {
   return inLock(deps, async (trx) => {
     const exception = await openSuggestion(trx, key)
     const transactionId = exception.transaction_id
     const invoices = await loadInvoicesById(trx, exception.invoice_ids)
-    const states = new Map((await loadInvoiceStates(trx, exception.invoice_ids)).map((s) => [s.invoice_id, s]))
+    const states = new Map(
+      (await loadInvoiceStates(trx, exception.invoice_ids)).map((s) => [s.invoice_id, s]),
+    )
     const matches = invoices.map((invoice) => {
       const state = states.get(invoice.id)
-      const open = state ? new Decimal(state.amount_open).minus(state.amount_pending) : new Decimal(invoice.amount)
+      const open = state
+        ? new Decimal(state.amount_open).minus(state.amount_pending)
+        : new Decimal(invoice.amount)
       return { transactionId, invoiceId: invoice.id, amount: Decimal.max(open, 0).toFixed() }
     })
     for (const match of matches) await setManualMatch(trx, match, deps.now)
@@ -151,7 +185,10 @@ export async function acceptSuggestion(deps: PersonInputDeps, key: string): Prom
 }
 
 /** A rejected suggestion is never made again for the same transaction and invoice set. */
-export async function declineSuggestion(deps: PersonInputDeps, key: string): Promise<{ transactionId: string }> {
+export async function declineSuggestion(
+  deps: PersonInputDeps,
+  key: string,
+): Promise<{ transactionId: string }> {
   return inLock(deps, async (trx) => {
     const exception = await openSuggestion(trx, key)
     const transactionId = exception.transaction_id

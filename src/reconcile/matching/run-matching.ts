@@ -78,7 +78,9 @@ async function runBatch(
   summary: MatchRunSummary,
 ): Promise<number> {
   const config = deps.config ?? DEFAULT_MATCH_CONFIG
-  await sql`select pg_advisory_xact_lock(hashtextextended(${matchLockName(deps.lockNamespace)}, 0))`.execute(trx)
+  await sql`select pg_advisory_xact_lock(hashtextextended(${matchLockName(deps.lockNamespace)}, 0))`.execute(
+    trx,
+  )
   const pending = await takePendingMatches(trx, deps.batchSize ?? 500)
   // The first batch of a run checks transfers even with nothing queued: a missing leg is a matter of time.
   if (pending.length === 0 && !first) return 0
@@ -98,7 +100,9 @@ async function runBatch(
     const set = await loadClosedSet(trx, { transactionIds, invoiceIds })
     const result = reconcile({
       invoices: [...set.invoices.values()],
-      transactions: [...set.transactions.values()].filter((entry) => entry.matchable).map((entry) => entry.transaction),
+      transactions: [...set.transactions.values()]
+        .filter((entry) => entry.matchable)
+        .map((entry) => entry.transaction),
       manualAllocations: set.manualAllocations,
       rejectedSuggestions: set.rejectedSuggestions,
       config,

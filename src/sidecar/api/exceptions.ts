@@ -57,7 +57,9 @@ export function exceptionRoutes(context: SidecarContext): Router {
       handle(async (req, res) => {
         const { key } = parseRequest(Params, req.params, 'params')
         await asApiError(() =>
-          action === 'accept' ? context.reconcile.acceptSuggestion(key) : context.reconcile.rejectSuggestion(key),
+          action === 'accept'
+            ? context.reconcile.acceptSuggestion(key)
+            : context.reconcile.rejectSuggestion(key),
         )
         const row = await findException(db, key)
         if (!row) throw new SidecarApiError(404, 'not_found', `No exception ${key}.`)

@@ -1,6 +1,7 @@
 import { Router } from 'express'
 import type { SidecarContext } from '../runtime.js'
 import { accountRoutes } from './accounts.js'
+import { alertRoutes } from './alerts.js'
 import { allocationRoutes } from './allocations.js'
 import { balanceProofRoutes } from './balance-proof.js'
 import { connectionRoutes } from './connections.js'
@@ -24,5 +25,6 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(allocationRoutes(context))
   router.use(reportRoutes(context))
   router.use(invoiceRoutes(context))
+  router.use(alertRoutes(context))
   return router
 }

@@ -33,7 +33,8 @@ export function decodeKeyCursor(raw: string, fingerprint: string): string {
   if (payload?.k !== 'key' || typeof payload.a !== 'string') {
     throw invalid('is malformed; pass pagination.nextCursor exactly as returned.')
   }
-  if (payload.q !== fingerprint) throw invalid('was issued for other filters; keep them the same while paging.')
+  if (payload.q !== fingerprint)
+    throw invalid('was issued for other filters; keep them the same while paging.')
   return payload.a
 }
 

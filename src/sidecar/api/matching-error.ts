@@ -6,7 +6,8 @@ export async function asApiError<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn()
   } catch (error) {
-    if (error instanceof MatchingRequestError) throw new SidecarApiError(error.status, error.code, error.message)
+    if (error instanceof MatchingRequestError)
+      throw new SidecarApiError(error.status, error.code, error.message)
     throw error
   }
 }

@@ -38,7 +38,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .column('invoice_id')
     .where(sql.ref('reversed_at'), 'is', null)
     .execute()
-  await db.schema.createIndex('allocations_by_transaction').on('allocations').column('transaction_id').execute()
+  await db.schema
+    .createIndex('allocations_by_transaction')
+    .on('allocations')
+    .column('transaction_id')
+    .execute()
 
   await db.schema
     .createTable('invoice_state')
@@ -130,11 +134,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .where(sql.ref('removed_at'), 'is', null)
     .execute()
-  await db.schema
-    .createIndex('manual_matches_by_invoice')
-    .on('manual_matches')
-    .column('invoice_id')
-    .execute()
+  await db.schema.createIndex('manual_matches_by_invoice').on('manual_matches').column('invoice_id').execute()
 
   await db.schema
     .createTable('rejected_suggestions')

@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { auditEntryHash, canonicalJson, GENESIS_HASH } from './audit-hash.js'
+
+describe('audit entry hash', () => {
+  it('sorts keys at every level, so a JSONB round trip hashes the same', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { f: 'x', e: null }], c: true } })).toBe(
+      '{"a":{"c":true,"d":[1,{"e":null,"f":"x"}]},"b":1}',
+    )
+  })
+
+  it('is sha256 of the previous hash and the canonical entry', () => {
+    const entry = {
+      seq: '1',
+      at: '2026-03-02T09:00:00.000Z',
+      actor: 'engine',
+      action: 'a',
+      entity: 'e',
+      entityId: 'i',
+      payload: { x: '1' },
+    }
+    const expected = createHash('sha256')
+      .update(GENESIS_HASH + canonicalJson(entry))
+      .digest('hex')
+    expect(auditEntryHash(GENESIS_HASH, entry)).toBe(expected)
+    expect(auditEntryHash(GENESIS_HASH, { ...entry, payload: { x: '2' } })).not.toBe(expected)
+  })
+})
