@@ -50,6 +50,12 @@ export const BankrecEnv = z
       .default('bankrec'),
     PORT: whole(0, 65_535).default(8080),
     HOST: z.string().trim().min(1).default('127.0.0.1'),
+    /**
+     * Sandbox mode only: whether the simulated bank makes up account activity of its own (history and new lines
+     * on each sync). `bankrec start` and `bankrec demo` turn it off unless it is set, so the demo story's
+     * payments are the only ones.
+     */
+    SANDBOX_ACTIVITY: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
     PUBLIC_URL: url(/^https?:$/, 'must be the http(s) URL the bank reaches this sidecar at').optional(),
     KIT_API_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
     APP_WEBHOOK_URL: url(/^https?:$/, 'must be an http(s) URL').optional(),

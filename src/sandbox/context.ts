@@ -21,6 +21,11 @@ export type SandboxSettings = {
   transferApprovalThreshold: string
   /** Seconds between automatic transfer status steps. */
   transferStepSeconds: number
+  /**
+   * Whether the bank makes up activity of its own: the initial sync's history and new lines, settlements and
+   * removals on later syncs. Off, only the control API changes transactions (the demo story).
+   */
+  generatedActivity: boolean
 }
 
 /** What every part of the sandbox works with: one state, one clock, one random source, one timeline. */

@@ -15,9 +15,11 @@ import { injectApiFaults } from './faults.js'
 import { answerError, answerUnknownRoute, assignRequestId } from './http.js'
 import { createRandom } from './random.js'
 import { bankRoutes } from './routes/index.js'
+import { resumeScheduledWork } from './resume-scheduled-work.js'
 import { createScheduler } from './scheduler.js'
 import { seedState } from './seed-state.js'
-import type { ApiKeyRecord } from './state.js'
+import { readStateFile, STATE_FILE_VERSION, writeStateFile, type SavedSandbox } from './state-file.js'
+import type { ApiKeyRecord, SandboxState } from './state.js'
 import { createSyncNotices } from './sync-notices.js'
 import { createWebhookDispatcher } from './webhook-dispatcher.js'
 
@@ -28,6 +30,14 @@ export type SandboxOptions = Partial<SandboxSettings> & {
   apiKey?: string
   /** Used for webhook deliveries. @defaultValue globalThis.fetch */
   fetch?: typeof fetch
+  /**
+   * A JSON file that keeps the bank across restarts: loaded at creation when it exists (its seed, state and clock
+   * offset win over the options; the bank's scheduled work resumes), saved every stateSaveIntervalMs and on close.
+   * @defaultValue none: the state lives in memory only
+   */
+  stateFile?: string
+  /** @defaultValue 5000 */
+  stateSaveIntervalMs?: number
 }
 
 export type Sandbox = {
@@ -47,6 +57,8 @@ export type Sandbox = {
   advance(seconds: number): Promise<void>
   flushWebhooks(): Promise<void>
   reset(): void
+  /** Writes the state file now (a no-op without stateFile). */
+  saveState(): Promise<void>
 }
 
 export const DEFAULT_SETTINGS: SandboxSettings = {
@@ -59,20 +71,39 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   syncCooldownSeconds: 45 * 60,
   transferApprovalThreshold: '100000.00',
   transferStepSeconds: 5,
+  generatedActivity: true,
 }
 
 /** A stateful, deterministic Bank Connectivity Service, in-process. */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  const { clock = createVirtualClock(), apiKey, fetch: fetchFn = globalThis.fetch, ...overrides } = options
-  const settings: SandboxSettings = { ...DEFAULT_SETTINGS, ...stripUndefined(overrides) }
+  const {
+    clock: givenClock,
+    apiKey,
+    fetch: fetchFn = globalThis.fetch,
+    stateFile,
+    stateSaveIntervalMs = 5000,
+    ...overrides
+  } = options
+  const saved = stateFile ? readStateFile(stateFile) : undefined
+  const settings: SandboxSettings = {
+    ...DEFAULT_SETTINGS,
+    ...stripUndefined(overrides),
+    ...(saved ? { seed: saved.seed } : {}),
+  }
+  const clock = givenClock ?? createVirtualClock(saved ? { start: resumedNow(saved) } : {})
   const random = createRandom(settings.seed)
+  const generation = saved ? saved.generation + 1 : 0
+  // A restored bank draws ids from a stream of its own: the first run's streams would repeat ids it handed out.
+  const bankRandom = () => random.fork(generation === 0 ? 'bank' : `bank#${generation}`)
   const scheduler = createScheduler(clock)
   let faults: FaultSettings = structuredClone(NO_FAULTS)
 
   const ctx: SandboxContext = {
-    state: seedState(random.fork('state'), { apiKey, now: clock.now() }),
+    state: saved
+      ? withMainKey(saved.state, apiKey)
+      : seedState(random.fork('state'), { apiKey, now: clock.now() }),
     clock,
-    random: random.fork('bank'),
+    random: bankRandom(),
     scheduler,
     settings,
     emitEvent: (orgId, type, data) => dispatcher.emitEvent(orgId, type, data),
@@ -80,6 +111,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
   const dispatcher = createWebhookDispatcher(ctx, { fetch: fetchFn, faults: () => faults })
   const syncNotices = createSyncNotices(ctx)
+  if (saved) resumeScheduledWork(ctx)
 
   const runtime: SandboxRuntime = {
     ctx,
@@ -103,7 +135,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       dispatcher.clear()
       syncNotices.clear()
       ctx.state = seedState(random.fork('state'), { apiKey, now: clock.now() })
-      ctx.random = random.fork('bank')
+      ctx.random = bankRandom()
       faults = structuredClone(NO_FAULTS)
     },
   }
@@ -124,6 +156,27 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let server: Server | undefined
   let ticker: NodeJS.Timeout | undefined
   let url: string | undefined
+  let saving: Promise<void> = Promise.resolve()
+  const saveState = (): Promise<void> => {
+    if (!stateFile) return Promise.resolve()
+    const snapshot: SavedSandbox = {
+      version: STATE_FILE_VERSION,
+      seed: settings.seed,
+      generation,
+      clock: { now: clock.now(), offsetMs: clock.now().getTime() - Date.now() },
+      state: ctx.state,
+    }
+    // One write at a time, each of the state as it is when its turn comes.
+    saving = saving.catch(() => undefined).then(() => writeStateFile(stateFile, snapshot))
+    return saving
+  }
+  const saver = stateFile
+    ? setInterval(
+        () => void saveState().catch((error) => console.error('sandbox: could not save its state', error)),
+        stateSaveIntervalMs,
+      )
+    : undefined
+  saver?.unref()
 
   return {
     ctx,
@@ -148,7 +201,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     async close() {
       if (ticker) clearInterval(ticker)
+      if (saver) clearInterval(saver)
+      // Notices still waiting become deliveries, which are state: the next run sends them.
+      if (stateFile) syncNotices.sendAll()
       dispatcher.clear()
+      await saveState()
       if (server) {
         const s = server
         server = undefined
@@ -162,7 +219,21 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     flushWebhooks: () => runtime.flushWebhooks(),
     reset: () => runtime.reset(),
+    saveState,
   }
+}
+
+/** Where a restored clock starts: as far ahead of real time as it was, never before the saved time. */
+function resumedNow(saved: SavedSandbox): Date {
+  return new Date(Math.max(saved.clock.now.getTime(), Date.now() + saved.clock.offsetMs))
+}
+
+/** A restored state keeps its keys; a key given in the options becomes the main organization's full-scope key. */
+function withMainKey(state: SandboxState, apiKey: string | undefined): SandboxState {
+  const [main, ...others] = [...state.apiKeys.values()]
+  if (!apiKey || !main || main.key === apiKey) return state
+  state.apiKeys = new Map([[apiKey, { ...main, key: apiKey }], ...others.map((k) => [k.key, k] as const)])
+  return state
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -146,6 +146,16 @@ function submit(ctx: SandboxContext, transfer: TransferRecord, now: Date): void 
   scheduleStep(ctx, transfer, executionStart > first ? executionStart : first)
 }
 
+/**
+ * After the sandbox's state was loaded: every transfer with an automatic step planned (nextStepAt) gets it back on
+ * the timeline, due when it was due (resumeScheduledWork).
+ */
+export function resumeTransferSteps(ctx: SandboxContext): void {
+  for (const transfer of ctx.state.transfers.values()) {
+    if (transfer.nextStepAt) scheduleStep(ctx, transfer, transfer.nextStepAt)
+  }
+}
+
 export function createTransfer(ctx: SandboxContext, input: NewTransfer): TransferRecord {
   const now = ctx.clock.now()
   const transfer: TransferRecord = {

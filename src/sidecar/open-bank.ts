@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { createBankClient, type BankClient } from '../api-client/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import type { Logger } from '../observability/index.js'
@@ -8,12 +9,29 @@ export type OpenBank = {
   baseUrl: string
   /** Set in sandbox mode (no BANK_API_URL): the simulated bank runs in this process. */
   sandbox?: Sandbox
+  /** In sandbox mode, the file that keeps the simulated bank across restarts (none: it starts afresh each run). */
+  sandboxStateFile?: string
   close(): Promise<void>
 }
 
 export type OpenBankOptions = {
   /** Port of the in-process sandbox in sandbox mode. @defaultValue 4010, or any free port if taken */
   sandboxPort?: number
+  /** Where the default data directory (.bankrec) is. @defaultValue process.cwd() */
+  cwd?: string
+}
+
+export const SANDBOX_STATE_FILE = 'sandbox-state.json'
+
+/**
+ * Where sandbox mode keeps the simulated bank: beside the data it belongs with. With the embedded PostgreSQL
+ * (no DATABASE_URL) that is `${BANKREC_DATA_DIR or .bankrec}/sandbox-state.json`; with DATABASE_URL only when
+ * BANKREC_DATA_DIR names a directory for it, since one file cannot follow every schema of a shared database.
+ */
+export function sandboxStateFile(config: BankrecEnv, cwd = process.cwd()): string | undefined {
+  if (config.BANKREC_DATA_DIR) return path.resolve(cwd, config.BANKREC_DATA_DIR, SANDBOX_STATE_FILE)
+  if (config.DATABASE_URL) return undefined
+  return path.join(cwd, '.bankrec', SANDBOX_STATE_FILE)
 }
 
 /** The bank: BANK_API_URL with BANK_API_KEY, or the sandbox in-process when BANK_API_URL is unset. */
@@ -26,14 +44,23 @@ export async function openBank(
     const client = createBankClient({ baseUrl: config.BANK_API_URL, apiKey: config.BANK_API_KEY! })
     return { client, baseUrl: config.BANK_API_URL, close: async () => undefined }
   }
-  const sandbox = createSandbox({ allowHttpWebhooks: true, apiKey: config.BANK_API_KEY })
+  const stateFile = sandboxStateFile(config, options.cwd)
+  const sandbox = createSandbox({
+    allowHttpWebhooks: true,
+    apiKey: config.BANK_API_KEY,
+    generatedActivity: config.SANDBOX_ACTIVITY === 'on',
+    stateFile,
+  })
   let baseUrl: string
   try {
     baseUrl = await sandbox.listen({ port: options.sandboxPort ?? 4010, host: '127.0.0.1' })
   } catch {
     baseUrl = await sandbox.listen({ port: 0, host: '127.0.0.1' })
   }
-  logger.info({ url: baseUrl }, 'sandbox mode: no BANK_API_URL, the simulated bank runs in this process')
+  logger.info(
+    { url: baseUrl, stateFile: stateFile ?? null },
+    'sandbox mode: no BANK_API_URL, the simulated bank runs in this process',
+  )
   const client = createBankClient({ baseUrl, apiKey: sandbox.apiKey, allowHttpLoopbackWebhooks: true })
-  return { client, baseUrl, sandbox, close: () => sandbox.close() }
+  return { client, baseUrl, sandbox, sandboxStateFile: stateFile, close: () => sandbox.close() }
 }

@@ -105,10 +105,12 @@ export function createConnection(
   return { record, created: true }
 }
 
-function scheduleProvisioning(ctx: SandboxContext, record: ConnectionRecord, from: Date): void {
+/** The service provisions the delegated user's email and phone number some time after the connection's creation. */
+export function scheduleProvisioning(ctx: SandboxContext, record: ConnectionRecord, from: Date): void {
   const provision = (field: 'emailProvisioningStatus' | 'phoneNumberProvisioningStatus') => (at: Date) => {
     const current = ctx.state.connections.get(record.id)
-    if (!current) return
+    // Already provisioned when a restored sandbox schedules it again (resumeScheduledWork).
+    if (!current || current.setup.instructions[field] === 'provisioned') return
     current.setup.instructions[field] = 'provisioned'
     current.updatedAt = at
     refreshSetupStep(current)

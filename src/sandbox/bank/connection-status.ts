@@ -61,7 +61,8 @@ export function setConnectionStatus(
   if (status === 'errored') scheduleRecovery(ctx, record.id, now)
 }
 
-function scheduleRecovery(ctx: SandboxContext, connectionId: string, since: Date): void {
+/** The service's automatic retry of an errored connection, for the spell of errored that began at `since`. */
+export function scheduleRecovery(ctx: SandboxContext, connectionId: string, since: Date): void {
   scheduleStep(ctx, since, ERRORED_RECOVERY_SECONDS, 'connection recovery', (at) => {
     const record = ctx.state.connections.get(connectionId)
     if (!record || record.status !== 'errored' || record.statusChangedAt?.getTime() !== since.getTime())

@@ -76,6 +76,18 @@ export function startSync(
 }
 
 /**
+ * Schedules the end of a sync that was running when the sandbox's state was saved (resumeScheduledWork): due
+ * where it was, settings.syncDurationSeconds after the sync started.
+ */
+export function resumeRunningSync(ctx: SandboxContext, record: ConnectionRecord): void {
+  const trigger: SyncTrigger = record.lastSyncedAt === null ? 'initial' : 'scheduled'
+  const startedAt = record.lastSyncStartedAt ?? ctx.clock.now()
+  scheduleStep(ctx, startedAt, ctx.settings.syncDurationSeconds, `connection sync (${trigger})`, (done) =>
+    finishSync(ctx, record.id, trigger, done),
+  )
+}
+
+/**
  * The bank reports its changes through the ledger, so they enter every sync stream, then the connection is idle
  * with a fresh lastSyncedAt and one transactions.sync_available goes out. A connection that stopped being active
  * meanwhile ends the sync without changes.
@@ -86,6 +98,21 @@ function finishSync(ctx: SandboxContext, connectionId: string, trigger: SyncTrig
   record.syncStatus = 'idle'
   record.updatedAt = now
   if (record.status !== 'active') return
+  if (ctx.settings.generatedActivity) reportActivity(ctx, record, trigger, now)
+  record.lastSyncedAt = now
+  ctx.emitEvent(record.orgId, 'transactions.sync_available', {
+    connectionId: record.id,
+    entityId: record.entityId,
+  })
+}
+
+function reportActivity(
+  ctx: SandboxContext,
+  record: ConnectionRecord,
+  trigger: SyncTrigger,
+  now: Date,
+): void {
+  const connectionId = record.id
   const today = toIsoDate(now)
   const accounts = [...ctx.state.accounts.values()].filter((a) => a.connectionId === connectionId)
   const random = randomStream(ctx, `activity:${connectionId}`)
@@ -106,11 +133,6 @@ function finishSync(ctx: SandboxContext, connectionId: string, trigger: SyncTrig
     for (const { id, changes } of plan.changed) modifyTransaction(ctx, id, changes, { notify: false })
     for (const id of plan.removed) removeTransaction(ctx, id, { notify: false })
   }
-  record.lastSyncedAt = now
-  ctx.emitEvent(record.orgId, 'transactions.sync_available', {
-    connectionId: record.id,
-    entityId: record.entityId,
-  })
 }
 
 /**

@@ -11,3 +11,4 @@ export { presentAccounts, presentAccountOf, balanceRowsOf, transactionsByAccount
 export { dailyBalances, pendingTotal, formatAmount } from './daily-balances.js'
 export { searchInstitutions } from './search-institutions.js'
 export { normalizePortalUrl } from './portal-url.js'
+export { resumeConnectionWork } from './resume-connection-work.js'

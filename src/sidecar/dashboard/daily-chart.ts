@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js'
+import { Decimal } from 'decimal.js'
 import { html, type SafeHtml } from './html.js'
 
 /** One day of inflows in one currency, split by how much of them is allocated (decimal strings). */

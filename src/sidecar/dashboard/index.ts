@@ -1,2 +1,1 @@
 export { dashboardRoutes } from './dashboard-routes.js'
-export { renderDashboardPage } from './dashboard-page.js'

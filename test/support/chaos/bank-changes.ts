@@ -5,13 +5,23 @@ import type { SeededRandom } from './seeded-random.js'
 export type ChangeKind =
   'add' | 'modify' | 'settle' | 'remove' | 'reauthRequired' | 'reactivate' | 'bankSync' | 'bankSyncRefused'
 
-type TruthTransaction = { id: string; connectionId: string; status: string }
+type TruthTransaction = { id: string; connectionId: string; status: string; paymentReference?: string | null }
+
+export type BankChangesOptions = {
+  /** Which existing transactions may be settled, modified or removed. @defaultValue every one */
+  eligible?(transaction: TruthTransaction): boolean
+}
 
 /**
  * Seeded changes at the bank, through the sandbox's control API (and PUT /v1/connections/{id}/sync for the
  * bank's own syncs): what a live bank does to a mirror. `counts` says what was done, for the run's summary.
  */
-export function createBankChanges(sandbox: SandboxHarness, bank: BankClient, random: SeededRandom) {
+export function createBankChanges(
+  sandbox: SandboxHarness,
+  bank: BankClient,
+  random: SeededRandom,
+  options: BankChangesOptions = {},
+) {
   const counts: Record<ChangeKind, number> = {
     add: 0,
     modify: 0,
@@ -29,7 +39,10 @@ export function createBankChanges(sandbox: SandboxHarness, bank: BankClient, ran
     return answer.body
   }
   const transactionsOf = async (connectionId: string): Promise<TruthTransaction[]> =>
-    (await control('GET', `/_sandbox/state?connectionId=${connectionId}`)).transactions
+    (
+      (await control('GET', `/_sandbox/state?connectionId=${connectionId}`))
+        .transactions as TruthTransaction[]
+    ).filter((t) => options.eligible?.(t) ?? true)
 
   const amount = () => {
     const cents = random.int(1, 2_500_000)

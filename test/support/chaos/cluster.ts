@@ -16,6 +16,7 @@ import { CONNECTION_SYNC_QUEUE } from '../../../src/reconcile/index.js'
 import type { SandboxOptions } from '../../../src/sandbox/index.js'
 import { startSandbox, type SandboxHarness } from '../sandbox-harness.js'
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../test-database.js'
+import { freePort } from './free-port.js'
 import { runBankrec, spawnBankrec, tail, type BankrecProcess } from './bankrec-process.js'
 
 export type ChaosQueue = 'redis' | 'postgres'
@@ -33,6 +34,12 @@ export type ClusterOptions = {
   env?: Record<string, string>
   /** Runs on the migrated schema before any bankrec process starts (e.g. audit triggers). */
   prepareDatabase?(database: TestDatabase): Promise<void>
+  /** The Redis of the redis queue. @defaultValue TEST_REDIS_URL */
+  redisUrl?: string
+  /** Roles of the receiver process (`bankrec start --roles`). @defaultValue ['receiver'] */
+  receiverRoles?: Array<'receiver' | 'api'>
+  /** Further queues counted by queueCounts() and so waited for by quiesce() (e.g. app-events, reconcile). */
+  watchQueues?: string[]
 }
 
 export type Cluster = {
@@ -43,12 +50,23 @@ export type Cluster = {
   schema: string
   queuePrefix: string
   receiver: BankrecProcess
+  /** KIT_API_TOKEN of every process (the receiver serves /api when started with the api role). */
+  apiToken: string
+  /** The prefix of every bankrec session's application_name (PGAPPNAME `<prefix>_<role>`). */
+  applicationName: string
   /** Worker processes by slot; a slot is undefined while its process is down. */
   workers: Array<BankrecProcess | undefined>
   /** SIGKILLs the worker in `slot`. */
   killWorker(slot: number): Promise<void>
   /** Starts a worker process in an empty `slot`. */
   startWorker(slot: number): Promise<BankrecProcess>
+  /**
+   * What a supervisor does: starts again every process that exited without being killed by the test (the
+   * receiver on its same port); answers the names of those restarted.
+   */
+  reviveExited(): Promise<string[]>
+  /** pg_terminate_backend of every database session of every bankrec process; answers how many were ended. */
+  terminateDatabaseSessions(): Promise<number>
   /** The worker slots whose processes hold a connection's sync lock right now (a sync is running there). */
   syncingWorkers(connectionIds: readonly string[]): Promise<Array<{ slot: number; connectionId: string }>>
   /** `bankrec sync <connectionId>`, as an operator would run it; answers the connection's request count after. */
@@ -99,7 +117,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       await sql`drop schema if exists ${sql.id(`${schema}_queue`)} cascade`.execute(database.db)
       await database.drop()
     })
-    if (options.queue === 'redis') cleanups.push(() => deleteRedisKeys(queuePrefix))
+    const redisUrl = options.redisUrl ?? TEST_REDIS_URL
+    if (options.queue === 'redis') cleanups.push(() => deleteRedisKeys(redisUrl, queuePrefix))
     await options.prepareDatabase?.(database)
 
     // Registered before the receiver exists so its secret can be configured; pointed at it once it listens.
@@ -108,6 +127,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       events: ['connection.status_changed', 'transactions.sync_available'],
       active: false,
     })
+    const apiToken = `chaos-token-${suffix}-${randomBytes(8).toString('hex')}`
+    // A fixed port, so that a receiver restarted after a crash is found at the registered URL again.
+    const receiverPort = await freePort()
     const env = (role: string): Record<string, string> => ({
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? tmpdir(),
@@ -116,10 +138,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       DATABASE_URL: TEST_DATABASE_URL,
       BANKREC_SCHEMA: schema,
       QUEUE_PREFIX: queuePrefix,
-      ...(options.queue === 'redis' ? { REDIS_URL: TEST_REDIS_URL } : {}),
+      ...(options.queue === 'redis' ? { REDIS_URL: redisUrl } : {}),
       WEBHOOK_SECRETS: registration.secret,
-      KIT_API_TOKEN: `chaos-token-${suffix}-${randomBytes(8).toString('hex')}`,
-      PORT: '0',
+      KIT_API_TOKEN: apiToken,
+      PORT: role === 'receiver' ? String(receiverPort) : '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       // node-postgres names every session after it: the test sees which process holds which lock.
@@ -144,20 +166,23 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       await Promise.all(processes.map((p) => p.kill()))
     })
 
+    const receiverArgs = ['start', '--roles', (options.receiverRoles ?? ['receiver']).join(',')]
     const [receiver, ...workers] = await Promise.all([
-      spawnRole('receiver', ['start', '--roles', 'receiver']),
+      spawnRole('receiver', receiverArgs),
       ...Array.from({ length: options.workers }, (_, slot) => spawnRole(`worker${slot}`, ['worker'])),
     ])
     await bank.webhooks.update(registration.id, { url: `${receiver!.url}/webhooks`, active: true })
 
     const backend: QueueBackendConfig =
       options.queue === 'redis'
-        ? { kind: 'redis', url: TEST_REDIS_URL, prefix: queuePrefix }
+        ? { kind: 'redis', url: redisUrl, prefix: queuePrefix }
         : { kind: 'postgres', connectionString: TEST_DATABASE_URL, schema: `${schema}_queue` }
-    const queues: Record<string, Queue> = {
-      [WEBHOOK_EVENTS_QUEUE]: createBackendQueue(WEBHOOK_EVENTS_QUEUE, backend),
-      [CONNECTION_SYNC_QUEUE]: createBackendQueue(CONNECTION_SYNC_QUEUE, backend),
-    }
+    const queues: Record<string, Queue> = Object.fromEntries(
+      [WEBHOOK_EVENTS_QUEUE, CONNECTION_SYNC_QUEUE, ...(options.watchQueues ?? [])].map((name) => [
+        name,
+        createBackendQueue(name, backend),
+      ]),
+    )
     cleanups.push(async () => {
       await Promise.all(Object.values(queues).map((q) => q.close()))
     })
@@ -169,6 +194,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       schema,
       queuePrefix,
       receiver: receiver!,
+      apiToken,
+      applicationName: appName,
       workers,
       async killWorker(slot) {
         const worker = cluster.workers[slot]
@@ -188,6 +215,27 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
             if (attempt >= 3) throw error
           }
         }
+      },
+      async reviveExited() {
+        const revived: string[] = []
+        if (cluster.receiver.exited()) {
+          cluster.receiver = await spawnRole('receiver', receiverArgs)
+          revived.push('receiver')
+        }
+        for (const [slot, worker] of cluster.workers.entries()) {
+          if (!worker?.exited()) continue
+          cluster.workers[slot] = undefined
+          await cluster.startWorker(slot)
+          revived.push(`worker${slot}`)
+        }
+        return revived
+      },
+      async terminateDatabaseSessions() {
+        const { rows } = await sql<{ ended: boolean }>`
+          select pg_terminate_backend(pid) as ended from pg_stat_activity
+          where application_name like ${`${appName}\_%`} and pid <> pg_backend_pid()
+        `.execute(database.db)
+        return rows.filter((row) => row.ended).length
       },
       async syncingWorkers(connectionIds) {
         if (connectionIds.length === 0) return []
@@ -253,8 +301,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   }
 }
 
-async function deleteRedisKeys(prefix: string): Promise<void> {
-  const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 })
+async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 })
   try {
     let cursor = '0'
     do {

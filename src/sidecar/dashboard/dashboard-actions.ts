@@ -1,0 +1,134 @@
+import { Router, type RequestHandler, type Response } from 'express'
+import { z } from 'zod'
+import { DecimalString } from '../../api-client/index.js'
+import { MatchingRequestError } from '../../reconcile/index.js'
+import { activeAllocationsOfTransactions } from '../../store/index.js'
+import type { SidecarContext } from '../runtime.js'
+import { isSignedIn } from './admin-token.js'
+import { money } from './format.js'
+import { redirectWithFlash } from './page-response.js'
+
+const BACK = /^\/(?:dashboard(?:[/?].*)?)?$/
+
+/** Where an action may send the browser back to: a dashboard page, never another site. */
+export function safeBack(value: unknown): string {
+  return typeof value === 'string' && BACK.test(value) && !/[\\\s]/.test(value) ? value : '/dashboard'
+}
+
+/**
+ * Refuses a form posted from another origin. The SameSite=Strict cookie already keeps other sites' forms out;
+ * this holds for browsers that send Origin or Sec-Fetch-Site but ignore SameSite.
+ */
+export const sameOrigin: RequestHandler = (req, res, next) => {
+  const origin = req.headers.origin
+  const site = req.headers['sec-fetch-site']
+  let crossOrigin = site !== undefined && site !== 'same-origin' && site !== 'none'
+  if (origin !== undefined && origin !== 'null') {
+    try {
+      crossOrigin ||= new URL(origin).host !== req.headers.host
+    } catch {
+      crossOrigin = true
+    }
+  }
+  if (crossOrigin) {
+    res.status(403).type('text').send('Cross-origin form posts are refused.')
+    return
+  }
+  next()
+}
+
+const ManualMatch = z.object({
+  transactionId: z.string().trim().min(1).max(200),
+  invoiceId: z.string().trim().min(1, 'Name the invoice to match.').max(255),
+  amount: z
+    .string()
+    .trim()
+    .transform((value) => value || undefined)
+    .pipe(DecimalString.refine((value) => Number(value) > 0, 'must be more than 0').optional())
+    .optional(),
+})
+
+/**
+ * The dashboard's form actions (POST under /dashboard), each the same call the /api route makes, answered with a
+ * redirect back to the page and a one-time notice.
+ */
+export function dashboardActions(context: SidecarContext): Router {
+  const router = Router()
+  const { db } = context.store
+
+  const act =
+    (run: (req: Parameters<RequestHandler>[0]) => Promise<string>): RequestHandler =>
+    (req, res) => {
+      const back = safeBack((req.body as { back?: unknown } | undefined)?.back)
+      if (!isSignedIn(req, context.apiToken)) {
+        res.status(401).type('html').send('<!doctype html><p>Signed out. <a href="/">Sign in</a> again.</p>')
+        return
+      }
+      run(req).then(
+        (text) => redirectWithFlash(res, back, { kind: 'ok', text }),
+        (error: unknown) => failed(res, back, error),
+      )
+    }
+
+  const failed = (res: Response, back: string, error: unknown) => {
+    if (error instanceof MatchingRequestError || error instanceof z.ZodError) {
+      const text =
+        error instanceof z.ZodError
+          ? error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`.trim()).join('; ')
+          : error.message
+      return redirectWithFlash(res, back, { kind: 'error', text })
+    }
+    context.logger.error({ err: error }, 'dashboard action failed')
+    redirectWithFlash(res, back, { kind: 'error', text: 'The action failed; see the bankrec log.' })
+  }
+
+  for (const action of ['accept', 'reject'] as const) {
+    router.post(
+      `/exceptions/:key/${action}`,
+      act(async (req) => {
+        const key = String(req.params.key)
+        if (action === 'accept') {
+          await context.reconcile.acceptSuggestion(key)
+          return 'Suggestion accepted: the payment is allocated.'
+        }
+        await context.reconcile.rejectSuggestion(key)
+        return 'Suggestion rejected; it will not be suggested again.'
+      }),
+    )
+  }
+  router.post(
+    '/allocations',
+    act(async (req) => {
+      const body = ManualMatch.parse(req.body ?? {})
+      await context.reconcile.manualMatch(body)
+      const allocation = (await activeAllocationsOfTransactions(db, [body.transactionId])).find(
+        (row) => row.invoice_id === body.invoiceId && row.made_by === 'person',
+      )
+      if (!allocation) {
+        throw new MatchingRequestError(
+          409,
+          'nothing_allocated',
+          'The match was recorded but allocates nothing: the payment or the invoice has nothing left.',
+        )
+      }
+      return `Matched ${money(allocation.amount)} to invoice ${body.invoiceId}.`
+    }),
+  )
+  router.post(
+    '/allocations/:id/unmatch',
+    act(async (req) => {
+      const id = String(req.params.id)
+      if (!/^\d{1,18}$/.test(id)) throw new MatchingRequestError(400, 'validation_error', 'No such allocation.')
+      await context.reconcile.unmatch(id)
+      return 'Allocation removed; the payment is matched again without it.'
+    }),
+  )
+  router.post(
+    '/connections/:id/sync',
+    act(async (req) => {
+      await context.requestSync(String(req.params.id), 'dashboard')
+      return 'Sync queued.'
+    }),
+  )
+  return router
+}

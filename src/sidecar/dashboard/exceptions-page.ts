@@ -1,0 +1,149 @@
+import { createInvoices, type Invoice } from '../../invoices/index.js'
+import {
+  getInvoices,
+  listExceptions,
+  loadMatchTransactions,
+  type MatchExceptionRow,
+  type MatchTransactionRow,
+} from '../../store/index.js'
+import type { SidecarContext } from '../runtime.js'
+import { badge, money, shortId, when } from './format.js'
+import { html, type SafeHtml } from './html.js'
+
+export const EXCEPTION_TYPES = [
+  'suggested_match',
+  'unmatched_payment',
+  'overpayment',
+  'ambiguous_reference',
+  'currency_mismatch',
+  'transfer_leg_missing',
+] as const
+
+const PAGE_SIZE = 50
+/** Open invoices offered as choices in the manual-match fields. */
+const CHOICES = 500
+
+export type ExceptionsData = {
+  now: Date
+  type: string | undefined
+  /** The key this page starts after (keyset paging). */
+  after: string | undefined
+  rows: MatchExceptionRow[]
+  next: string | null
+  counts: Map<string, number>
+  transactions: Map<string, MatchTransactionRow>
+  invoices: Map<string, { number: string; customerName: string | null; amountOpen: string; currency: string }>
+  choices: Invoice[]
+}
+
+export async function loadExceptions(
+  context: SidecarContext,
+  query: { type?: string; after?: string },
+): Promise<ExceptionsData> {
+  const { db } = context.store
+  const type = EXCEPTION_TYPES.find((t) => t === query.type)
+  const invoices = createInvoices(context)
+  const [found, counts, open, partial] = await Promise.all([
+    listExceptions(db, { type, state: 'open' }, query.after ?? null, PAGE_SIZE + 1),
+    db
+      .selectFrom('match_exceptions')
+      .select((eb) => ['type', eb.fn.countAll<string>().as('count')])
+      .where('resolved_at', 'is', null)
+      .groupBy('type')
+      .execute(),
+    invoices.list({ status: 'open', limit: CHOICES }),
+    invoices.list({ status: 'partially_paid', limit: CHOICES }),
+  ])
+  const rows = found.slice(0, PAGE_SIZE)
+  const transactionIds = [...new Set(rows.flatMap((row) => (row.transaction_id ? [row.transaction_id] : [])))]
+  const invoiceIds = [...new Set(rows.flatMap((row) => row.invoice_ids))]
+  const [transactions, named] = await Promise.all([
+    loadMatchTransactions(db, transactionIds),
+    getInvoices(db, invoiceIds),
+  ])
+  return {
+    now: context.clock.now(),
+    type,
+    after: query.after,
+    rows,
+    next: found.length > PAGE_SIZE ? rows.at(-1)!.key : null,
+    counts: new Map(counts.map((row) => [row.type, Number(row.count)])),
+    transactions: new Map(transactions.map((row) => [row.id, row])),
+    invoices: new Map(
+      named.map((row) => [
+        row.id,
+        {
+          number: row.number,
+          customerName: row.customer_name,
+          amountOpen: row.state?.amount_open ?? row.amount,
+          currency: row.currency,
+        },
+      ]),
+    ),
+    choices: [...partial.data, ...open.data].slice(0, CHOICES),
+  }
+}
+
+function payment(row: MatchExceptionRow, tx: MatchTransactionRow | undefined): SafeHtml {
+  if (!tx) return row.transfer_id ? html`transfer ${shortId(row.transfer_id)}` : html`<span class="muted">–</span>`
+  const reference = tx.payment_reference ?? tx.customer_reference ?? tx.description
+  return html`<b>${money(tx.amount, tx.currency)}</b> ${tx.posted_date ?? ''}<br>${tx.counterparty_name ?? html`<span class="muted">no counterparty</span>`}${
+    reference && html`<br><small>${reference}</small>`
+  }<br>${shortId(tx.id)}`
+}
+
+function invoiceCells(row: MatchExceptionRow, data: ExceptionsData): SafeHtml {
+  if (row.invoice_ids.length === 0) return html`<span class="muted">none</span>`
+  return html`${row.invoice_ids.map((id) => {
+    const invoice = data.invoices.get(id)
+    return html`<a href="/dashboard/invoices/${encodeURIComponent(id)}">${invoice?.number ?? id}</a>${
+      invoice && html` <small>${invoice.customerName ?? ''} · open ${money(invoice.amountOpen, invoice.currency)}</small>`
+    }<br>`
+  })}`
+}
+
+function actions(row: MatchExceptionRow, back: string): SafeHtml {
+  const key = encodeURIComponent(row.key)
+  const backField = html`<input type="hidden" name="back" value="${back}">`
+  return html`${
+    row.type === 'suggested_match' &&
+    html`<form method="post" action="/dashboard/exceptions/${key}/accept">${backField}<button type="submit" class="primary">Accept</button></form><form method="post" action="/dashboard/exceptions/${key}/reject">${backField}<button type="submit" class="danger">Reject</button></form><br>`
+  }${
+    row.transaction_id &&
+    html`<form method="post" action="/dashboard/allocations" class="manual-match">${backField}<input type="hidden" name="transactionId" value="${row.transaction_id}"><input name="invoiceId" list="open-invoices" placeholder="invoice id" aria-label="Invoice id" required><input name="amount" placeholder="amount (all)" aria-label="Amount" inputmode="decimal"><button type="submit">Match</button></form>`
+  }`
+}
+
+export function renderExceptions(data: ExceptionsData): SafeHtml {
+  const total = [...data.counts.values()].reduce((sum, n) => sum + n, 0)
+  const back = `/dashboard/exceptions${data.type ? `?type=${data.type}` : ''}`
+  const filters = html`<p class="filters"><a href="/dashboard/exceptions"${data.type ? '' : html` aria-current="true"`}>all (${total})</a>${EXCEPTION_TYPES.map(
+    (type) =>
+      html`<a href="/dashboard/exceptions?type=${type}"${data.type === type ? html` aria-current="true"` : ''}>${type.replace(/_/g, ' ')} (${data.counts.get(type) ?? 0})</a>`,
+  )}</p>`
+  const table =
+    data.rows.length === 0
+      ? html`<p class="muted">No open exceptions${data.type ? ' of this type' : ''}.</p>`
+      : html`<table id="exceptions">
+<thead><tr><th>Type</th><th>Payment</th><th>Invoices</th><th class="num">Confidence</th><th>Why</th><th>Opened</th><th>Actions</th></tr></thead>
+<tbody>${data.rows.map(
+          (row) => html`<tr data-key="${row.key}" data-type="${row.type}">
+  <td>${badge(row.type)}</td>
+  <td>${payment(row, row.transaction_id ? data.transactions.get(row.transaction_id) : undefined)}</td>
+  <td>${invoiceCells(row, data)}</td>
+  <td class="num">${row.confidence === null ? '' : `${row.confidence} %`}</td>
+  <td><small>${row.details.reasons.map((reason) => html`${reason}<br>`)}</small></td>
+  <td>${when(row.opened_at, data.now)}</td>
+  <td>${actions(row, back)}</td>
+</tr>`,
+        )}</tbody></table>`
+  const next =
+    data.next &&
+    html`<p><a href="/dashboard/exceptions?${new URLSearchParams({ ...(data.type ? { type: data.type } : {}), after: data.next }).toString()}">Next page →</a></p>`
+  return html`<section class="wide"><h2>Exceptions <small>open, oldest key first; accept or reject a suggestion, or match a payment to an invoice yourself</small></h2>
+${filters}${table}${next}
+<datalist id="open-invoices">${data.choices.map(
+    (invoice) =>
+      html`<option value="${invoice.id}">${invoice.number} · ${invoice.customerName ?? ''} · open ${money(invoice.amountOpen, invoice.currency)}</option>`,
+  )}</datalist></section>`
+}

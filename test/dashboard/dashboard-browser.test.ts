@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { API_TOKEN, startTestSidecar } from '../sidecar/sidecar-fixture.js'
+import { chromiumInstalled, launchBrowser, type Browser } from './browser.js'
+
+/** Set to a path (docs/dashboard.png) to save a screenshot of the overview at the end of the run. */
+const SCREENSHOT = process.env.BANKREC_DASHBOARD_SCREENSHOT
+
+let sidecar: Awaited<ReturnType<typeof startTestSidecar>>
+let browser: Browser
+let connectionId: string
+let currency: string
+
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${sidecar.url}/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${API_TOKEN}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: response.status, body: await response.json() }
+}
+
+/** The bank's control API, then the webhooks the change triggers. */
+async function bank(path: string, body: unknown): Promise<any> {
+  const sandbox = sidecar.context.bank.sandbox!
+  const response = await fetch(`${sandbox.url}/_sandbox${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  expect(response.status, await response.clone().text()).toBeLessThan(300)
+  await sandbox.advance(5)
+  await sandbox.flushWebhooks()
+  return response.json()
+}
+
+beforeAll(async () => {
+  sidecar = await startTestSidecar('dash_browser', ['receiver', 'worker', 'api'])
+  const { client, sandbox } = sidecar.context.bank
+  const created = await client.connections.create({
+    entityId: randomUUID(),
+    institutionId: 'ins_harbor_national',
+  })
+  await client.connections.submitCredentials(created.id, {
+    bankUsername: 'delegate',
+    password: 'correct horse',
+  })
+  await client.connections.completeSetup(created.id)
+  await sandbox!.advance(60)
+  await sandbox!.flushWebhooks()
+  connectionId = created.id
+  currency = (await client.accounts.list({ connectionId })).data[0]!.currency
+  await vi.waitFor(
+    async () => {
+      const row = await sidecar.context.store.db
+        .selectFrom('connections')
+        .select('status')
+        .where('id', '=', connectionId)
+        .executeTakeFirst()
+      expect(row?.status).toBe('active')
+    },
+    { timeout: 20_000, interval: 100 },
+  )
+  browser = await launchBrowser()
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await sidecar?.close()
+  await sidecar?.drop()
+})
+
+describe.skipIf(!chromiumInstalled)('the dashboard in headless Chromium', () => {
+  it('signs in, turns a connection red on reauthRequired, and accepting a suggestion pays the invoice', async () => {
+    for (const [id, number, amount] of [
+      ['inv-gx-1', 'GX-7781', '75.50'],
+      ['inv-gx-2', 'GX-7782', '120.00'],
+      ['inv-gx-3', 'GX-7790', '300.00'],
+    ] as const) {
+      const put = await api('PUT', `/invoices/${id}`, {
+        number,
+        amount,
+        currency,
+        customerName: 'Globex Corporation',
+        issueDate: '2026-01-10',
+        dueDate: '2026-02-10',
+      })
+      expect(put.status, JSON.stringify(put.body)).toBeLessThan(300)
+    }
+    // No reference at all: only the payer's name and an amount equal to one open invoice point to GX-7781.
+    const payment = await bank(`/connections/${connectionId}/transactions`, {
+      amount: '75.50',
+      counterpartyName: 'Globex Corporation',
+      description: 'Incoming wire',
+    })
+    // A payment that names its invoice is matched without anyone, for the chart.
+    await bank(`/connections/${connectionId}/transactions`, {
+      amount: '300.00',
+      counterpartyName: 'Globex Corporation',
+      paymentReference: 'GX 7790',
+    })
+    let suggestionKey = ''
+    await vi.waitFor(
+      async () => {
+        const open = await api('GET', `/exceptions?type=suggested_match&transactionId=${payment.id}`)
+        expect(open.body.data).toHaveLength(1)
+        expect(open.body.data[0].invoiceIds).toEqual(['inv-gx-1'])
+        suggestionKey = open.body.data[0].key
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+
+    const page = await browser.context.newPage()
+    const signIn = await page.goto(`${sidecar.url}/`)
+    expect(signIn?.status()).toBe(401)
+    await page.fill('input[name="token"]', API_TOKEN)
+    await page.click('#signin-form button[type="submit"]')
+    const row = `tr[data-connection-id="${connectionId}"]`
+    await page.waitForSelector(`${row}[data-status="active"] .badge.green`)
+    expect(await page.textContent('#connections')).toContain('Harbor National')
+
+    await bank(`/connections/${connectionId}/status`, { status: 'reauthRequired' })
+    // The page re-renders itself every few seconds: no reload here.
+    await page.waitForSelector(`${row}[data-status="reauthRequired"] .badge.red`, { timeout: 30_000 })
+    await page.waitForSelector(`${row} td >> text=reauthRequired`)
+
+    await page.click('nav >> text=Exceptions')
+    const suggestion = `tr[data-key="${suggestionKey}"]`
+    expect(await page.textContent(suggestion)).toContain('GX-7781')
+    await page.click(`${suggestion} button:has-text("Accept")`)
+    await page.waitForSelector('.notice.ok >> text=Suggestion accepted')
+    expect(await page.$(suggestion)).toBeNull()
+
+    await page.click('nav >> text=Invoices')
+    const paid = await page.waitForSelector('tr[data-invoice-id="inv-gx-1"]')
+    expect(await paid.getAttribute('data-status')).toBe('paid')
+    expect(await paid.textContent()).toContain(payment.id.slice(0, 8))
+    expect(await page.getAttribute('tr[data-invoice-id="inv-gx-2"]', 'data-status')).toBe('open')
+    expect(await page.getAttribute('tr[data-invoice-id="inv-gx-3"]', 'data-status')).toBe('paid')
+
+    await page.goto(`${sidecar.url}/dashboard`)
+    await page.waitForSelector('#alerts li')
+    expect(await page.textContent('#alerts')).toMatch(/re-?auth/i)
+    expect(await page.$('svg rect[fill="#2e9e5b"]')).not.toBeNull()
+    if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT, fullPage: true })
+
+    await page.goto(`${sidecar.url}/admin/queues`)
+    await page.waitForSelector('text=connection-sync', { timeout: 20_000 })
+
+    const origin = new URL(sidecar.url).origin
+    expect(browser.requests.length).toBeGreaterThan(0)
+    expect(browser.requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([])
+  }, 120_000)
+})
