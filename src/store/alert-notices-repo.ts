@@ -137,9 +137,7 @@ export async function listAlertNotices(
   if (filter.severity) query = query.where('severity', '=', filter.severity)
   if (filter.type) query = query.where('type', '=', filter.type)
   if (before) {
-    query = query.where(
-      sql<boolean>`(created_at, id) < (${before.createdAt}::timestamptz, ${before.id})`,
-    )
+    query = query.where(sql<boolean>`(created_at, id) < (${before.createdAt}::timestamptz, ${before.id})`)
   }
   const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
   const deliveries =

@@ -11,6 +11,7 @@ export {
   deleteTransactions,
   deleteConnectionTransactions,
   deleteTransactionsNotInBackfill,
+  earliestMirroredPostedDate,
 } from './transactions-repo.js'
 export type { TransactionRow } from './transactions-repo.js'
 export {
@@ -20,6 +21,7 @@ export {
   recordSyncSuccess,
   recordSyncError,
   deleteSyncStream,
+  isStillBootstrapping,
 } from './sync-streams-repo.js'
 export type { SyncStream, BootstrapState } from './sync-streams-repo.js'
 export {

@@ -87,3 +87,21 @@ export async function recordSyncError(
 export async function deleteSyncStream(db: Kysely<Database>, connectionId: string): Promise<void> {
   await db.deleteFrom('sync_streams').where('connection_id', '=', connectionId).execute()
 }
+
+/**
+ * Locks the stream row and tells whether it is still bootstrapping from `head`: a backfill page is written only
+ * then, so a worker that lost the stream to another one (paused, lock session dropped) cannot write old rows.
+ */
+export async function isStillBootstrapping(
+  db: Kysely<Database>,
+  connectionId: string,
+  head: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('sync_streams')
+    .select(['cursor', 'head_cursor'])
+    .where('connection_id', '=', connectionId)
+    .forUpdate()
+    .executeTakeFirst()
+  return row !== undefined && row.cursor === null && row.head_cursor === head
+}

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { QueueEvents } from 'bullmq'
+import { Decimal } from 'decimal.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBankClient } from '../../src/api-client/index.js'
 import { silentLogger } from '../../src/observability/index.js'
@@ -139,6 +140,47 @@ describe('sync worker', () => {
       ).rejects.toThrow(/no longer exists/)
       expect(await mirrorCount(connection.id)).toBe(0)
       expect(problems).toEqual([{ kind: 'connection_gone', connectionId: connection.id }])
+    } finally {
+      await queue.close()
+    }
+  })
+
+  it('re-reads the balance of the day a removed transaction had (a removed event names no date)', async () => {
+    const { connection } = await connectReadyBank(harness)
+    const queue = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
+    try {
+      const deps = workerDeps(queue)
+      const job = { data: { connectionId: connection.id, reason: 't' } } as any
+      await processSyncJob(deps, job, undefined)
+      const truth = await harness.request('GET', `/_sandbox/state?connectionId=${connection.id}`)
+      const today = harness.sandbox.clock.now().toISOString().slice(0, 10)
+      const old = (truth.body.transactions as any[]).find(
+        (t) => t.status === 'posted' && t.postedDate < today && t.currency === 'USD',
+      )
+      expect((await harness.request('DELETE', `/_sandbox/transactions/${old.id}`)).status).toBe(204)
+      await processSyncJob(deps, job, undefined)
+      const bank = await harness.request(
+        'GET',
+        `/v1/balances?accountId=${old.accountId}&dateGte=${old.postedDate}&dateLt=${today}&limit=500`,
+      )
+      const mirrored = await database.db
+        .selectFrom('daily_balances')
+        .select(['date', 'ledger_balance', 'posted_transaction_delta'])
+        .where('account_id', '=', old.accountId)
+        .where('date', '>=', old.postedDate)
+        .where('date', '<', today)
+        .orderBy('date', 'desc')
+        .execute()
+      const exact = (v: string) => new Decimal(v).toString()
+      expect(
+        mirrored.map((r) => [r.date, exact(r.ledger_balance), exact(r.posted_transaction_delta)]),
+      ).toEqual(
+        (bank.body.data as any[]).map((b) => [
+          b.date,
+          exact(b.ledgerBalance),
+          exact(b.postedTransactionDelta),
+        ]),
+      )
     } finally {
       await queue.close()
     }

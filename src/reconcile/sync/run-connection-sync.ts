@@ -5,9 +5,11 @@ import {
   advanceCursor,
   applySyncPage,
   deleteTransactionsNotInBackfill,
+  earliestMirroredPostedDate,
   enqueueBackfillRemovals,
   enqueueMatches,
   getSyncStream,
+  isStillBootstrapping,
   recordSyncSuccess,
   saveStreamHead,
   transactionToRow,
@@ -99,6 +101,8 @@ async function bootstrap(
   for await (const page of deps.source.transactionPages(connectionId)) {
     // Matching's outbox is written with the rows it concerns, so no committed change goes unmatched.
     await deps.db.transaction().execute(async (trx) => {
+      if (!(await isStillBootstrapping(trx, connectionId, head.nextCursor)))
+        throw new ConcurrentSyncError(connectionId)
       await upsertTransactions(
         trx,
         page.map((tx) => transactionToRow(tx, null, run)),
@@ -146,6 +150,11 @@ async function streamPages(
     const plan = planSyncPage(page.events)
     const from = cursor
     const deleted = await deps.db.transaction().execute(async (trx) => {
+      // A removed or re-dated transaction changes the balance of the day it had: re-read balances from there too.
+      noteDate(
+        result,
+        await earliestMirroredPostedDate(trx, [...plan.upserts.map((row) => row.id), ...plan.deletes]),
+      )
       const applied = await applySyncPage(trx, {
         connectionId,
         from,
