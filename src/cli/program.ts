@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander'
 import { auditCommand } from './audit.js'
 import { connectCommand } from './connect.js'
+import { demoCommand } from './demo.js'
 import { invoicesCommand } from './invoices.js'
 import type { CommandIo } from './io.js'
 import { receiverCommand } from './receiver.js'
@@ -28,6 +29,7 @@ export function buildProgram(io: CommandIo): Command {
     receiverCommand(io),
     workerCommand(io),
     sandboxCommand(io),
+    demoCommand(io),
     migrateCommand(io),
     syncCommand(io),
     connectCommand(io),

@@ -4,10 +4,15 @@ import type { WebhookEventQueue } from '../queue/index.js'
 import { createWebhookMiddleware } from '../receiver/index.js'
 import { SidecarApiError, answerApiError, assignRequestId, handle } from './api-error.js'
 import { apiRoutes } from './api/index.js'
+import { refuseUnstorableText } from './api/refuse-unstorable-text.js'
 import { requireApiToken } from './api/require-token.js'
 import { dashboardRoutes } from './dashboard/index.js'
 import type { Drain } from './drain.js'
+import { refuseLargeBody } from './refuse-large-body.js'
 import type { SidecarContext, SidecarRole } from './runtime.js'
+
+/** JSON bodies of the HTTP API; the invoice CSV import has its own, larger limit. */
+const API_JSON_LIMIT_BYTES = 10 * 1024 * 1024
 
 export type SidecarApp = express.Express & {
   /** Writes the receiver's pending queue batches (after the server stopped taking requests). */
@@ -72,7 +77,14 @@ export function createSidecarApp(
   )
 
   if (options.roles.has('api')) {
-    app.use('/api', requireApiToken(context.apiToken), express.json({ limit: '10mb' }), apiRoutes(context))
+    app.use(
+      '/api',
+      requireApiToken(context.apiToken),
+      refuseLargeBody(API_JSON_LIMIT_BYTES, ['json']),
+      express.json({ limit: API_JSON_LIMIT_BYTES }),
+      refuseUnstorableText,
+      apiRoutes(context),
+    )
     app.use(dashboardRoutes(context))
   }
   app.use((req, _res, next) => {

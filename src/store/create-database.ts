@@ -44,5 +44,8 @@ export function createDatabase(options: DatabaseOptions): StoreDatabase {
   // An idle client whose connection dropped (server restart, killed session) is discarded by the pool and the next
   // query opens a new one; without a listener its 'error' event would crash the process.
   pool.on('error', () => undefined)
+  // The same for a client checked out between two queries (Kysely holds one for a whole transaction): the
+  // transaction's next query fails instead, and the pool discards the broken client when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined))
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), pool, schema }
 }

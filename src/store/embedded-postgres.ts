@@ -188,7 +188,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       '-c',
       'fsync=on',
     ],
-    { ...ids, env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    // Its own process group: Ctrl-C in a terminal signals the whole foreground group, and PostgreSQL would shut
+    // down under bankrec while it is still draining. bankrec stops it last (stop()).
+    { ...ids, env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   )
   await waitUntilReady(child, onLog)
   const database = options.database ?? 'bankrec'

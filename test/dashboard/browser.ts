@@ -6,7 +6,8 @@ import { chromium, type BrowserContext } from 'playwright-core'
 /** Debian's Chromium; `.ci/run` installs it when missing. Playwright never downloads a browser here. */
 export const CHROMIUM_PATH = '/usr/bin/chromium'
 
-export const chromiumInstalled = existsSync(CHROMIUM_PATH)
+/** Set BANKREC_SKIP_BROWSER_TESTS=1 to skip the browser tests on a machine without Chromium; they never skip silently. */
+export const skipBrowserTests = process.env.BANKREC_SKIP_BROWSER_TESTS === '1'
 
 export type Browser = { context: BrowserContext; requests: string[]; close(): Promise<void> }
 
@@ -15,6 +16,11 @@ export type Browser = { context: BrowserContext; requests: string[]; close(): Pr
  * own; `requests` records every URL the pages asked for.
  */
 export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM_PATH}: apt-get install chromium (.ci/run does), or set BANKREC_SKIP_BROWSER_TESTS=1.`,
+    )
+  }
   const profile = mkdtempSync(join(tmpdir(), 'bankrec-chromium-'))
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,

@@ -47,7 +47,10 @@ export function alertRoutes(context: SidecarContext): Router {
         const parsed = Position.safeParse(safeJson(decodeKeyCursor(query.cursor, fingerprint)))
         if (!parsed.success) {
           throw new SidecarApiError(400, 'invalid_cursor', 'query.cursor is malformed', [
-            { path: 'query.cursor', message: 'is malformed; pass pagination.nextCursor exactly as returned.' },
+            {
+              path: 'query.cursor',
+              message: 'is malformed; pass pagination.nextCursor exactly as returned.',
+            },
           ])
         }
         before = { createdAt: parsed.data[0], id: parsed.data[1] }

@@ -6,8 +6,13 @@ import {
   ConnectionCredentialsParams,
   type Connection,
 } from '../../api-client/index.js'
-import { getConnectionHealth, listMirroredConnections, observeConnection } from '../../store/index.js'
-import { handle, parseRequest } from '../api-error.js'
+import {
+  getConnectionHealth,
+  getMirroredConnection,
+  listMirroredConnections,
+  observeConnection,
+} from '../../store/index.js'
+import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import type { SidecarContext } from '../runtime.js'
 import { bankApiError } from './bank-api-error.js'
 
@@ -116,8 +121,13 @@ export function connectionRoutes(context: SidecarContext): Router {
   router.post(
     '/connections/:id/sync',
     handle(async (req, res) => {
-      await context.requestSync(String(req.params.id), 'api')
-      res.status(202).json({ connectionId: req.params.id, status: 'queued' })
+      const { id } = parseRequest(IdParams, req.params, 'params')
+      // Only a connection the mirror knows: anything else would leave a sync request no worker can serve.
+      if (!(await getMirroredConnection(db, id))) {
+        throw new SidecarApiError(404, 'not_found', `No connection ${JSON.stringify(id)} in the mirror.`)
+      }
+      await context.requestSync(id, 'api')
+      res.status(202).json({ connectionId: id, status: 'queued' })
     }),
   )
   return router

@@ -1,10 +1,12 @@
 import express, { Router, type Response } from 'express'
 import { createInvoices, InvoiceError, type InvoiceCsvRowError } from '../../invoices/index.js'
 import { handle, SidecarApiError } from '../api-error.js'
+import { refuseLargeBody } from '../refuse-large-body.js'
+import { unstorableLine } from './refuse-unstorable-text.js'
 import type { SidecarContext } from '../runtime.js'
 
 /** CSV bodies are read whole before anything is written; 50 MB holds several hundred thousand invoices. */
-const CSV_BODY_LIMIT = '50mb'
+const CSV_BODY_LIMIT = 50 * 1024 * 1024
 const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv']
 
 /** Library errors become API errors whose paths say where the field was: params, body or query. */
@@ -53,6 +55,7 @@ export function invoiceRoutes(context: SidecarContext): Router {
 
   router.post(
     '/invoices/import',
+    refuseLargeBody(CSV_BODY_LIMIT, CSV_TYPES),
     express.text({ type: CSV_TYPES, limit: CSV_BODY_LIMIT }),
     handle(async (req, res) => {
       const body: unknown = req.body
@@ -69,6 +72,13 @@ export function invoiceRoutes(context: SidecarContext): Router {
           'body must be the CSV file (Content-Type: text/csv) or JSON { "csv": "<the file>" }.',
           [{ path: 'body', message: 'must be a CSV text or JSON { "csv": string }' }],
         )
+      }
+      const line = unstorableLine(csv)
+      if (line !== undefined) {
+        const message = 'must not contain U+0000 or an unpaired surrogate'
+        throw new SidecarApiError(400, 'invalid_csv', `line ${line} ${message}; nothing was imported.`, [
+          { path: `line.${line}`, message },
+        ])
       }
       const result = await invoices.import(csv)
       if (!result.ok) return rejectImport(res, result.rows, result.errors)

@@ -1,18 +1,11 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac } from 'node:crypto'
 import type { Request, RequestHandler, Response } from 'express'
+import { bearerOf, tokenMatches } from '../token-matches.js'
+
+export { bearerOf, tokenMatches }
 
 /** The dashboard's session cookie: HttpOnly, SameSite=Strict, for the whole origin. */
 export const SESSION_COOKIE = 'bankrec_session'
-
-export function tokenMatches(given: string | undefined, expected: string): boolean {
-  const a = Buffer.from(given ?? '')
-  const b = Buffer.from(expected)
-  return a.length === b.length && a.length > 0 && timingSafeEqual(a, b)
-}
-
-export function bearerOf(header: string | undefined): string | undefined {
-  return /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1]
-}
 
 function cookieOf(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {

@@ -36,8 +36,7 @@ export function groupDigits(amount: string): string {
   return `${sign}${digits}${fraction ? `.${fraction}` : ''}`
 }
 
-const y = (amount: Decimal, top: Decimal) =>
-  TOP + (HEIGHT - TOP - BOTTOM) * (1 - amount.div(top).toNumber())
+const y = (amount: Decimal, top: Decimal) => TOP + (HEIGHT - TOP - BOTTOM) * (1 - amount.div(top).toNumber())
 
 /**
  * Stacked bars of matched, partially matched and unmatched inflow amounts per day, as inline SVG (no script, no
@@ -49,8 +48,17 @@ export function renderDailyChart(days: readonly DailyAmounts[], currency: string
   const slot = (WIDTH - LEFT - RIGHT) / Math.max(1, days.length)
   const barWidth = Math.max(4, slot * 0.7)
   const gridlines = [new Decimal(0), top.div(2), top].map(
-    (value) => html`<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(value, top).toFixed(1)}" y2="${y(value, top).toFixed(1)}" stroke="#e6e9ef"/>
-<text x="${LEFT - 6}" y="${(y(value, top) + 4).toFixed(1)}" text-anchor="end">${groupDigits(value.toFixed())}</text>`,
+    (value) =>
+      html`<line
+          x1="${LEFT}"
+          x2="${WIDTH - RIGHT}"
+          y1="${y(value, top).toFixed(1)}"
+          y2="${y(value, top).toFixed(1)}"
+          stroke="#e6e9ef"
+        />
+        <text x="${LEFT - 6}" y="${(y(value, top) + 4).toFixed(1)}" text-anchor="end"
+          >${groupDigits(value.toFixed())}</text
+        >`,
   )
   const bars = days.map((day, index) => {
     const x = LEFT + slot * index + (slot - barWidth) / 2
@@ -61,18 +69,43 @@ export function renderDailyChart(days: readonly DailyAmounts[], currency: string
       base = base.plus(amount)
       if (amount.isZero()) return ''
       const to = y(base, top)
-      return html`<rect x="${x.toFixed(1)}" y="${to.toFixed(1)}" width="${barWidth.toFixed(1)}" height="${(from - to).toFixed(1)}" fill="${series.color}"><title>${day.day} ${series.label}: ${groupDigits(amount.toFixed())} ${currency}</title></rect>`
+      return html`<rect
+        x="${x.toFixed(1)}"
+        y="${to.toFixed(1)}"
+        width="${barWidth.toFixed(1)}"
+        height="${(from - to).toFixed(1)}"
+        fill="${series.color}"
+        ><title>${day.day} ${series.label}: ${groupDigits(day[series.key])} ${currency}</title></rect
+      >`
     })
     const label =
       days.length <= 16 || index % Math.ceil(days.length / 16) === 0
-        ? html`<text x="${(x + barWidth / 2).toFixed(1)}" y="${HEIGHT - BOTTOM + 16}" text-anchor="middle">${day.day.slice(5)}</text>`
+        ? html`<text x="${(x + barWidth / 2).toFixed(1)}" y="${HEIGHT - BOTTOM + 16}" text-anchor="middle"
+            >${day.day.slice(5)}</text
+          >`
         : ''
     return html`<g data-day="${day.day}">${stack}${label}</g>`
   })
-  return html`<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" role="img" aria-label="Matched and unmatched inflows per day, ${currency}">
-${gridlines}
-<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${HEIGHT - BOTTOM}" y2="${HEIGHT - BOTTOM}" stroke="#8a94a6"/>
-${bars}
-</svg>
-<div class="legend">${SERIES.map((s) => html`<span><span class="swatch ${s.key}"></span>${s.label}</span>`)}<span class="muted">amounts in ${currency}</span></div>`
+  return html`<svg
+      viewBox="0 0 ${WIDTH} ${HEIGHT}"
+      width="100%"
+      role="img"
+      aria-label="Matched and unmatched inflows per day, ${currency}"
+    >
+      ${gridlines}
+      <line
+        x1="${LEFT}"
+        x2="${WIDTH - RIGHT}"
+        y1="${HEIGHT - BOTTOM}"
+        y2="${HEIGHT - BOTTOM}"
+        stroke="#8a94a6"
+      />
+      ${bars}
+    </svg>
+    <div class="legend">
+      ${SERIES.map((s) => html`<span><span class="swatch ${s.key}"></span>${s.label}</span>`)}<span
+        class="muted"
+        >amounts in ${currency}</span
+      >
+    </div>`
 }

@@ -118,7 +118,8 @@ export function dashboardActions(context: SidecarContext): Router {
     '/allocations/:id/unmatch',
     act(async (req) => {
       const id = String(req.params.id)
-      if (!/^\d{1,18}$/.test(id)) throw new MatchingRequestError(400, 'validation_error', 'No such allocation.')
+      if (!/^\d{1,18}$/.test(id))
+        throw new MatchingRequestError(400, 'validation_error', 'No such allocation.')
       await context.reconcile.unmatch(id)
       return 'Allocation removed; the payment is matched again without it.'
     }),

@@ -35,11 +35,10 @@ export function dashboardRoutes(context: SidecarContext): Router {
   const token = context.apiToken
 
   /** A page for a signed-in browser; anyone else gets the sign-in form (401), which comes back here. */
-  const page =
-    (
-      current: 'overview' | 'exceptions' | 'invoices',
-      build: (req: Request) => Promise<{ title: string; body: SafeHtml } | undefined>,
-    ): RequestHandler =>
+  const page = (
+    current: 'overview' | 'exceptions' | 'invoices',
+    build: (req: Request) => Promise<{ title: string; body: SafeHtml } | undefined>,
+  ): RequestHandler =>
     handle(async (req: Request, res: Response) => {
       if (!isSignedIn(req, token)) return signIn(req, res, req.originalUrl, false)
       const built = await build(req)
@@ -127,5 +126,8 @@ export function dashboardRoutes(context: SidecarContext): Router {
 }
 
 function renderNotFound(): SafeHtml {
-  return html`<section class="wide"><h2>Not found</h2><p>Nothing here. <a href="/dashboard">Back to the overview</a>.</p></section>`
+  return html`<section class="wide">
+    <h2>Not found</h2>
+    <p>Nothing here. <a href="/dashboard">Back to the overview</a>.</p>
+  </section>`
 }

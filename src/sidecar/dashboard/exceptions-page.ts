@@ -85,11 +85,13 @@ export async function loadExceptions(
 }
 
 function payment(row: MatchExceptionRow, tx: MatchTransactionRow | undefined): SafeHtml {
-  if (!tx) return row.transfer_id ? html`transfer ${shortId(row.transfer_id)}` : html`<span class="muted">–</span>`
+  if (!tx)
+    return row.transfer_id ? html`transfer ${shortId(row.transfer_id)}` : html`<span class="muted">–</span>`
   const reference = tx.payment_reference ?? tx.customer_reference ?? tx.description
-  return html`<b>${money(tx.amount, tx.currency)}</b> ${tx.posted_date ?? ''}<br>${tx.counterparty_name ?? html`<span class="muted">no counterparty</span>`}${
-    reference && html`<br><small>${reference}</small>`
-  }<br>${shortId(tx.id)}`
+  return html`<b>${money(tx.amount, tx.currency)}</b>
+    ${tx.posted_date ?? ''}<br />${tx.counterparty_name ?? html`<span class="muted">no counterparty</span>`}${
+      reference && html`<br /><small>${reference}</small>`
+    }<br />${shortId(tx.id)}`
 }
 
 function invoiceCells(row: MatchExceptionRow, data: ExceptionsData): SafeHtml {
@@ -97,53 +99,115 @@ function invoiceCells(row: MatchExceptionRow, data: ExceptionsData): SafeHtml {
   return html`${row.invoice_ids.map((id) => {
     const invoice = data.invoices.get(id)
     return html`<a href="/dashboard/invoices/${encodeURIComponent(id)}">${invoice?.number ?? id}</a>${
-      invoice && html` <small>${invoice.customerName ?? ''} · open ${money(invoice.amountOpen, invoice.currency)}</small>`
-    }<br>`
+        invoice &&
+        html` <small
+          >${invoice.customerName ?? ''} · open ${money(invoice.amountOpen, invoice.currency)}</small
+        >`
+      }<br />`
   })}`
 }
 
 function actions(row: MatchExceptionRow, back: string): SafeHtml {
   const key = encodeURIComponent(row.key)
-  const backField = html`<input type="hidden" name="back" value="${back}">`
+  const backField = html`<input type="hidden" name="back" value="${back}" />`
   return html`${
     row.type === 'suggested_match' &&
-    html`<form method="post" action="/dashboard/exceptions/${key}/accept">${backField}<button type="submit" class="primary">Accept</button></form><form method="post" action="/dashboard/exceptions/${key}/reject">${backField}<button type="submit" class="danger">Reject</button></form><br>`
+    html`<form method="post" action="/dashboard/exceptions/${key}/accept">
+        ${backField}<button type="submit" class="primary">Accept</button>
+      </form>
+      <form method="post" action="/dashboard/exceptions/${key}/reject">
+        ${backField}<button type="submit" class="danger">Reject</button>
+      </form>
+      <br />`
   }${
     row.transaction_id &&
-    html`<form method="post" action="/dashboard/allocations" class="manual-match">${backField}<input type="hidden" name="transactionId" value="${row.transaction_id}"><input name="invoiceId" list="open-invoices" placeholder="invoice id" aria-label="Invoice id" required><input name="amount" placeholder="amount (all)" aria-label="Amount" inputmode="decimal"><button type="submit">Match</button></form>`
+    html`<form method="post" action="/dashboard/allocations" class="manual-match">
+      ${backField}<input type="hidden" name="transactionId" value="${row.transaction_id}" /><input
+        name="invoiceId"
+        list="open-invoices"
+        placeholder="invoice id"
+        aria-label="Invoice id"
+        required
+      /><input name="amount" placeholder="amount (all)" aria-label="Amount" inputmode="decimal" /><button
+        type="submit"
+      >
+        Match
+      </button>
+    </form>`
   }`
 }
 
 export function renderExceptions(data: ExceptionsData): SafeHtml {
   const total = [...data.counts.values()].reduce((sum, n) => sum + n, 0)
   const back = `/dashboard/exceptions${data.type ? `?type=${data.type}` : ''}`
-  const filters = html`<p class="filters"><a href="/dashboard/exceptions"${data.type ? '' : html` aria-current="true"`}>all (${total})</a>${EXCEPTION_TYPES.map(
-    (type) =>
-      html`<a href="/dashboard/exceptions?type=${type}"${data.type === type ? html` aria-current="true"` : ''}>${type.replace(/_/g, ' ')} (${data.counts.get(type) ?? 0})</a>`,
-  )}</p>`
+  const filters = html`<p class="filters">
+    <a href="/dashboard/exceptions" ${data.type ? '' : html` aria-current="true"`}>all (${total})</a
+    >${EXCEPTION_TYPES.map(
+      (type) =>
+        html`<a
+          href="/dashboard/exceptions?type=${type}"
+          ${data.type === type ? html` aria-current="true"` : ''}
+          >${type.replace(/_/g, ' ')} (${data.counts.get(type) ?? 0})</a
+        >`,
+    )}
+  </p>`
   const table =
     data.rows.length === 0
       ? html`<p class="muted">No open exceptions${data.type ? ' of this type' : ''}.</p>`
       : html`<table id="exceptions">
-<thead><tr><th>Type</th><th>Payment</th><th>Invoices</th><th class="num">Confidence</th><th>Why</th><th>Opened</th><th>Actions</th></tr></thead>
-<tbody>${data.rows.map(
-          (row) => html`<tr data-key="${row.key}" data-type="${row.type}">
-  <td>${badge(row.type)}</td>
-  <td>${payment(row, row.transaction_id ? data.transactions.get(row.transaction_id) : undefined)}</td>
-  <td>${invoiceCells(row, data)}</td>
-  <td class="num">${row.confidence === null ? '' : `${row.confidence} %`}</td>
-  <td><small>${row.details.reasons.map((reason) => html`${reason}<br>`)}</small></td>
-  <td>${when(row.opened_at, data.now)}</td>
-  <td>${actions(row, back)}</td>
-</tr>`,
-        )}</tbody></table>`
+          <thead>
+            <tr>
+              <th>Type</th>
+              <th>Payment</th>
+              <th>Invoices</th>
+              <th class="num">Confidence</th>
+              <th>Why</th>
+              <th>Opened</th>
+              <th>Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${data.rows.map(
+              (row) =>
+                html`<tr data-key="${row.key}" data-type="${row.type}">
+                  <td>${badge(row.type)}</td>
+                  <td>
+                    ${payment(row, row.transaction_id ? data.transactions.get(row.transaction_id) : undefined)}
+                  </td>
+                  <td>${invoiceCells(row, data)}</td>
+                  <td class="num">${row.confidence === null ? '' : `${row.confidence} %`}</td>
+                  <td><small>${row.details.reasons.map((reason) => html`${reason}<br />`)}</small></td>
+                  <td>${when(row.opened_at, data.now)}</td>
+                  <td>${actions(row, back)}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>`
   const next =
     data.next &&
-    html`<p><a href="/dashboard/exceptions?${new URLSearchParams({ ...(data.type ? { type: data.type } : {}), after: data.next }).toString()}">Next page →</a></p>`
-  return html`<section class="wide"><h2>Exceptions <small>open, oldest key first; accept or reject a suggestion, or match a payment to an invoice yourself</small></h2>
-${filters}${table}${next}
-<datalist id="open-invoices">${data.choices.map(
-    (invoice) =>
-      html`<option value="${invoice.id}">${invoice.number} · ${invoice.customerName ?? ''} · open ${money(invoice.amountOpen, invoice.currency)}</option>`,
-  )}</datalist></section>`
+    html`<p>
+      <a
+        href="/dashboard/exceptions?${new URLSearchParams({ ...(data.type ? { type: data.type } : {}), after: data.next }).toString()}"
+        >Next page →</a
+      >
+    </p>`
+  return html`<section class="wide">
+    <h2>
+      Exceptions
+      <small
+        >open, oldest key first; accept or reject a suggestion, or match a payment to an invoice
+        yourself</small
+      >
+    </h2>
+    ${filters}${table}${next}
+    <datalist id="open-invoices">
+      ${data.choices.map(
+        (invoice) =>
+          html`<option value="${invoice.id}">
+            ${invoice.number} · ${invoice.customerName ?? ''} · open
+            ${money(invoice.amountOpen, invoice.currency)}
+          </option>`,
+      )}
+    </datalist>
+  </section>`
 }

@@ -55,7 +55,8 @@ export function when(at: string | Date | null | undefined, now: Date): SafeHtml 
   if (!at) return html`<span class="muted">never</span>`
   const date = typeof at === 'string' ? new Date(at) : at
   const iso = date.toISOString()
-  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time> <small>${ago(now.getTime() - date.getTime())}</small>`
+  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>
+    <small>${ago(now.getTime() - date.getTime())}</small>`
 }
 
 export function money(amount: string | null | undefined, currency?: string | null): string {

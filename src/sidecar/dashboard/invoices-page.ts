@@ -62,7 +62,10 @@ function allocationList(rows: readonly AllocationRow[] | undefined, currency: st
   if (!rows || rows.length === 0) return html`<span class="muted">none</span>`
   return html`${rows.map(
     (row) =>
-      html`<span class="allocation">${money(row.amount, currency)} ← ${shortId(row.transaction_id)} <small>${row.rule}, ${row.made_by}${row.settled ? '' : ', pending'}</small></span><br>`,
+      html`<span class="allocation"
+          >${money(row.amount, currency)} ← ${shortId(row.transaction_id)}
+          <small>${row.rule}, ${row.made_by}${row.settled ? '' : ', pending'}</small></span
+        ><br />`,
   )}`
 }
 
@@ -75,37 +78,74 @@ export function renderInvoices(data: InvoicesData): SafeHtml {
     return `/dashboard/invoices${params.size > 0 ? `?${params.toString()}` : ''}`
   }
   const filters = html`<form class="filters" method="get" action="/dashboard/invoices">
-<a href="${link(undefined)}"${data.status ? '' : html` aria-current="true"`}>all</a>${INVOICE_STATUSES.map(
-    (status) =>
-      html`<a href="${link(status)}"${data.status === status ? html` aria-current="true"` : ''}>${status.replace(/_/g, ' ')}</a>`,
-  )}
-${data.status && html`<input type="hidden" name="status" value="${data.status}">`}
-<input name="customer" value="${data.customer ?? ''}" placeholder="customer name" aria-label="Customer"><button type="submit">Filter</button></form>`
+    <a href="${link(undefined)}" ${data.status ? '' : html` aria-current="true"`}>all</a
+    >${INVOICE_STATUSES.map(
+      (status) =>
+        html`<a href="${link(status)}" ${data.status === status ? html` aria-current="true"` : ''}
+          >${status.replace(/_/g, ' ')}</a
+        >`,
+    )}
+    ${data.status && html`<input type="hidden" name="status" value="${data.status}" />`}
+    <input
+      name="customer"
+      value="${data.customer ?? ''}"
+      placeholder="customer name"
+      aria-label="Customer"
+    /><button type="submit">Filter</button>
+  </form>`
   const table =
     data.invoices.length === 0
       ? html`<p class="muted">${data.problem ?? 'No invoices.'}</p>`
       : html`<table id="invoices">
-<thead><tr><th>Invoice</th><th>Customer</th><th>Due</th><th class="num">Amount</th><th class="num">Paid</th><th class="num">Open</th><th>Status</th><th>Allocations</th></tr></thead>
-<tbody>${data.invoices.map(
-          (invoice) => html`<tr data-invoice-id="${invoice.id}" data-status="${invoice.status}">
-  <td><a href="/dashboard/invoices/${encodeURIComponent(invoice.id)}">${invoice.number}</a><br>${shortId(invoice.id)}</td>
-  <td>${invoice.customerName ?? ''}</td>
-  <td>${invoice.dueDate ?? invoice.issueDate ?? ''}</td>
-  <td class="num">${money(invoice.amount, invoice.currency)}</td>
-  <td class="num">${money(invoice.amountPaid)}${!new Decimal(invoice.amountPending).isZero() ? html`<br><small>${money(invoice.amountPending)} pending</small>` : ''}</td>
-  <td class="num">${money(invoice.amountOpen)}</td>
-  <td>${badge(invoice.status)}</td>
-  <td>${allocationList(data.allocations.get(invoice.id), invoice.currency)}</td>
-</tr>`,
-        )}</tbody></table>`
+          <thead>
+            <tr>
+              <th>Invoice</th>
+              <th>Customer</th>
+              <th>Due</th>
+              <th class="num">Amount</th>
+              <th class="num">Paid</th>
+              <th class="num">Open</th>
+              <th>Status</th>
+              <th>Allocations</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${data.invoices.map(
+              (invoice) =>
+                html`<tr data-invoice-id="${invoice.id}" data-status="${invoice.status}">
+                  <td>
+                    <a href="/dashboard/invoices/${encodeURIComponent(invoice.id)}">${invoice.number}</a
+                    ><br />${shortId(invoice.id)}
+                  </td>
+                  <td>${invoice.customerName ?? ''}</td>
+                  <td>${invoice.dueDate ?? invoice.issueDate ?? ''}</td>
+                  <td class="num">${money(invoice.amount, invoice.currency)}</td>
+                  <td class="num">
+                    ${money(invoice.amountPaid)}${!new Decimal(invoice.amountPending).isZero() ? html`<br /><small>${money(invoice.amountPending)} pending</small>` : ''}
+                  </td>
+                  <td class="num">${money(invoice.amountOpen)}</td>
+                  <td>${badge(invoice.status)}</td>
+                  <td>${allocationList(data.allocations.get(invoice.id), invoice.currency)}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>`
   const next =
     data.next &&
-    html`<p><a href="/dashboard/invoices?${new URLSearchParams({
-      ...(data.status ? { status: data.status } : {}),
-      ...(data.customer ? { customer: data.customer } : {}),
-      cursor: data.next,
-    }).toString()}">Next page →</a></p>`
-  return html`<section class="wide"><h2>Invoices <small>status and allocations as matching derived them</small></h2>${filters}${table}${next}</section>`
+    html`<p>
+      <a
+        href="/dashboard/invoices?${new URLSearchParams({
+          ...(data.status ? { status: data.status } : {}),
+          ...(data.customer ? { customer: data.customer } : {}),
+          cursor: data.next,
+        }).toString()}"
+        >Next page →</a
+      >
+    </p>`
+  return html`<section class="wide">
+    <h2>Invoices <small>status and allocations as matching derived them</small></h2>
+    ${filters}${table}${next}
+  </section>`
 }
 
 export type InvoiceData = {
@@ -141,28 +181,78 @@ export function renderInvoice(data: InvoiceData): SafeHtml {
     ['Issued', invoice.issueDate ?? ''],
     ['Due', invoice.dueDate ?? ''],
   ]
-  return html`<section class="wide"><h2>Invoice ${invoice.number} <small>${invoice.id}</small></h2>
-<table id="invoice" data-status="${invoice.status}"><tbody>${fields.map(([label, value]) => html`<tr><th>${label}</th><td>${value}</td></tr>`)}</tbody></table></section>
-<section class="wide"><h2>Allocations</h2>${
-    data.allocations.length === 0
-      ? html`<p class="muted">No payment is allocated to this invoice.</p>`
-      : html`<table id="allocations"><thead><tr><th>Transaction</th><th class="num">Amount</th><th>How</th><th>Made</th><th></th></tr></thead><tbody>${data.allocations.map(
-          (row) => html`<tr data-allocation-id="${row.id}"${row.reversed_at ? html` class="muted"` : ''}>
-  <td>${shortId(row.transaction_id)}</td>
-  <td class="num">${money(row.amount, invoice.currency)}${!new Decimal(row.write_off).isZero() ? html`<br><small>${money(row.write_off)} written off</small>` : ''}</td>
-  <td>${row.rule}${row.matched_reference && html` <small>"${row.matched_reference}"</small>`} · ${row.made_by}${row.settled ? '' : ' · pending'}</td>
-  <td>${when(row.created_at, data.now)}${row.reversed_at && html`<br><small>reversed: ${row.reversal_reason ?? ''}</small>`}</td>
-  <td>${
-    row.reversed_at
-      ? ''
-      : html`<form method="post" action="/dashboard/allocations/${row.id}/unmatch"><input type="hidden" name="back" value="${back}"><button type="submit" class="danger">Unmatch</button></form>`
-  }</td>
-</tr>`,
-        )}</tbody></table>`
-  }</section>
-<section class="wide"><h2>Open exceptions naming this invoice</h2>${
-    data.exceptions.length === 0
-      ? html`<p class="muted">None.</p>`
-      : html`<ul>${data.exceptions.map((row) => html`<li>${badge(row.type)} ${row.details.reasons.join('; ')} <a href="/dashboard/exceptions?type=${row.type}">review</a></li>`)}</ul>`
-  }</section>`
+  return html`<section class="wide">
+      <h2>Invoice ${invoice.number} <small>${invoice.id}</small></h2>
+      <table id="invoice" data-status="${invoice.status}">
+        <tbody>
+          ${fields.map(
+            ([label, value]) =>
+              html`<tr>
+                <th>${label}</th>
+                <td>${value}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </section>
+    <section class="wide">
+      <h2>Allocations</h2>
+      ${
+        data.allocations.length === 0
+          ? html`<p class="muted">No payment is allocated to this invoice.</p>`
+          : html`<table id="allocations">
+              <thead>
+                <tr>
+                  <th>Transaction</th>
+                  <th class="num">Amount</th>
+                  <th>How</th>
+                  <th>Made</th>
+                  <th></th>
+                </tr>
+              </thead>
+              <tbody>
+                ${data.allocations.map(
+                  (row) =>
+                    html`<tr data-allocation-id="${row.id}" ${row.reversed_at ? html` class="muted"` : ''}>
+                      <td>${shortId(row.transaction_id)}</td>
+                      <td class="num">
+                        ${money(row.amount, invoice.currency)}${!new Decimal(row.write_off).isZero() ? html`<br /><small>${money(row.write_off)} written off</small>` : ''}
+                      </td>
+                      <td>
+                        ${row.rule}${row.matched_reference && html` <small>"${row.matched_reference}"</small>`}
+                        · ${row.made_by}${row.settled ? '' : ' · pending'}
+                      </td>
+                      <td>
+                        ${when(row.created_at, data.now)}${row.reversed_at && html`<br /><small>reversed: ${row.reversal_reason ?? ''}</small>`}
+                      </td>
+                      <td>
+                        ${
+                          row.reversed_at
+                            ? ''
+                            : html`<form method="post" action="/dashboard/allocations/${row.id}/unmatch">
+                                <input type="hidden" name="back" value="${back}" /><button
+                                  type="submit"
+                                  class="danger"
+                                >
+                                  Unmatch
+                                </button>
+                              </form>`
+                        }
+                      </td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+      }
+    </section>
+    <section class="wide">
+      <h2>Open exceptions naming this invoice</h2>
+      ${
+        data.exceptions.length === 0
+          ? html`<p class="muted">None.</p>`
+          : html`<ul>
+              ${data.exceptions.map((row) => html`<li>${badge(row.type)} ${row.details.reasons.join('; ')} <a href="/dashboard/exceptions?type=${row.type}">review</a></li>`)}
+            </ul>`
+      }
+    </section>`
 }

@@ -36,14 +36,16 @@ export function renderPage(page: PageShell): string {
   ${
     signedIn &&
     html`<nav>
-    ${NAV.map(
-      ([key, href, label]) =>
-        html`<a href="${href}"${raw(page.current === key ? ' aria-current="page"' : '')}>${label}</a>`,
-    )}
-    <a href="/admin/queues">Queues</a>
-    <a href="/metrics">Metrics</a>
-  </nav>
-  <form method="post" action="/dashboard/logout" class="signout"><button type="submit">Sign out</button></form>`
+        ${NAV.map(
+          ([key, href, label]) =>
+            html`<a href="${href}" ${raw(page.current === key ? ' aria-current="page"' : '')}>${label}</a>`,
+        )}
+        <a href="/admin/queues">Queues</a>
+        <a href="/metrics">Metrics</a>
+      </nav>
+      <form method="post" action="/dashboard/logout" class="signout">
+        <button type="submit">Sign out</button>
+      </form>`
   }
 </header>
 ${page.notice && html`<p class="notice ${page.notice.kind}" role="status">${page.notice.text}</p>`}
@@ -91,6 +93,7 @@ td input { width: 9rem; }
 .stats { display: flex; gap: 1rem; flex-wrap: wrap; }
 .stat { flex: 1 1 9rem; background: #f4f6fa; border-radius: 6px; padding: .5rem .75rem; }
 .stat b { display: block; font-size: 1.4rem; }
+.stat.alarm { background: #fbdcdc; color: #8f1d1d; }
 .filters { display: flex; gap: .5rem; flex-wrap: wrap; margin-bottom: .6rem; font-size: .85rem; }
 .filters a { padding: .1rem .5rem; border-radius: 999px; background: #eef1f6; text-decoration: none; }
 .filters a[aria-current="true"] { background: #1d2433; color: #fff; }

@@ -50,7 +50,12 @@ export function sendPage(
 
 /** The outcome of an action, shown once by the page the action redirects to. */
 export function redirectWithFlash(res: Response, to: string, flash: Flash): void {
-  res.cookie(FLASH_COOKIE, JSON.stringify(flash), { httpOnly: true, sameSite: 'strict', path: '/', maxAge: 60_000 })
+  res.cookie(FLASH_COOKIE, JSON.stringify(flash), {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: '/',
+    maxAge: 60_000,
+  })
   res.redirect(303, to)
 }
 

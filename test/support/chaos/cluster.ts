@@ -92,7 +92,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const queuePrefix = `chaos-${label}-${suffix}`
   const appName = `chaos_${suffix}`
   const logDir = mkdtempSync(path.join(tmpdir(), `bankrec-chaos-${label}-`))
-  const cleanups: Array<() => Promise<void>> = [async () => rmSync(logDir, { recursive: true, force: true })]
+  // CHAOS_KEEP_LOGS=1 keeps the process logs for a post-mortem (their directory is printed with every failure).
+  const cleanups: Array<() => Promise<void>> = [
+    async () => {
+      if (!process.env.CHAOS_KEEP_LOGS) rmSync(logDir, { recursive: true, force: true })
+    },
+  ]
   const cleanUp = async () => {
     for (const step of cleanups.reverse()) await step().catch(() => undefined)
   }
@@ -183,6 +188,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         createBackendQueue(name, backend),
       ]),
     )
+    // A Redis restart is part of some scenarios: the queue reconnects by itself, its errors are only noise.
+    for (const queue of Object.values(queues)) queue.on('error', () => undefined)
     cleanups.push(async () => {
       await Promise.all(Object.values(queues).map((q) => q.close()))
     })

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process'
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const root = path.resolve(import.meta.dirname, '../..')
+// The sources through tsx, from a directory of its own (where `tsx` alone would not resolve).
+const TSX = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href
+let directory: string
+
+beforeAll(async () => {
+  directory = await mkdtemp(path.join(tmpdir(), 'bankrec-start-'))
+  // As root the embedded PostgreSQL runs as the postgres user, which must be able to enter the directory.
+  await chmod(directory, 0o755)
+})
+
+/** Errors and crashes on stderr: anything but JSON log lines below level 50 (error). */
+function problems(stderr: string): string[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .filter((line) => {
+      try {
+        return (JSON.parse(line) as { level: number }).level >= 50
+      } catch {
+        return true
+      }
+    })
+}
+
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true })
+})
+
+/** Runs `bankrec start` with nothing configured until `ready` shows on stdout, then Ctrl-C (its whole group). */
+function startThenInterrupt(ready: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = { ...process.env, PORT: '0', LOG_LEVEL: 'warn' }
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'BANK_API_URL', 'BANKREC_DATA_DIR', 'KIT_API_TOKEN'])
+    delete env[name]
+  const child = spawn(process.execPath, ['--import', TSX, path.join(root, 'src/cli/main.ts'), 'start'], {
+    cwd: directory,
+    env,
+    // A process group of its own, as a shell gives a foreground job: Ctrl-C signals every process in it.
+    detached: true,
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  return new Promise((resolve, reject) => {
+    let interrupted = false
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk
+      if (!interrupted && ready.test(stdout)) {
+        interrupted = true
+        process.kill(-child.pid!, 'SIGINT')
+      }
+    })
+    child.once('error', reject)
+    child.once('exit', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+describe('npm start with nothing configured', () => {
+  it('runs in sandbox mode, prints the dashboard and its token, and stops cleanly on Ctrl-C', async () => {
+    const run = await startThenInterrupt(/demo: P02 /)
+    expect(problems(run.stderr)).toEqual([])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain('SANDBOX MODE')
+    expect(run.stdout).toMatch(/dashboard: {2}http:\/\/127\.0\.0\.1:\d+\/#token=kit_\S+/)
+    expect(run.stdout).toContain('demo: 60 invoices loaded, 0 already there')
+  })
+
+  it('resumes the story where it stopped on the next start', async () => {
+    const state = JSON.parse(await readFile(path.join(directory, '.bankrec', 'sandbox-state.json'), 'utf8'))
+    expect(state.state.connections['$sandbox.map']).toHaveLength(1)
+    const run = await startThenInterrupt(/demo: resuming: .*\n.*demo: P\d\d /)
+    expect(problems(run.stderr)).toEqual([])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain('demo: 0 invoices loaded, 60 already there')
+    expect(run.stdout).not.toContain('demo: created connection')
+    expect(run.stdout).not.toContain('demo: P01 ')
+  })
+})
