@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -68,10 +67,7 @@ const BAD_ANSWERS: BadAnswer[] = [
   {
     name: '200 with a 20 MB body',
     expected: ResponseValidationError,
-    answer: json(
-      200,
-      JSON.stringify({ data: Array.from({ length: 200_000 }, (_, i) => ({ id: i, junk: 'x'.repeat(80) })) }),
-    ),
+    answer: json(200, JSON.stringify({ data: 'x'.repeat(20 * 1024 * 1024), events: 'x', pagination: 'x' })),
   },
   {
     name: '200 with the wrong content type and garbage',
@@ -149,6 +145,8 @@ beforeAll(async () => {
     connection: { id: connectionId },
   } = await connectReadyBank(harness))
   proxy = createServer((req, res) => void forward(req, res).catch(() => res.destroy()))
+  // Longer than any pause in the test, so the client never reuses a socket the server is closing.
+  proxy.keepAliveTimeout = 120_000
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
 })
@@ -185,9 +183,7 @@ describe('malformed bank responses', () => {
       for (const [call, match, run] of CALLS) {
         for (const bad of BAD_ANSWERS) {
           script.push({ match, answer: bad.answer })
-          const t0 = Date.now()
           const error = await failure(() => run(client()))
-          console.log("DBG", Date.now() - t0, call, bad.name, script.length, (error as Error)?.name, (error as Error)?.message?.slice(0, 80))
           if (!(error instanceof bad.expected)) {
             wrong.push(
               `${call} ${bad.name}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
@@ -212,22 +208,16 @@ describe('a sync against a bank that answers badly', () => {
     isCursorExpired: (e: unknown) => e instanceof BankCursorExpiredError,
     isCursorInvalid: (e: unknown) => e instanceof BankInvalidCursorError,
   })
-  const MIRROR = ['transactions', 'accounts', 'connections', 'daily_balances', 'sync_streams']
-  const mirror = async () =>
-    Object.fromEntries(
-      Object.entries(await snapshotTables(database.db, database.schema)).filter(
-        ([table]) => MIRROR.includes(table) || table.includes('match'),
-      ),
-    )
+  const tables = () => snapshotTables(database.db, database.schema)
 
   it('writes nothing when the first call of a new stream is malformed', { timeout: 120_000 }, async () => {
     for (const bad of BAD_ANSWERS) {
-      const before = await mirror()
+      const before = await tables()
       script.push({ match: /^\/v1\/transactions\/sync/, answer: bad.answer })
       expect(await failure(() => runConnectionSync(deps(), connectionId)), bad.name).toBeInstanceOf(
         BankApiError,
       )
-      expect(await mirror(), bad.name).toEqual(before)
+      expect(await tables(), bad.name).toEqual(before)
     }
   })
 
@@ -276,6 +266,5 @@ describe('the scripting server', () => {
   it('passes good answers through unchanged', async () => {
     const page = await client().institutions.list()
     expect(page.data.length).toBeGreaterThan(0)
-    expect(randomUUID()).toBeTruthy()
   })
 })

@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js'
 import { sql } from 'kysely'
+import { WEBHOOK_EVENTS_QUEUE } from '../../../src/queue/index.js'
 import type { AlertEndpoint } from '../alert-endpoint.js'
 import type { AppEndpoint } from './app-endpoint.js'
 import type { Cluster } from './cluster.js'
@@ -137,9 +138,14 @@ export async function runChaosChecks(input: ChaosChecksInput): Promise<ChaosChec
     name: 'zero events lost: every webhook accepted (2xx) is in processed_events',
     checked: input.acceptedWebhookEvents.size,
     violations: cut(
-      [...input.acceptedWebhookEvents]
-        .filter((id) => !processed.has(id))
-        .map((id) => `event ${id} was accepted but never processed`),
+      await Promise.all(
+        [...input.acceptedWebhookEvents]
+          .filter((id) => !processed.has(id))
+          .map(
+            async (id) =>
+              `event ${id} was accepted but never processed (${await cluster.describeJob(WEBHOOK_EVENTS_QUEUE, id)})`,
+          ),
+      ),
     ),
   })
   checks.push({

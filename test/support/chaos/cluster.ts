@@ -73,6 +73,8 @@ export type Cluster = {
   requestSync(connectionId: string): Promise<bigint>
   /** Jobs per state of the webhook-event and connection-sync queues. */
   queueCounts(): Promise<Record<string, Record<string, number>>>
+  /** A job's state, attempts and last failure, for failure messages. */
+  describeJob(queue: string, jobId: string): Promise<string>
   /** Failed jobs of both queues with their options and reason, for failure messages. */
   failedJobs(): Promise<Array<{ queue: string; id: string | undefined; reason: string; opts: unknown }>>
   /** The last lines of every process log, for failure messages. */
@@ -286,6 +288,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           )
         }
         return counts
+      },
+      async describeJob(queue, jobId) {
+        const job = await queues[queue]?.getJob(jobId)
+        if (!job) return `no job ${jobId} in ${queue}`
+        return `job ${jobId} in ${queue}: ${await job.getState()}, ${job.attemptsMade} attempts, delay ${job.delay}, processed ${job.processedOn}, last failure ${job.failedReason ?? 'none'}`
       },
       async failedJobs() {
         const failed = []
