@@ -25,6 +25,23 @@ function redisConnection(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: null })
 }
 
+/**
+ * BullMQ's PostgreSQL backend opens a pool (plus a LISTEN connection for workers) per queue and per worker; a
+ * worker process has a dozen of them. One query connection each is enough (LISTEN has its own), and pg's default of 10 per pool
+ * let one worker process hold ~35 sessions, so three workers exhausted a default max_connections of 100.
+ */
+const PG_QUEUE_POOL_MAX = 1
+
+function pgQueueConnection(config: Extract<QueueBackendConfig, { kind: 'postgres' }>) {
+  // migrate: true in the config-object form, else workers loop on "schema not initialized".
+  return {
+    connectionString: config.connectionString,
+    schema: config.schema,
+    migrate: true,
+    max: PG_QUEUE_POOL_MAX,
+  }
+}
+
 /** A BullMQ queue on the configured backend; close() also closes the connection it opened. */
 export function createBackendQueue<T>(
   name: string,
@@ -44,8 +61,7 @@ export function createBackendQueue<T>(
   return new Queue(
     name,
     {
-      // migrate: true in the config-object form, else workers loop on "schema not initialized".
-      connection: { connectionString: config.connectionString, schema: config.schema, migrate: true },
+      connection: pgQueueConnection(config),
       defaultJobOptions,
     },
     createPostgresBackend,
@@ -74,7 +90,7 @@ export function createBackendWorker<T, R = unknown>(
     processor as Processor,
     {
       ...options,
-      connection: { connectionString: config.connectionString, schema: config.schema, migrate: true },
+      connection: pgQueueConnection(config),
     },
     createPostgresBackend,
   ) as unknown as Worker<T, R>

@@ -112,8 +112,7 @@ const script: { match: RegExp; answer: (res: ServerResponse) => void }[] = []
 async function forward(req: IncomingMessage, res: ServerResponse) {
   const scripted = script.findIndex((s) => s.match.test(req.url ?? ''))
   if (scripted !== -1) {
-    const [{ answer }] = script.splice(scripted, 1)
-    return answer(res)
+    return script.splice(scripted, 1)[0]!.answer(res)
   }
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)

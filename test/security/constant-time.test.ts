@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { createHmac } from 'node:crypto'
+import type * as Crypto from 'node:crypto'
 import express from 'express'
 import request from 'supertest'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
@@ -8,7 +9,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 /** Every timingSafeEqual the code under test makes goes through this spy. */
 const timingSafeEqual = vi.hoisted(() => ({ spy: undefined as unknown as ReturnType<typeof vi.fn> }))
 vi.mock('node:crypto', async (importOriginal) => {
-  const crypto = await importOriginal<typeof import('node:crypto')>()
+  const crypto = await importOriginal<typeof Crypto>()
   timingSafeEqual.spy = vi.fn(crypto.timingSafeEqual)
   return {
     ...crypto,

@@ -272,22 +272,8 @@ describe('secrets never leave where they belong', () => {
       try {
         for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1000 })) {
           for (const key of keys as string[]) {
-            const type = await redis.type(key)
-            const value =
-              type === 'string'
-                ? await redis.get(key)
-                : type === 'hash'
-                  ? JSON.stringify(await redis.hgetall(key))
-                  : type === 'list'
-                    ? JSON.stringify(await redis.lrange(key, 0, -1))
-                    : type === 'zset'
-                      ? JSON.stringify(await redis.zrange(key, 0, -1))
-                      : type === 'set'
-                        ? JSON.stringify(await redis.smembers(key))
-                        : type === 'stream'
-                          ? JSON.stringify(await redis.xrange(key, '-', '+'))
-                          : ''
-            scan(`redis ${key}`, `${key} ${value ?? ''}`)
+            const value = await redisValue(redis, key)
+            scan(`redis ${key}`, `${key} ${value}`)
           }
         }
       } finally {
@@ -311,3 +297,23 @@ describe('secrets never leave where they belong', () => {
     },
   )
 })
+
+/** A Redis key's whole value as text, whatever its type. */
+async function redisValue(redis: Redis, key: string): Promise<string> {
+  switch (await redis.type(key)) {
+    case 'string':
+      return (await redis.get(key)) ?? ''
+    case 'hash':
+      return JSON.stringify(await redis.hgetall(key))
+    case 'list':
+      return JSON.stringify(await redis.lrange(key, 0, -1))
+    case 'zset':
+      return JSON.stringify(await redis.zrange(key, '0', '-1'))
+    case 'set':
+      return JSON.stringify(await redis.smembers(key))
+    case 'stream':
+      return JSON.stringify(await redis.xrange(key, '-', '+'))
+    default:
+      return ''
+  }
+}

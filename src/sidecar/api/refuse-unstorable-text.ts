@@ -1,12 +1,15 @@
 import type { RequestHandler } from 'express'
 import { SidecarApiError } from '../api-error.js'
 
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+const unstorable = (text: string) => text.includes('\u0000') || LONE_SURROGATE.test(text)
 
 /** The 1-based line of the first U+0000 or unpaired surrogate in a text body (the CSV import), if any. */
 export function unstorableLine(text: string): number | undefined {
-  const match = UNSTORABLE.exec(text)
-  return match ? text.slice(0, match.index).split('\n').length : undefined
+  const nul = text.indexOf('\u0000')
+  const surrogate = LONE_SURROGATE.exec(text)?.index ?? -1
+  const at = nul === -1 ? surrogate : surrogate === -1 ? nul : Math.min(nul, surrogate)
+  return at === -1 ? undefined : text.slice(0, at).split('\n').length
 }
 
 /** The dotted path of the first string (key or value) PostgreSQL cannot store, if any. */
@@ -17,10 +20,10 @@ function unstorableAt(root: unknown, base: string): string | undefined {
   for (let visit = pending.pop(); visit !== undefined; visit = pending.pop()) {
     const { value, path } = visit
     if (typeof value === 'string') {
-      if (UNSTORABLE.test(value)) return path
+      if (unstorable(value)) return path
     } else if (typeof value === 'object' && value !== null) {
       for (const [key, item] of Object.entries(value)) {
-        if (UNSTORABLE.test(key)) return `${path}.${key}`
+        if (unstorable(key)) return `${path}.${key}`
         pending.push({ value: item, path: `${path}.${key}` })
       }
     }
@@ -42,7 +45,7 @@ function safeDecode(text: string): string {
  */
 export const refuseUnstorableText: RequestHandler = (req, _res, next) => {
   const where =
-    (UNSTORABLE.test(safeDecode(req.path)) ? 'path' : undefined) ??
+    (unstorable(safeDecode(req.path)) ? 'path' : undefined) ??
     unstorableAt(req.query, 'query') ??
     unstorableAt(req.body, 'body')
   if (where === undefined) return next()
