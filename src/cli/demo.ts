@@ -36,9 +36,9 @@ async function demoEnvironment(
   const suffix = randomBytes(4).toString('hex')
   const demo: NodeJS.ProcessEnv = {
     ...env,
-    SANDBOX_ACTIVITY: env.SANDBOX_ACTIVITY ?? 'off',
-    PORT: env.PORT ?? '0',
-    QUEUE_PREFIX: env.QUEUE_PREFIX ?? `bankrec-demo-${suffix}`,
+    SANDBOX_ACTIVITY: env.SANDBOX_ACTIVITY || 'off',
+    PORT: env.PORT || '0',
+    QUEUE_PREFIX: env.QUEUE_PREFIX || `bankrec-demo-${suffix}`,
   }
   if (!env.DATABASE_URL) {
     const directory = await mkdtemp(path.join(tmpdir(), 'bankrec-demo-'))

@@ -46,7 +46,7 @@ export function startCommand(io: CommandIo): Command {
     .option('--no-demo', 'in sandbox mode, do not run the demo story')
     .action((options: StartOptions) => {
       // The sandbox's own made-up activity would bury the demo story's payments (SANDBOX_ACTIVITY=on keeps it).
-      const env = options.demo ? { SANDBOX_ACTIVITY: 'off', ...io.env } : io.env
+      const env = options.demo ? { ...io.env, SANDBOX_ACTIVITY: io.env.SANDBOX_ACTIVITY || 'off' } : io.env
       return runSidecarRoles({ ...io, env }, options.roles, (sidecar) => {
         const { bank, config, apiToken } = sidecar.context
         const api = options.roles.includes('api')

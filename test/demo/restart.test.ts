@@ -16,7 +16,7 @@ const schema = `test_demo_restart_${suffix}`
 let directory: string
 let firstRun: { lines: string[]; connectionId: string; sandboxTransactions: number }
 let second: Sidecar
-let secondLines: string[] = []
+const secondLines: string[] = []
 let secondRun: DemoRun
 
 const logger = createLogger({ level: 'silent', destination: process.stderr })

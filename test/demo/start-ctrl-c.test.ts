@@ -43,7 +43,7 @@ afterAll(async () => {
 
 /** Runs `bankrec start` with nothing configured until `ready` shows on stdout, then Ctrl-C (its whole group). */
 function startThenInterrupt(ready: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env, PORT: '0', LOG_LEVEL: 'info' }
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'info' }
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'BANK_API_URL', 'BANKREC_DATA_DIR', 'KIT_API_TOKEN'])
     delete env[name]
   const child = spawn(process.execPath, ['--import', TSX, path.join(root, 'src/cli/main.ts'), 'start'], {

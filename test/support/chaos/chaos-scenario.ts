@@ -183,8 +183,9 @@ export async function runChaosScenario(options: ChaosRunOptions): Promise<ChaosR
     phase('chaos over')
 
     await quiesce(c, connectionIds, { timeoutMs: profile.quiesceTimeoutMs })
+    phase('mirror quiescent')
     await settleOutbound(c, app, profile.quiesceTimeoutMs)
-    phase('quiescent')
+    phase('outbound settled')
 
     result.checks = await runChaosChecks({
       cluster: c,
