@@ -20,8 +20,10 @@ export function processIo(): CommandIo {
     isTerminal: process.stderr.isTTY === true,
     untilStopped: () =>
       new Promise((resolve) => {
-        process.once('SIGINT', () => resolve())
-        process.once('SIGTERM', () => resolve())
+        // Listeners stay: a second Ctrl-C while draining must not kill the process before it has stopped what
+        // it started (the embedded PostgreSQL above all).
+        process.on('SIGINT', () => resolve())
+        process.on('SIGTERM', () => resolve())
       }),
   }
 }

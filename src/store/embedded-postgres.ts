@@ -141,6 +141,29 @@ function waitUntilReady(child: ChildProcess, onLog: (line: string) => void): Pro
 
 const SHARED_DATA_ROOT = '/var/lib/bankrec'
 
+/**
+ * A server left running by a bankrec that was killed (it runs detached) still holds the data directory: stop it
+ * (fast shutdown) so this start can own it. A stale postmaster.pid of a dead process is PostgreSQL's own business.
+ */
+async function stopOrphanedServer(dataDir: string): Promise<void> {
+  const pidFile = path.join(dataDir, 'postmaster.pid')
+  const pid = Number((await fs.readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0])
+  if (!Number.isSafeInteger(pid) || pid <= 0 || !isAlive(pid)) return
+  process.kill(pid, 'SIGINT')
+  for (let waited = 0; waited < 30_000 && isAlive(pid); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Where the data goes: the requested directory, or (as root, when the postgres user cannot reach it) a shared one. */
 export function resolveDataDir(dataDir: string, explicit: boolean): string {
   if (!isRoot() || isReachableByOthers(dataDir)) return path.resolve(dataDir)
@@ -166,6 +189,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (path.dirname(dataDir) === SHARED_DATA_ROOT) await fs.chmod(SHARED_DATA_ROOT, 0o755)
   await fs.mkdir(dataDir, { recursive: true, mode: 0o700 })
   if (ids.uid !== undefined) await fs.chown(dataDir, ids.uid, ids.gid!)
+  await stopOrphanedServer(dataDir)
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     await run(
       binaries.initdb,

@@ -65,6 +65,22 @@ describe('embedded PostgreSQL', () => {
     },
   )
 
+  it('takes over a data directory whose server was left running by a killed bankrec', async () => {
+    const base = await mkdtemp(path.join(os.tmpdir(), 'bankrec-orphan-'))
+    dirs.push(base)
+    await chmod(base, 0o755)
+    const dataDir = path.join(base, 'pg')
+    // Never stopped: as if the process that started it was SIGKILLed (the server runs detached).
+    const orphan = await startEmbeddedPostgres({ dataDir })
+    await query(orphan.connectionString, "create table kept (v text); insert into kept values ('still here')")
+    const next = await startEmbeddedPostgres({ dataDir })
+    try {
+      expect(await query(next.connectionString, 'select v from kept')).toEqual([{ v: 'still here' }])
+    } finally {
+      await next.stop()
+    }
+  }, 120_000)
+
   it('tells whether the postgres user can reach a directory', async () => {
     const base = await mkdtemp(path.join(os.tmpdir(), 'bankrec-private-'))
     dirs.push(base)
