@@ -78,11 +78,17 @@ describe('bankrec start in sandbox mode', () => {
   it('serves the API only with the token', async () => {
     const unauthorized = await fetch(`${sidecar.url}/api/connections`)
     expect(unauthorized.status).toBe(401)
-    const answer = await fetch(`${sidecar.url}/api/connections`, {
-      headers: { authorization: 'Bearer test-token-0123456789' },
-    })
-    expect(answer.status).toBe(200)
-    expect(((await answer.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0)
+    // The connection row is written after the transactions, when the sync refreshes the mirror.
+    await vi.waitFor(
+      async () => {
+        const answer = await fetch(`${sidecar.url}/api/connections`, {
+          headers: { authorization: 'Bearer test-token-0123456789' },
+        })
+        expect(answer.status).toBe(200)
+        expect(((await answer.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0)
+      },
+      { timeout: 20_000, interval: 100 },
+    )
     expect((await fetch(`${sidecar.url}/readyz`)).status).toBe(200)
   })
 })
