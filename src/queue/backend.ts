@@ -12,9 +12,16 @@ import { Redis } from 'ioredis'
  * Where bankrec's queues live: Redis when REDIS_URL is set, else BullMQ's PostgreSQL backend in bankrec's own
  * database, so a zero-config run needs nothing but Node.
  */
-export type QueueBackendConfig =
+export type QueueBackendConfig = (
   | { kind: 'redis'; url: string; prefix: string }
   | { kind: 'postgres'; connectionString: string; schema: string }
+) & {
+  /**
+   * Lock duration of every worker's jobs: how long after a worker crashed its running jobs are handed to another
+   * (JOB_LOCK_SECONDS). A worker's own options win. @defaultValue BullMQ's 30000
+   */
+  jobLockMs?: number
+}
 
 export function describeQueueBackend(config: QueueBackendConfig): string {
   return config.kind === 'redis' ? `Redis (prefix ${config.prefix})` : `PostgreSQL (schema ${config.schema})`
@@ -41,6 +48,8 @@ function pgQueueConnection(config: Extract<QueueBackendConfig, { kind: 'postgres
     max: PG_QUEUE_POOL_MAX,
   }
 }
+
+const MAX_STALLED_COUNT = 5
 
 /** A BullMQ queue on the configured backend; close() also closes the connection it opened. */
 export function createBackendQueue<T>(
@@ -75,6 +84,13 @@ export function createBackendWorker<T, R = unknown>(
   processor: Processor<T, R>,
   options: Omit<WorkerOptions, 'connection' | 'prefix'> = {},
 ): Worker<T, R> {
+  options = {
+    // Every job's handler is idempotent, so a job whose workers keep crashing under it is tried again rather than
+    // failed after one stall (BullMQ's default): a failed webhook-event job would be an accepted event never handled.
+    maxStalledCount: MAX_STALLED_COUNT,
+    ...(config.jobLockMs ? { lockDuration: config.jobLockMs, stalledInterval: config.jobLockMs } : {}),
+    ...options,
+  }
   if (config.kind === 'redis') {
     const connection = redisConnection(config.url)
     const worker = new Worker<T, R>(name, processor, { ...options, connection, prefix: config.prefix })

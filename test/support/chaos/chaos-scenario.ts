@@ -182,9 +182,9 @@ export async function runChaosScenario(options: ChaosRunOptions): Promise<ChaosR
     })
     phase('chaos over')
 
-    await quiesce(c, connectionIds, { timeoutMs: profile.quiesceTimeoutMs })
+    await quiesce(c, connectionIds, { timeoutMs: profile.quiesceTimeoutMs, log })
     phase('mirror quiescent')
-    await settleOutbound(c, app, profile.quiesceTimeoutMs)
+    await settleOutbound(c, app, profile.quiesceTimeoutMs, log)
     phase('outbound settled')
 
     result.checks = await runChaosChecks({
@@ -479,8 +479,14 @@ async function runChaos(context: ChaosContext) {
 }
 
 /** After the mirror is quiet: matching's outbox drained, every app event and alert delivered, transfers settled. */
-async function settleOutbound(cluster: Cluster, app: AppEndpoint, timeoutMs: number): Promise<void> {
+async function settleOutbound(
+  cluster: Cluster,
+  app: AppEndpoint,
+  timeoutMs: number,
+  log: (line: string) => void,
+): Promise<void> {
   const db = cluster.database.db
+  let lastLog = Date.now()
   await waitUntil(
     'matching, app events, alerts and transfers to settle',
     async () => {
@@ -507,6 +513,12 @@ async function settleOutbound(cluster: Cluster, app: AppEndpoint, timeoutMs: num
       const busy = Object.values(counts).some(
         (c) => (c.wait ?? 0) + (c.active ?? 0) + (c.prioritized ?? 0) > 0,
       )
+      if (Date.now() - lastLog > 5_000) {
+        lastLog = Date.now()
+        log(
+          `waiting for: ${JSON.stringify({ pendingMatches: pending.n, undeliveredAppEvents: undelivered.n, pendingAlerts: alerts.n, openTransfers: transfers.n, busy })}`,
+        )
+      }
       return Number(pending.n) + Number(undelivered.n) + Number(alerts.n) + Number(transfers.n) === 0 && !busy
     },
     {

@@ -10,8 +10,11 @@ import { waitUntil } from './wait-until.js'
 export async function quiesce(
   cluster: Cluster,
   connectionIds: readonly string[],
-  options: { timeoutMs: number },
+  options: { timeoutMs: number; log?(line: string): void },
 ): Promise<void> {
+  const started = Date.now()
+  const step = (what: string) =>
+    options.log?.(`quiesce +${((Date.now() - started) / 1000).toFixed(1)} s: ${what}`)
   const deadline = Date.now() + options.timeoutMs
   const remaining = () => Math.max(1_000, deadline - Date.now())
   await cluster.sandbox.request('PUT', '/_sandbox/faults', { body: {} })
@@ -21,15 +24,18 @@ export async function quiesce(
   await cluster.sandbox.request('POST', '/_sandbox/webhooks/flush')
   // A job still alive from the chaos makes the request below a no-op (one job per connection); if that job then
   // fails for good (stalled twice by killed workers), nothing serves the request until the safety-net schedule.
+  step(`faults off, workers up, webhooks flushed; queues ${JSON.stringify(await cluster.queueCounts())}`)
   await waitUntil('both queues to settle', () => queuesIdle(cluster), {
     timeoutMs: remaining(),
     intervalMs: 250,
     describe: () => describeSyncState(cluster, connectionIds),
   })
 
+  step('queues settled')
   const requested = new Map(
     await Promise.all(connectionIds.map(async (id) => [id, await cluster.requestSync(id)] as const)),
   )
+  step('final syncs requested')
   await waitUntil(
     'a sync started after the final request to finish on every connection',
     async () => {
@@ -43,6 +49,7 @@ export async function quiesce(
     },
     { timeoutMs: remaining(), intervalMs: 250, describe: () => describeSyncState(cluster, connectionIds) },
   )
+  step('final syncs done')
   await waitUntil('both queues to be idle', () => queuesIdle(cluster), {
     timeoutMs: remaining(),
     intervalMs: 250,

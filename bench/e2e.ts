@@ -1,0 +1,203 @@
+import { randomBytes } from 'node:crypto'
+import { setTimeout as delay } from 'node:timers/promises'
+import { parseArgs } from 'node:util'
+import { createVirtualClock } from '../src/clock/index.js'
+import { startAppEndpoint } from '../test/support/chaos/app-endpoint.js'
+import { startCluster, type ChaosQueue } from '../test/support/chaos/cluster.js'
+import { waitUntil } from '../test/support/chaos/wait-until.js'
+import { connectReadyBank } from '../test/support/sandbox-harness.js'
+
+/**
+ * `npm run bench:e2e -- [--seconds 60] [--rate 50] [--queue redis|postgres|both] [--connections 4]`: end-to-end
+ * latency from the sandbox emitting `transactions.sync_available` to `invoice.paid` arriving at the app, with a
+ * receiver process and two worker processes, no faults. Each payment pays one invoice in full; its latency is
+ * the arrival of its invoice.paid (matched by invoice id) minus the emit of the first sync_available of its
+ * connection after the payment was made. Timestamps are taken in this process (sandbox and app endpoint both
+ * live here), with performance.now().
+ */
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '60' },
+    rate: { type: 'string', default: '50' },
+    queue: { type: 'string', default: 'both' },
+    connections: { type: 'string', default: '4' },
+    workers: { type: 'string', default: '2' },
+  },
+})
+const seconds = Number(values.seconds)
+const rate = Number(values.rate)
+const connectionCount = Number(values.connections)
+const workerCount = Number(values.workers)
+const queues: ChaosQueue[] = values.queue === 'both' ? ['redis', 'postgres'] : [values.queue as ChaosQueue]
+const WARMUP_SECONDS = 3
+
+type Stats = {
+  queue: ChaosQueue
+  payments: number
+  arrived: number
+  p50: number
+  p90: number
+  p99: number
+  max: number
+}
+
+const results: Array<Stats & { fromPayment: Stats }> = []
+for (const queue of queues) results.push(await run(queue))
+console.log('\nend-to-end latency, sync_available emitted → invoice.paid at the app (ms)')
+console.table(
+  results.map((r) => ({
+    queue: r.queue,
+    'payments/s': rate,
+    seconds,
+    payments: r.payments,
+    arrived: r.arrived,
+    p50: r.p50,
+    p90: r.p90,
+    p99: r.p99,
+    max: r.max,
+    'p50 from payment': r.fromPayment.p50,
+    'p99 from payment': r.fromPayment.p99,
+  })),
+)
+const redis = results.find((r) => r.queue === 'redis')
+if (redis) {
+  const met = redis.p50 <= 100 && redis.p99 <= 500 && redis.arrived === redis.payments
+  console.log(`target on Redis (p50 ≤ 100 ms, p99 ≤ 500 ms, every payment told): ${met ? 'met' : 'MISSED'}`)
+}
+
+async function run(queue: ChaosQueue) {
+  const appSecret = `bench-app-${randomBytes(12).toString('hex')}`
+  const arrivals = new Map<string, number>()
+  const app = await startAppEndpoint({
+    secret: appSecret,
+    onEvent: (event, at) => {
+      if (event.type === 'invoice.paid') arrivals.set(event.data.invoiceId, at)
+    },
+  })
+  const cluster = await startCluster({
+    label: `bench_e2e_${queue}`,
+    queue,
+    workers: workerCount,
+    receiverRoles: ['receiver', 'api'],
+    sandbox: {
+      seed: 7,
+      syncAvailableDelaySeconds: 0,
+      generatedActivity: false,
+      clock: createVirtualClock({ followRealTime: true }),
+    },
+    env: { APP_WEBHOOK_URL: app.url, APP_WEBHOOK_SECRET: appSecret, LOG_LEVEL: 'warn' },
+  })
+  try {
+    const sandbox = cluster.sandbox
+    // When each connection's sync_available was emitted, in order (the hook sees the bank's own emit call).
+    const emits = new Map<string, number[]>()
+    const emit = sandbox.sandbox.ctx.emitEvent
+    sandbox.sandbox.ctx.emitEvent = (orgId, type, data) => {
+      if (type === 'transactions.sync_available') {
+        const id = (data as { connectionId: string }).connectionId
+        emits.set(id, [...(emits.get(id) ?? []), performance.now()])
+      }
+      return emit(orgId, type, data)
+    }
+    const accounts: Array<{ connectionId: string; accountId: string }> = []
+    for (let i = 0; i < connectionCount; i++) {
+      const { connection, accounts: found } = await connectReadyBank(sandbox, {
+        institutionId: [
+          'ins_harbor_national',
+          'ins_granite_trust',
+          'ins_meridian_commerce',
+          'ins_cedar_valley',
+        ][i % 4],
+      })
+      const usd = found.find((a: any) => a.currency === 'USD')
+      accounts.push({ connectionId: connection.id, accountId: usd.id })
+    }
+    const total = Math.round(rate * (seconds + WARMUP_SECONDS))
+    const invoices = Array.from({ length: total }, (_, i) => ({
+      id: `bench-${i}`,
+      number: `BEN-${String(i).padStart(7, '0')}`,
+      amount: `${100 + (i % 900)}.${String(i % 100).padStart(2, '0')}`,
+    }))
+    const csv = [
+      'id,number,amount,currency',
+      ...invoices.map((i) => `${i.id},${i.number},${i.amount},USD`),
+    ].join('\n')
+    const imported = await fetch(`${cluster.receiver.url}/api/invoices/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${cluster.apiToken}`, 'content-type': 'text/csv' },
+      body: csv,
+    })
+    if (!imported.ok) throw new Error(`invoice import failed: ${imported.status} ${await imported.text()}`)
+    // Start from a quiet pipeline: the onboarding's syncs done, the import's matching run finished.
+    await delay(3_000)
+
+    const made: Array<{ invoiceId: string; connectionId: string; at: number; measured: boolean }> = []
+    const start = performance.now()
+    const inFlight = new Set<Promise<unknown>>()
+    for (let i = 0; i < total; i++) {
+      const due = start + (i * 1000) / rate
+      const wait = due - performance.now()
+      if (wait > 0) await delay(wait)
+      const invoice = invoices[i]!
+      const account = accounts[i % accounts.length]!
+      const at = performance.now()
+      made.push({
+        invoiceId: invoice.id,
+        connectionId: account.connectionId,
+        at,
+        measured: i >= rate * WARMUP_SECONDS,
+      })
+      const request = sandbox
+        .request('POST', `/_sandbox/connections/${account.connectionId}/transactions`, {
+          body: {
+            accountId: account.accountId,
+            amount: invoice.amount,
+            status: 'posted',
+            paymentReference: invoice.number,
+          },
+        })
+        .then((answer) => {
+          if (answer.status !== 201)
+            throw new Error(`payment failed: ${answer.status} ${JSON.stringify(answer.body)}`)
+        })
+      inFlight.add(request)
+      void request.finally(() => inFlight.delete(request))
+    }
+    await Promise.all(inFlight)
+    const measured = made.filter((m) => m.measured)
+    await waitUntil('every invoice.paid to arrive', () => measured.every((m) => arrivals.has(m.invoiceId)), {
+      timeoutMs: 60_000,
+      intervalMs: 200,
+    }).catch((error: unknown) => console.error(String(error).split('\n')[0]))
+
+    const fromEmit: number[] = []
+    const fromPayment: number[] = []
+    for (const m of measured) {
+      const arrived = arrivals.get(m.invoiceId)
+      if (arrived === undefined) continue
+      const emitted = (emits.get(m.connectionId) ?? []).find((t) => t >= m.at)
+      if (emitted !== undefined) fromEmit.push(arrived - emitted)
+      fromPayment.push(arrived - m.at)
+    }
+    const stats = (values: number[]): Stats => {
+      const sorted = [...values].sort((a, b) => a - b)
+      const at = (p: number) =>
+        Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN)
+      return {
+        queue,
+        payments: measured.length,
+        arrived: values.length,
+        p50: at(50),
+        p90: at(90),
+        p99: at(99),
+        max: at(100),
+      }
+    }
+    const result = { ...stats(fromEmit), fromPayment: stats(fromPayment) }
+    console.log(`${queue}: ${JSON.stringify(result)}`)
+    return result
+  } finally {
+    await cluster.close()
+    await app.close()
+  }
+}
