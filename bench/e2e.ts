@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { setTimeout as delay } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
+import { sql } from 'kysely'
 import { createVirtualClock } from '../src/clock/index.js'
 import { startAppEndpoint } from '../test/support/chaos/app-endpoint.js'
 import { startCluster, type ChaosQueue } from '../test/support/chaos/cluster.js'
@@ -68,10 +69,13 @@ if (redis) {
 async function run(queue: ChaosQueue) {
   const appSecret = `bench-app-${randomBytes(12).toString('hex')}`
   const arrivals = new Map<string, number>()
+  const arrivalsWall = new Map<string, number>()
   const app = await startAppEndpoint({
     secret: appSecret,
     onEvent: (event, at) => {
-      if (event.type === 'invoice.paid') arrivals.set(event.data.invoiceId, at)
+      if (event.type !== 'invoice.paid') return
+      arrivals.set(event.data.invoiceId, at)
+      arrivalsWall.set(event.data.invoiceId, Date.now())
     },
   })
   const cluster = await startCluster({
@@ -194,6 +198,27 @@ async function run(queue: ChaosQueue) {
       }
     }
     const result = { ...stats(fromEmit), fromPayment: stats(fromPayment) }
+    // Where the time goes: the matching run's clock (the event's createdAt, taken as the run starts) splits each
+    // latency into "until matching started" (webhook, queue, sync, matching queue) and "after" (the run itself,
+    // NOTIFY, the app event queue, the POST).
+    const { rows } = await sql<{ invoice_id: string; created_at: Date }>`
+      select payload->>'invoiceId' as invoice_id, created_at from app_events where type = 'invoice.paid'
+    `.execute(cluster.database.db)
+    const createdAt = new Map(rows.map((r) => [r.invoice_id, r.created_at.getTime()]))
+    const offset = Date.now() - performance.now()
+    const untilMatching: number[] = []
+    const afterMatching: number[] = []
+    for (const m of measured) {
+      const emitted = (emits.get(m.connectionId) ?? []).find((t) => t >= m.at)
+      const created = createdAt.get(m.invoiceId)
+      const arrived = arrivalsWall.get(m.invoiceId)
+      if (emitted === undefined || created === undefined || arrived === undefined) continue
+      untilMatching.push(created - (emitted + offset))
+      afterMatching.push(arrived - created)
+    }
+    console.log(
+      `${queue} breakdown (ms): emit → matching run starts ${JSON.stringify(stats(untilMatching))}; run start → arrival ${JSON.stringify(stats(afterMatching))}`,
+    )
     console.log(`${queue}: ${JSON.stringify(result)}`)
     return result
   } finally {

@@ -316,16 +316,19 @@ function startWorkers(
 /** How often the worker role sweeps for unmatched changes and checks transfers' leg windows. */
 const RECONCILE_SCHEDULE_SECONDS = 30
 
-/** After a sync run: the balance proof, then a matching run for what the run queued in matching's outbox. */
+/**
+ * After a sync run: a matching run for what the run queued in matching's outbox, then the balance proof. Matching
+ * is queued first: the proof re-reads balances from the bank, and payments should not wait for it.
+ */
 function afterSync(
   balanceCheck: (connectionId: string, result: ConnectionSyncResult) => Promise<void> | void,
   context: SidecarContext,
 ): (connectionId: string, result: ConnectionSyncResult) => Promise<void> {
   return async (connectionId, result) => {
-    await balanceCheck(connectionId, result)
     await context.reconcile
       .requestRun(`synced ${connectionId}`)
       .catch((error) => context.logger.error({ err: error, connectionId }, 'could not queue a matching run'))
+    await balanceCheck(connectionId, result)
   }
 }
 

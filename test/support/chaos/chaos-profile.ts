@@ -37,7 +37,7 @@ export const CHAOS_PROFILES: Record<ChaosProfileName, ChaosProfile> = {
     invoices: 5_000,
     connections: 6,
     entities: 3,
-    chaosSeconds: 480,
+    chaosSeconds: 320,
     killEverySeconds: [2, 6],
     reauthEpisodes: 12,
     transfers: 24,

@@ -242,7 +242,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       async terminateDatabaseSessions() {
         const { rows } = await sql<{ ended: boolean }>`
           select pg_terminate_backend(pid) as ended from pg_stat_activity
-          where application_name like ${`${appName}\_%`} and pid <> pg_backend_pid()
+          where application_name like ${`${appName}_%`} and pid <> pg_backend_pid()
         `.execute(database.db)
         return rows.filter((row) => row.ended).length
       },
