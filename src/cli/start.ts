@@ -59,8 +59,14 @@ export function startCommand(io: CommandIo): Command {
         }
         io.stdout.write(`bankrec listening on ${sidecar.url}\n`)
         if (api) {
-          io.stdout.write(`  dashboard:  ${sidecar.url}/#token=${apiToken}\n`)
-          if (!config.KIT_API_TOKEN) io.stdout.write(`  API token for this run: ${apiToken}\n`)
+          // A configured token is the operator's secret: never print it. One generated for this run is shown so the
+          // dashboard can be opened at all.
+          if (config.KIT_API_TOKEN) {
+            io.stdout.write(`  dashboard:  ${sidecar.url}/ (sign in with KIT_API_TOKEN)\n`)
+          } else {
+            io.stdout.write(`  dashboard:  ${sidecar.url}/#token=${apiToken}\n`)
+            io.stdout.write(`  API token for this run: ${apiToken}\n`)
+          }
         }
         const demo =
           options.demo &&
