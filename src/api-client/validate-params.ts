@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { ValidationError } from './errors.js'
+import { issueDetails } from './issue-details.js'
 
 /**
  * Checks a caller's input against a shared request schema before anything is sent. The error names the first
@@ -9,10 +10,7 @@ import { ValidationError } from './errors.js'
 export function validateParams<T extends z.ZodType>(schema: T, value: unknown, prefix?: string): z.output<T> {
   const result = schema.safeParse(value)
   if (result.success) return result.data
-  const details = result.error.issues.map((issue) => ({
-    path: [prefix, ...issue.path.map(String)].filter((part) => part !== undefined).join('.') || 'params',
-    message: issue.message,
-  }))
+  const details = issueDetails(result.error, prefix).map((d) => ({ ...d, path: d.path || 'params' }))
   const first = details[0]!
   throw new ValidationError(first.path, first.message, details)
 }

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../api-client/index.js'
+import { issueDetails, type ErrorCode } from '../api-client/index.js'
 import type { z } from 'zod'
 
 export type ApiErrorDetail = { path: string; message: string }
@@ -30,10 +30,7 @@ export function parseInput<T extends z.ZodType>(
 ): z.output<T> {
   const result = schema.safeParse(value)
   if (result.success) return result.data
-  const details = result.error.issues.map((issue) => ({
-    path: [where, ...issue.path.map(String)].join('.'),
-    message: issue.message,
-  }))
+  const details = issueDetails(result.error, where)
   throw new ApiError(
     400,
     'validation_error',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express'
+import { issueDetails } from '../api-client/index.js'
 import type { z } from 'zod'
 
 export type ApiErrorDetail = { path: string; message: string }
@@ -24,10 +25,7 @@ export function parseRequest<T extends z.ZodType>(
 ): z.output<T> {
   const result = schema.safeParse(value)
   if (result.success) return result.data
-  const details = result.error.issues.map((issue) => ({
-    path: [where, ...issue.path.map(String)].join('.'),
-    message: issue.message,
-  }))
+  const details = issueDetails(result.error, where)
   throw new SidecarApiError(
     400,
     'validation_error',
