@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { API_TOKEN, startTestSidecar } from '../sidecar/sidecar-fixture.js'
 import { launchBrowser, skipBrowserTests, type Browser } from './browser.js'
+import { onboardSandboxConnection } from '../support/onboard-sandbox-connection.js'
 
 /** Set to a path (docs/dashboard.png) to save a screenshot of the overview at the end of the run. */
 const SCREENSHOT = process.env.BANKREC_DASHBOARD_SCREENSHOT
@@ -38,18 +38,8 @@ async function bank(path: string, body: unknown): Promise<any> {
 beforeAll(async () => {
   if (skipBrowserTests) return
   sidecar = await startTestSidecar('dash_browser', ['receiver', 'worker', 'api'])
-  const { client, sandbox } = sidecar.context.bank
-  const created = await client.connections.create({
-    entityId: randomUUID(),
-    institutionId: 'ins_harbor_national',
-  })
-  await client.connections.submitCredentials(created.id, {
-    bankUsername: 'delegate',
-    password: 'correct horse',
-  })
-  await client.connections.completeSetup(created.id)
-  await sandbox!.advance(60)
-  await sandbox!.flushWebhooks()
+  const { client } = sidecar.context.bank
+  const created = await onboardSandboxConnection(sidecar.context.bank)
   connectionId = created.id
   currency = (await client.accounts.list({ connectionId })).data[0]!.currency
   await vi.waitFor(

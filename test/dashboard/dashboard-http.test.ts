@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { API_TOKEN, startTestSidecar } from '../sidecar/sidecar-fixture.js'
+import { onboardSandboxConnection } from '../support/onboard-sandbox-connection.js'
 
 const bearer = { authorization: `Bearer ${API_TOKEN}` }
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>
@@ -21,18 +21,7 @@ async function signIn(): Promise<string> {
 
 beforeAll(async () => {
   sidecar = await startTestSidecar('dash_http', ['receiver', 'worker', 'api'])
-  const { client, sandbox } = sidecar.context.bank
-  const created = await client.connections.create({
-    entityId: randomUUID(),
-    institutionId: 'ins_harbor_national',
-  })
-  await client.connections.submitCredentials(created.id, {
-    bankUsername: 'delegate',
-    password: 'correct horse',
-  })
-  await client.connections.completeSetup(created.id)
-  await sandbox!.advance(60)
-  await sandbox!.flushWebhooks()
+  const created = await onboardSandboxConnection(sidecar.context.bank)
   connectionId = created.id
   await vi.waitFor(
     async () => {

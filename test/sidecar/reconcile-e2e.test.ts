@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startAppEndpoint, type AppDelivery, type AppEndpoint } from '../app-events/app-endpoint.js'
 import { API_TOKEN, sampleValue, startTestSidecar } from './sidecar-fixture.js'
+import { onboardSandboxConnection } from '../support/onboard-sandbox-connection.js'
 
 const APP_SECRET = 'app_secret_reconcile_e2e_0123'
 let app: AppEndpoint
@@ -61,18 +61,8 @@ async function delivered(type: string, invoiceId: string): Promise<AppDelivery> 
 
 describe('webhook → sync → match → app event', () => {
   it('delivers invoice.paid, signed, once sandbox payments with mangled references cover an invoice', async () => {
-    const { client, sandbox } = sidecar.context.bank
-    const connection = await client.connections.create({
-      entityId: randomUUID(),
-      institutionId: 'ins_harbor_national',
-    })
-    await client.connections.submitCredentials(connection.id, {
-      bankUsername: 'delegate',
-      password: 'correct horse',
-    })
-    await client.connections.completeSetup(connection.id)
-    await sandbox!.advance(60)
-    await sandbox!.flushWebhooks()
+    const { client } = sidecar.context.bank
+    const connection = await onboardSandboxConnection(sidecar.context.bank)
     const accounts = await client.accounts.list({ connectionId: connection.id })
     const currency = accounts.data[0]!.currency
 
@@ -130,18 +120,8 @@ describe('webhook → sync → match → app event', () => {
   }, 90_000)
 
   it('lets a person accept a suggestion, match and unmatch over the API', async () => {
-    const { client, sandbox } = sidecar.context.bank
-    const connection = await client.connections.create({
-      entityId: randomUUID(),
-      institutionId: 'ins_harbor_national',
-    })
-    await client.connections.submitCredentials(connection.id, {
-      bankUsername: 'delegate',
-      password: 'correct horse',
-    })
-    await client.connections.completeSetup(connection.id)
-    await sandbox!.advance(60)
-    await sandbox!.flushWebhooks()
+    const { client } = sidecar.context.bank
+    const connection = await onboardSandboxConnection(sidecar.context.bank)
     const currency = (await client.accounts.list({ connectionId: connection.id })).data[0]!.currency
     await api('PUT', '/invoices/g-1', {
       number: 'G-77',

@@ -1,10 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { loadConfig } from '../../src/config/index.js'
 import { createLogger } from '../../src/observability/index.js'
 import { startSidecar, type Sidecar } from '../../src/sidecar/index.js'
 import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { onboardSandboxConnection } from '../support/onboard-sandbox-connection.js'
 
 const suffix = randomBytes(4).toString('hex')
 const schema = `test_sidecar_${suffix}`
@@ -38,18 +39,8 @@ afterAll(async () => {
 
 describe('bankrec start in sandbox mode', () => {
   it('mirrors a newly onboarded connection through webhook, queue and sync', async () => {
-    const { client, sandbox } = sidecar.context.bank
-    const created = await client.connections.create({
-      entityId: randomUUID(),
-      institutionId: 'ins_harbor_national',
-    })
-    await client.connections.submitCredentials(created.id, {
-      bankUsername: 'delegate',
-      password: 'correct horse',
-    })
-    await client.connections.completeSetup(created.id)
-    await sandbox!.advance(60)
-    await sandbox!.flushWebhooks()
+    const { sandbox } = sidecar.context.bank
+    const created = await onboardSandboxConnection(sidecar.context.bank)
 
     const truth = sandbox!.ctx.state
     const expected = [...truth.transactions.values()].filter((t) => t.connectionId === created.id).length
