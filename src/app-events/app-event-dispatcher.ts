@@ -106,8 +106,10 @@ export async function startAppEventDispatcher(deps: AppEventDispatcherDeps): Pro
   }
 
   const requeue = async (graceMs = RESCAN_GRACE_MS) => {
+    // No cutoff at grace 0: the database stamps rows in microseconds and the clock reads milliseconds, so a row
+    // written in the current millisecond would fall after a cutoff of "now".
     const ids = await undeliveredAppEventIds(deps.db, {
-      before: new Date(deps.clock.now().getTime() - graceMs),
+      before: graceMs > 0 ? new Date(deps.clock.now().getTime() - graceMs) : undefined,
       limit: RESCAN_BATCH,
     })
     await enqueue(ids)

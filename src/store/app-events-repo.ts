@@ -73,19 +73,14 @@ export async function recordAppEventFailure(
     .execute()
 }
 
-/** Ids of undelivered events recorded before `before`, oldest first. */
+/** Ids of undelivered events recorded before `before` (all of them without it), oldest first. */
 export async function undeliveredAppEventIds(
   db: Kysely<Database>,
-  options: { before: Date; limit: number },
+  options: { before?: Date; limit: number },
 ): Promise<string[]> {
-  const rows = await db
-    .selectFrom('app_events')
-    .select('id')
-    .where('delivered_at', 'is', null)
-    .where('created_at', '<', options.before)
-    .orderBy('created_at')
-    .limit(options.limit)
-    .execute()
+  let query = db.selectFrom('app_events').select('id').where('delivered_at', 'is', null)
+  if (options.before) query = query.where('created_at', '<', options.before)
+  const rows = await query.orderBy('created_at').limit(options.limit).execute()
   return rows.map((row) => row.id)
 }
 
