@@ -11,7 +11,6 @@ export {
   deleteTransactions,
   deleteConnectionTransactions,
   deleteTransactionsNotInBackfill,
-  earliestMirroredPostedDate,
 } from './transactions-repo.js'
 export type { TransactionRow } from './transactions-repo.js'
 export {
@@ -105,7 +104,7 @@ export type {
   TransferObservationUpdate,
 } from './transfers-repo.js'
 export type { BankRefusal } from './database.js'
-export { applySyncPage } from './sync-page-repo.js'
+export { applySyncPage, type AppliedSyncPage } from './sync-page-repo.js'
 export type { SyncPageWrite } from './sync-page-repo.js'
 export {
   upsertInvoices,

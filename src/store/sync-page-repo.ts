@@ -13,19 +13,33 @@ export type SyncPageWrite = {
   now: Date
 }
 
+export type AppliedSyncPage = {
+  deleted: number
+  /** The earliest posted date the page's transactions had in the mirror before it changed them. */
+  earliestPreviousPostedDate: string | null
+}
+
 /**
- * Applies one page of sync events and moves its stream's cursor in ONE statement, so the page and its cursor
- * commit together or not at all (seed rule 6) at the cost of a single round trip. The cursor moves only if it
- * is still `from` (compare-and-swap); if another worker moved it first, nothing of the page is written.
- * @returns the number of deleted rows, or null when the stream was no longer at `from`
+ * Applies one page of sync events in ONE statement: its upserts and deletes, matching's outbox entries for every
+ * transaction it touched, and the stream's new cursor. The page, its cursor and its queued matches commit together
+ * or not at all (seed rule 6) at the cost of a single round trip. The cursor moves only if it is still `from`
+ * (compare-and-swap); if another worker moved it first, nothing of the page is written.
+ * @returns what the page changed, or null when the stream was no longer at `from`
  */
-export async function applySyncPage(db: Kysely<Database>, page: SyncPageWrite): Promise<number | null> {
-  const { rows } = await sql<{ advanced: number; deleted: number }>`
+export async function applySyncPage(
+  db: Kysely<Database>,
+  page: SyncPageWrite,
+): Promise<AppliedSyncPage | null> {
+  const touched = [...new Set([...page.upserts.map((row) => row.id), ...page.deletes])]
+  // Every CTE reads the snapshot from before the statement: `previous` sees the dates the page is replacing.
+  const { rows } = await sql<{ advanced: number; deleted: number; earliest: string | null }>`
     with cas as (
       update sync_streams
       set cursor = ${page.next}, bootstrap_state = 'streaming', last_error = null, updated_at = ${page.now}
       where connection_id = ${page.connectionId} and cursor = ${page.from}
       returning 1
+    ), previous as (
+      select min(posted_date)::text as earliest from transactions where id = any(${touched}::uuid[])
     ), upserted as (
       ${transactionUpsertStatement(page.upserts, sql`exists (select 1 from cas)`)}
       returning 1
@@ -33,9 +47,15 @@ export async function applySyncPage(db: Kysely<Database>, page: SyncPageWrite): 
       delete from transactions
       where id = any(${[...page.deletes]}::uuid[]) and exists (select 1 from cas)
       returning 1
+    ), queued as (
+      insert into pending_matches (kind, entity_id)
+      select 'transaction', id from unnest(${touched}::text[]) as id where exists (select 1 from cas)
     )
-    select (select count(*) from cas)::int as advanced, (select count(*) from deleted)::int as deleted
+    select (select count(*) from cas)::int as advanced, (select count(*) from deleted)::int as deleted,
+      (select earliest from previous) as earliest
   `.execute(db)
   const result = rows[0]!
-  return result.advanced === 1 ? result.deleted : null
+  return result.advanced === 1
+    ? { deleted: result.deleted, earliestPreviousPostedDate: result.earliest }
+    : null
 }

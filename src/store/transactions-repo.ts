@@ -129,17 +129,3 @@ export async function deleteTransactionsNotInBackfill(
     .executeTakeFirst()
   return Number(result.numDeletedRows)
 }
-
-/** The earliest posted date the mirror holds for these transactions (their dates before a page changes them). */
-export async function earliestMirroredPostedDate(
-  db: Kysely<Database>,
-  ids: readonly string[],
-): Promise<string | null> {
-  if (ids.length === 0) return null
-  const row = await db
-    .selectFrom('transactions')
-    .select((eb) => eb.fn.min('posted_date').as('earliest'))
-    .where('id', 'in', ids)
-    .executeTakeFirst()
-  return (row?.earliest as string | null | undefined) ?? null
-}

@@ -10,7 +10,7 @@ beforeAll(async () => {
   database = await createTestDatabase('sync_page')
   await saveStreamHead(database.db, CONNECTION_A, 'c0', now)
   await database.db.updateTable('sync_streams').set({ cursor: 'c0' }).execute()
-  await upsertTransactions(database.db, [mirrorRow(9)])
+  await upsertTransactions(database.db, [mirrorRow(9, { posted_date: '2026-02-14' })])
 })
 
 afterAll(async () => {
@@ -19,12 +19,16 @@ afterAll(async () => {
 
 const ids = async () =>
   (await database.db.selectFrom('transactions').select('id').orderBy('id').execute()).map((r) => r.id)
+const queued = async () =>
+  (await database.db.selectFrom('pending_matches').select('entity_id').orderBy('seq').execute()).map(
+    (r) => r.entity_id,
+  )
 const cursor = async () =>
   (await database.db.selectFrom('sync_streams').select('cursor').executeTakeFirstOrThrow()).cursor
 
 describe('applySyncPage', () => {
-  it('writes the upserts, the deletes and the new cursor together', async () => {
-    const deleted = await applySyncPage(database.db, {
+  it('writes the upserts, the deletes, the matching outbox and the new cursor together', async () => {
+    const applied = await applySyncPage(database.db, {
       connectionId: CONNECTION_A,
       from: 'c0',
       next: 'c1',
@@ -32,9 +36,10 @@ describe('applySyncPage', () => {
       deletes: [txId(9)],
       now,
     })
-    expect(deleted).toBe(1)
+    expect(applied).toEqual({ deleted: 1, earliestPreviousPostedDate: '2026-02-14' })
     expect(await ids()).toEqual([txId(1), txId(2)])
     expect(await cursor()).toBe('c1')
+    expect(await queued()).toEqual([txId(1), txId(2), txId(9)])
     const row = await database.db
       .selectFrom('transactions')
       .select('amount')
@@ -55,6 +60,7 @@ describe('applySyncPage', () => {
     expect(outcome).toBeNull()
     expect(await ids()).toEqual([txId(1), txId(2)])
     expect(await cursor()).toBe('c1')
+    expect(await queued()).toEqual([txId(1), txId(2), txId(9)])
   })
 
   it('applies a page once when two workers write it at the same time', async () => {
@@ -68,8 +74,11 @@ describe('applySyncPage', () => {
         now,
       })
     const outcomes = await Promise.all([write(), write(), write()])
-    expect(outcomes.filter((o) => o !== null)).toEqual([1])
+    expect(outcomes.filter((o) => o !== null)).toEqual([
+      { deleted: 1, earliestPreviousPostedDate: '2026-03-01' },
+    ])
     expect(await ids()).toEqual([txId(1), txId(4)])
     expect(await cursor()).toBe('c2')
+    expect(await queued()).toEqual([txId(1), txId(2), txId(9), txId(4), txId(2)])
   })
 })

@@ -5,7 +5,6 @@ import {
   advanceCursor,
   applySyncPage,
   deleteTransactionsNotInBackfill,
-  earliestMirroredPostedDate,
   enqueueBackfillRemovals,
   enqueueMatches,
   getSyncStream,
@@ -149,27 +148,18 @@ async function streamPages(
     if (page.hasMore) next = fetchPage(page.nextCursor)
     const plan = planSyncPage(page.events)
     const from = cursor
-    const deleted = await deps.db.transaction().execute(async (trx) => {
-      // A removed or re-dated transaction changes the balance of the day it had: re-read balances from there too.
-      noteDate(
-        result,
-        await earliestMirroredPostedDate(trx, [...plan.upserts.map((row) => row.id), ...plan.deletes]),
-      )
-      const applied = await applySyncPage(trx, {
-        connectionId,
-        from,
-        next: page.nextCursor,
-        upserts: plan.upserts,
-        deletes: plan.deletes,
-        now: deps.clock.now(),
-      })
-      // Matching's outbox, in the page's transaction: a committed page is a queued match.
-      if (applied !== null)
-        await enqueueMatches(trx, 'transaction', [...plan.upserts.map((row) => row.id), ...plan.deletes])
-      return applied
+    const applied = await applySyncPage(deps.db, {
+      connectionId,
+      from,
+      next: page.nextCursor,
+      upserts: plan.upserts,
+      deletes: plan.deletes,
+      now: deps.clock.now(),
     })
-    if (deleted === null) throw new ConcurrentSyncError(connectionId)
-    result.deleted += deleted
+    if (applied === null) throw new ConcurrentSyncError(connectionId)
+    // A removed or re-dated transaction changes the balance of the day it had: re-read balances from there too.
+    noteDate(result, applied.earliestPreviousPostedDate)
+    result.deleted += applied.deleted
     result.pagesApplied++
     result.upserted += plan.upserts.length
     noteDate(result, plan.earliestPostedDate)
