@@ -4,7 +4,8 @@ import { Limit, Uuid } from '../../api-client/index.js'
 import { readAccountsPage } from '../../store/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import type { SidecarContext } from '../runtime.js'
-import { decodeMirrorCursor, mirrorFingerprint, mirrorPage } from './mirror-cursor.js'
+import { listFingerprint } from '../../list-cursor/index.js'
+import { decodeMirrorCursor, mirrorPage } from './mirror-cursor.js'
 import { presentMirroredAccount } from './present-mirror.js'
 
 const Query = z.object({
@@ -21,7 +22,7 @@ export function accountRoutes(context: SidecarContext): Router {
     handle(async (req, res) => {
       const query = parseRequest(Query, req.query, 'query')
       const filter = { connectionId: query.connectionId }
-      const fingerprint = mirrorFingerprint('accounts', filter)
+      const fingerprint = listFingerprint('accounts', filter)
       const after = query.cursor ? decodeMirrorCursor(query.cursor, fingerprint) : null
       const rows = await readAccountsPage(context.store.db, filter, after, query.limit + 1)
       res.json(

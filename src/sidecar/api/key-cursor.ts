@@ -1,41 +1,37 @@
+import { createListCursorCodec, listCursorMessage, type ListCursorCodec } from '../../list-cursor/index.js'
 import { SidecarApiError } from '../api-error.js'
-import { mirrorFingerprint } from './mirror-cursor.js'
+
+export { listFingerprint } from '../../list-cursor/index.js'
 
 /**
  * Opaque keyset cursors over any text key (an exception key, an allocation id), bound to the list and filters
  * they were issued for, like the mirror's.
  */
-type Payload = { k: 'key'; a: string; q: string }
+const keyCursors = createListCursorCodec('key', 'kc_')
 
-const PREFIX = 'kc_'
+export const encodeKeyCursor = keyCursors.encode
 
-export function listFingerprint(list: string, filters: Record<string, string | undefined>): string {
-  return mirrorFingerprint(list, filters)
-}
-
-export function encodeKeyCursor(after: string, fingerprint: string): string {
-  const payload: Payload = { k: 'key', a: after, q: fingerprint }
-  return `${PREFIX}${Buffer.from(JSON.stringify(payload)).toString('base64url')}`
+/**
+ * A cursor's key, or SidecarApiError 400 invalid_cursor when it is malformed or was made for another list or other
+ * filters; `keepSame` names the filters to keep while paging.
+ */
+export function decodeListCursor(
+  codec: ListCursorCodec,
+  raw: string,
+  fingerprint: string,
+  keepSame: string,
+): string {
+  const decoded = codec.decode(raw, fingerprint)
+  if (decoded.ok) return decoded.after
+  const message = listCursorMessage(decoded.problem, keepSame)
+  throw new SidecarApiError(400, 'invalid_cursor', `query.cursor ${message}`, [
+    { path: 'query.cursor', message },
+  ])
 }
 
 /** @throws SidecarApiError 400 invalid_cursor when malformed or made for another list or other filters */
 export function decodeKeyCursor(raw: string, fingerprint: string): string {
-  let payload: Partial<Payload> | undefined
-  try {
-    payload = raw.startsWith(PREFIX)
-      ? (JSON.parse(Buffer.from(raw.slice(PREFIX.length), 'base64url').toString('utf8')) as Partial<Payload>)
-      : undefined
-  } catch {
-    payload = undefined
-  }
-  const invalid = (message: string) =>
-    new SidecarApiError(400, 'invalid_cursor', `query.cursor ${message}`, [{ path: 'query.cursor', message }])
-  if (payload?.k !== 'key' || typeof payload.a !== 'string') {
-    throw invalid('is malformed; pass pagination.nextCursor exactly as returned.')
-  }
-  if (payload.q !== fingerprint)
-    throw invalid('was issued for other filters; keep them the same while paging.')
-  return payload.a
+  return decodeListCursor(keyCursors, raw, fingerprint, 'them')
 }
 
 /** The bank API's list envelope for one keyset page of up to limit + 1 rows. */

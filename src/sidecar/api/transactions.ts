@@ -4,7 +4,8 @@ import { Limit, Uuid } from '../../api-client/index.js'
 import { readTransactionsPage } from '../../store/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import type { SidecarContext } from '../runtime.js'
-import { decodeMirrorCursor, mirrorFingerprint, mirrorPage } from './mirror-cursor.js'
+import { listFingerprint } from '../../list-cursor/index.js'
+import { decodeMirrorCursor, mirrorPage } from './mirror-cursor.js'
 import { presentMirroredTransaction } from './present-mirror.js'
 
 const Query = z.object({
@@ -22,7 +23,7 @@ export function transactionRoutes(context: SidecarContext): Router {
     handle(async (req, res) => {
       const query = parseRequest(Query, req.query, 'query')
       const filter = { connectionId: query.connectionId, accountId: query.accountId }
-      const fingerprint = mirrorFingerprint('transactions', filter)
+      const fingerprint = listFingerprint('transactions', filter)
       const after = query.cursor ? decodeMirrorCursor(query.cursor, fingerprint) : null
       const rows = await readTransactionsPage(context.store.db, filter, after, query.limit + 1)
       res.json(
