@@ -58,8 +58,19 @@ export type {
   SignatureFailureReason,
 } from './receiver/index.js'
 
-export { createRedisWebhookEventQueue, createPostgresWebhookEventQueue } from './queue/index.js'
-export type { WebhookEventQueue, WebhookJob, EnqueueResult } from './queue/index.js'
+export {
+  createRedisWebhookEventQueue,
+  createPostgresWebhookEventQueue,
+  createInboxForwarder,
+} from './queue/index.js'
+export type {
+  WebhookEventQueue,
+  WebhookJob,
+  WebhookJobData,
+  EnqueueResult,
+  InboxForwarder,
+  InboxForwarderOptions,
+} from './queue/index.js'
 
 export { createSandbox } from './sandbox/index.js'
 export type { Sandbox, SandboxOptions } from './sandbox/index.js'

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely'
 import type { Database } from '../store/index.js'
 import { createBackendQueue, type QueueBackendConfig } from './backend.js'
 import { WEBHOOK_EVENTS_QUEUE, WEBHOOK_JOB_OPTIONS, jobIdFor } from './queues.js'
-import type { WebhookJobData } from './redis-webhook-event-queue.js'
+import type { WebhookJobData } from './webhook-event-queue.js'
 import type { EnqueueResult, WebhookEventQueue } from './webhook-event-queue.js'
 
 export type PostgresWebhookEventQueueOptions = {

@@ -1,14 +1,18 @@
-import { Job, Queue, type IRedisTransaction } from 'bullmq'
-import { Redis } from 'ioredis'
+import { Queue, type IRedisTransaction } from 'bullmq'
+import type { Redis } from 'ioredis'
+import { createArrivalRate } from './arrival-rate.js'
+import { createInboxForwarder, type InboxForwarder } from './inbox-forwarder.js'
 import {
   DEDUPE_TTL_SECONDS,
   DEFAULT_QUEUE_PREFIX,
   WEBHOOK_EVENTS_QUEUE,
   WEBHOOK_JOB_OPTIONS,
   dedupeKey,
-  jobIdFor,
 } from './queues.js'
-import type { EnqueueResult, WebhookEventQueue, WebhookJob } from './webhook-event-queue.js'
+import { queueConnection, whenReady, withTimeout } from './redis-ready.js'
+import type { EnqueueResult, WebhookEventQueue, WebhookJob, WebhookJobData } from './webhook-event-queue.js'
+import { INGEST_SCRIPT, inboxKeys, ingestArguments } from './webhook-inbox.js'
+import { jobAddLanded, queueWebhookJobAdd } from './webhook-job.js'
 
 export type RedisWebhookEventQueueOptions = {
   /** @defaultValue redis://127.0.0.1:6379 */
@@ -21,102 +25,106 @@ export type RedisWebhookEventQueueOptions = {
   dedupeTtlSeconds?: number
   /** How long a connect, write or ping may take before it counts as failed. @defaultValue 5000 */
   timeoutMs?: number
+  /**
+   * While events arrive slower than this (per second), each write adds its BullMQ jobs itself; faster, it appends
+   * them to the inbox for a forwarder to add (see webhook-inbox.ts). @defaultValue 1000
+   */
+  directBelowEventsPerSecond?: number
+  /**
+   * Also run an inbox forwarder in this process. Leave it on unless other processes forward (bankrec's workers do;
+   * `bankrec receiver` turns it off). @defaultValue true
+   */
+  forward?: boolean
   /** Connection errors; the queue keeps reconnecting. @defaultValue ignore them */
   onError?: (error: Error) => void
 }
 
-/** The job payload; the event envelope stays as delivered so workers parse it with the api-client schemas. */
-export type WebhookJobData = Pick<WebhookJob, 'event' | 'receivedAt' | 'ignored'>
-
-type Transaction = IRedisTransaction & {
-  set(key: string, value: string, nx: 'NX', ex: 'EX', seconds: number): Transaction
-}
-
-class QueueTimeoutError extends Error {
-  constructor(what: string, ms: number) {
-    super(`The queue did not answer the ${what} within ${ms} ms.`)
-    this.name = 'QueueTimeoutError'
-  }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new QueueTimeoutError(what, ms)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+type IngestingRedis = Redis & {
+  bankrecIngestWebhookEvents(...args: (string | number)[]): Promise<number[]>
 }
 
 /**
- * The webhook event queue on BullMQ and Redis. Each batch is one MULTI: per event a `SET NX EX` of its seen key
- * (which tells new from duplicate) and the job add, whose BullMQ deduplication id keeps a redelivery from adding it
- * again within the window even after the finished job was removed.
+ * The webhook event queue on Redis, in two ways chosen per write by the arrival rate. Quiet: one MULTI that, per
+ * event, sets its seen key (`SET NX EX`, which tells new from duplicate) and adds its BullMQ job; the event is in
+ * the queue when the sender is answered. Busy (a storm of deliveries): one script call that sets the seen keys and
+ * appends the new events to the inbox, a few µs per event where a BullMQ add costs ~40 µs of this process's CPU and
+ * as much of Redis's; forwarders in the workers move the inbox into the queue. Both ways share the seen keys, so a
+ * redelivery is a duplicate whichever way its first delivery went.
  */
 export function createRedisWebhookEventQueue(options: RedisWebhookEventQueueOptions = {}): WebhookEventQueue {
   const prefix = options.prefix ?? DEFAULT_QUEUE_PREFIX
+  const keys = inboxKeys(prefix)
   const ttlSeconds = options.dedupeTtlSeconds ?? DEDUPE_TTL_SECONDS
   const timeoutMs = options.timeoutMs ?? 5_000
+  const directBelow = options.directBelowEventsPerSecond ?? 1_000
   const onError = options.onError ?? (() => undefined)
-  // No offline queue: while Redis is away a write fails at once (503, the sender retries) instead of waiting.
-  const connection =
-    options.connection ??
-    new Redis(options.url ?? 'redis://127.0.0.1:6379', {
-      maxRetriesPerRequest: null,
-      enableOfflineQueue: false,
-    })
-  if (!options.connection) connection.on('error', onError)
+  const connection = queueConnection(options, onError) as IngestingRedis
+  // ioredis sends it by digest (EVALSHA) and loads it again whenever Redis lost it.
+  connection.defineCommand('bankrecIngestWebhookEvents', { lua: INGEST_SCRIPT })
   const queue = new Queue<WebhookJobData>(WEBHOOK_EVENTS_QUEUE, {
     connection,
     prefix,
     defaultJobOptions: WEBHOOK_JOB_OPTIONS,
   })
   queue.on('error', onError)
-  const client = () => withTimeout(queue.backend.client, timeoutMs, 'connection')
+  let forwarder: InboxForwarder | undefined
+  if (options.forward ?? true) {
+    forwarder = createInboxForwarder({
+      ...(options.connection ? { connection: options.connection } : { url: options.url }),
+      prefix,
+      dedupeTtlSeconds: ttlSeconds,
+      onError,
+    })
+    forwarder.start()
+  }
+  const arrivals = createArrivalRate()
+
+  const addDirectly = async (jobs: readonly WebhookJob[]): Promise<EnqueueResult[]> => {
+    const multi = (await queue.backend.client).multi() as IRedisTransaction & {
+      set(key: string, value: string, nx: 'NX', ex: 'EX', seconds: number): unknown
+    }
+    for (const job of jobs) {
+      multi.set(dedupeKey(prefix, job.eventId), job.receivedAt, 'NX', 'EX', ttlSeconds)
+      queueWebhookJobAdd(queue, multi, job, ttlSeconds)
+    }
+    const replies = await withTimeout(multi.exec(), timeoutMs, 'write')
+    if (!replies) throw new Error('The queue write was aborted.')
+    const failedKeys: string[] = []
+    const results = jobs.map((job, index): EnqueueResult => {
+      const [setError, set] = replies[2 * index] ?? [new Error('no reply')]
+      if (setError || !jobAddLanded(replies[2 * index + 1])) {
+        if (!setError && set === 'OK') failedKeys.push(dedupeKey(prefix, job.eventId))
+        return 'failed'
+      }
+      return set === 'OK' ? 'queued' : 'duplicate'
+    })
+    // The job did not land, so its seen key must not turn the sender's retry into a 200.
+    if (failedKeys.length > 0) await connection.del(...failedKeys)
+    return results
+  }
+
+  const appendToInbox = async (jobs: readonly WebhookJob[]): Promise<EnqueueResult[]> => {
+    const replies = await withTimeout(
+      connection.bankrecIngestWebhookEvents(...ingestArguments(keys, prefix, ttlSeconds, jobs)),
+      timeoutMs,
+      'write',
+    )
+    return jobs.map((_, i) => (replies[i] === 1 ? 'queued' : 'duplicate'))
+  }
 
   return {
     async addBatch(jobs) {
       if (jobs.length === 0) return []
-      const multi = (await client()).multi() as Transaction
-      for (const job of jobs) {
-        multi.set(dedupeKey(prefix, job.eventId), job.receivedAt, 'NX', 'EX', ttlSeconds)
-        const data: WebhookJobData = { event: job.event, receivedAt: job.receivedAt }
-        if (job.ignored) data.ignored = job.ignored
-        const bullJob = new Job(
-          queue,
-          job.type,
-          data,
-          { deduplication: { id: job.eventId, ttl: ttlSeconds * 1000 } },
-          jobIdFor(job.eventId),
-        )
-        // The add is only queued on the MULTI here; its result comes back from exec() below.
-        void bullJob.addJob(multi)
-      }
-      const replies = await withTimeout(multi.exec(), timeoutMs, 'write')
-      if (!replies) throw new Error('The queue write was aborted.')
-      const results: EnqueueResult[] = []
-      const failedKeys: string[] = []
-      jobs.forEach((job, index) => {
-        const [setError, set] = replies[2 * index] ?? [new Error('no reply')]
-        const [addError, added] = replies[2 * index + 1] ?? [new Error('no reply')]
-        if (setError || addError || (typeof added === 'number' && added < 0)) {
-          if (!setError && set === 'OK') failedKeys.push(dedupeKey(prefix, job.eventId))
-          results.push('failed')
-        } else {
-          results.push(set === 'OK' ? 'queued' : 'duplicate')
-        }
-      })
-      // The job did not land, so its seen key must not turn the sender's retry into a 200.
-      if (failedKeys.length > 0) await (await client()).del(...failedKeys)
-      return results
+      await whenReady(connection, timeoutMs)
+      return arrivals.note(jobs.length, Date.now()) < directBelow ? addDirectly(jobs) : appendToInbox(jobs)
     },
+    backlog: () => connection.llen(keys.inbox),
     async ping() {
-      await withTimeout(
-        client().then(() => connection.ping()),
-        timeoutMs,
-        'ping',
-      )
+      await whenReady(connection, timeoutMs)
+      await withTimeout(connection.ping(), timeoutMs, 'ping')
     },
     async close() {
+      await forwarder?.close()
       await queue.close()
       if (!options.connection) connection.disconnect()
     },

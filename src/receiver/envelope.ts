@@ -22,6 +22,8 @@ export type ParsedEnvelope =
       ok: true
       /** The envelope exactly as delivered (unknown fields kept). */
       event: Record<string, unknown>
+      /** Its JSON text, as delivered. */
+      text: string
       eventId: string
       type: string
       /** The typed event, for known types. */
@@ -65,28 +67,26 @@ export function parseEnvelope(body: string | Uint8Array): ParsedEnvelope {
       },
     ])
   }
-  const envelope = EventEnvelope.safeParse(json)
-  if (!envelope.success) {
+  // A known type is checked once, against its own schema (which holds the envelope's); any other only as an envelope.
+  const claimed = typeof json === 'object' && json !== null ? (json as { type?: unknown }).type : undefined
+  const isKnown = typeof claimed === 'string' && KNOWN_TYPES.has(claimed)
+  const parsed = isKnown ? KnownEvent.safeParse(json) : EventEnvelope.safeParse(json)
+  if (!parsed.success) {
     return invalid(
-      envelope.error.issues.map((i) => ({ path: i.path.join('.') || '(body)', message: i.message })),
+      parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(body)', message: i.message })),
     )
   }
   const event = json as Record<string, unknown>
-  const { id: eventId, type } = envelope.data
-  if (!KNOWN_TYPES.has(type)) {
-    return {
-      ok: true,
-      event,
-      eventId,
-      type,
-      ignored: RESERVED_TYPES.has(type) ? 'reserved_type' : 'unknown_type',
-    }
+  const { id: eventId, type } = parsed.data
+  if (isKnown) return { ok: true, event, text, eventId, type, known: parsed.data as KnownEvent }
+  return {
+    ok: true,
+    event,
+    text,
+    eventId,
+    type,
+    ignored: RESERVED_TYPES.has(type) ? 'reserved_type' : 'unknown_type',
   }
-  const known = KnownEvent.safeParse(json)
-  if (!known.success) {
-    return invalid(known.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })))
-  }
-  return { ok: true, event, eventId, type, known: known.data }
 }
 
 type Visit = { value: unknown; key: string; parent: Visit | undefined }

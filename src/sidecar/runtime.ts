@@ -8,6 +8,7 @@ import { systemClock, type Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
 import {
   createBackendQueue,
+  createInboxForwarder,
   createPostgresWebhookEventQueue,
   createRedisWebhookEventQueue,
   describeQueueBackend,
@@ -148,6 +149,15 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     closers.push(() => eventsView.close())
     const queues = [eventsView, syncQueue, alertQueue] as Queue[]
     const metrics = createSidecarMetrics({ db: store.db, queues, clock, logger })
+    // Events accepted on Redis but not yet forwarded into the webhook-events queue (see webhook-inbox.ts).
+    let webhookBacklog: (() => Promise<number>) | undefined
+    if (backend.kind === 'redis') {
+      metrics.registerGauge({
+        name: 'bankrec_webhook_inbox_events',
+        help: 'Webhook events accepted by the receiver, waiting in the Redis inbox to be forwarded to the queue',
+        collect: () => webhookBacklog?.() ?? Number.NaN,
+      })
+    }
     const webhookSecrets = createWebhookSecrets(store.db, config.WEBHOOK_SECRETS ?? [])
     await webhookSecrets.refresh()
     closers.push(async () => webhookSecrets.stop())
@@ -192,6 +202,24 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     }
 
     if (options.roles.has('worker')) {
+      if (backend.kind === 'redis') {
+        // The receiver (here or in another process) appends to the inbox; the workers move it into BullMQ.
+        const forwarder = createInboxForwarder({
+          url: backend.url,
+          prefix: backend.prefix,
+          onError: (error) => logger.error({ err: error }, 'webhook inbox forwarding failed'),
+        })
+        forwarder.start()
+        webhookBacklog = () => forwarder.backlog()
+        closers.push(async () => {
+          // Whatever the receiver accepted before the stop goes into the queue now, not on the next start.
+          try {
+            await forwarder.forwardPending()
+          } finally {
+            await forwarder.close()
+          }
+        })
+      }
       const workers = startWorkers(context, { alerts, alertConfig })
       workers.push(await reconcile.startWorker({ scheduleSeconds: RECONCILE_SCHEDULE_SECONDS }))
       closers.push(() => closeWorkers(workers, context))
@@ -216,9 +244,10 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     if (options.roles.has('receiver')) {
       eventQueue =
         backend.kind === 'redis'
-          ? createRedisWebhookEventQueue({ url: backend.url, prefix: backend.prefix })
+          ? createRedisWebhookEventQueue({ url: backend.url, prefix: backend.prefix, forward: false })
           : createPostgresWebhookEventQueue({ db: store.db, backend })
       const queue = eventQueue
+      webhookBacklog ??= queue.backlog
       closers.push(() => queue.close())
     }
 

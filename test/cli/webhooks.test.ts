@@ -2,7 +2,7 @@ import { Queue } from 'bullmq'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { runCli } from '../../src/cli/index.js'
-import { WEBHOOK_EVENTS_QUEUE } from '../../src/queue/index.js'
+import { WEBHOOK_EVENTS_QUEUE, createInboxForwarder, type InboxForwarder } from '../../src/queue/index.js'
 import { signed, testEvent } from '../receiver/deliveries.js'
 import { startTestSidecar } from '../sidecar/sidecar-fixture.js'
 import { TEST_DATABASE_URL } from '../support/test-database.js'
@@ -11,6 +11,7 @@ import { testIo } from './test-io.js'
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>
 let redis: Redis
 let view: Queue
+let forwarder: InboxForwarder
 let env: Record<string, string>
 let webhookUrl: string
 
@@ -19,6 +20,7 @@ beforeAll(async () => {
   sidecar = await startTestSidecar('webhooks_cli', ['receiver'])
   redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: null })
   view = new Queue(WEBHOOK_EVENTS_QUEUE, { connection: redis, prefix: sidecar.prefix })
+  forwarder = createInboxForwarder({ connection: redis, prefix: sidecar.prefix })
   webhookUrl = `${sidecar.url}/webhooks`
   env = {
     BANK_API_URL: sidecar.context.bank.baseUrl,
@@ -31,6 +33,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sidecar?.close()
+  await forwarder?.close()
   await view?.obliterate({ force: true })
   await view?.close()
   redis?.disconnect()
@@ -76,7 +79,14 @@ describe('bankrec webhooks register', () => {
     })
     const { eventId } = await client.webhooks.test(rotated.id)
     await sandbox!.flushWebhooks()
-    await vi.waitFor(async () => expect(await view.getJob(eventId)).toBeDefined(), { timeout: 5_000 })
+    // A receiver-only sidecar leaves the event in the inbox; forward it as a worker would.
+    await vi.waitFor(
+      async () => {
+        await forwarder.forwardPending()
+        expect(await view.getJob(eventId)).toBeDefined()
+      },
+      { timeout: 5_000 },
+    )
 
     const signedWithOld = signed(JSON.stringify(testEvent()), old.secret)
     const answer = await fetch(webhookUrl, { method: 'POST', ...signedWithOld })

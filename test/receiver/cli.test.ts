@@ -48,6 +48,8 @@ describe('bankrec receiver', () => {
   it('serves signed deliveries into the Redis queue named by the environment until stopped', async () => {
     const { status, event, exit, t } = await deliverOne({ ...baseEnv, REDIS_URL, QUEUE_PREFIX: prefix })
     expect(status).toBe(202)
+    // The receiver role only appends to the inbox; a worker would forward it into the queue.
+    await view.forward()
     expect(await view.queue.getJob(event.id as string)).toBeDefined()
     expect(exit).toBe(0)
     expect(t.out() + t.err()).not.toContain(SECRET)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:net'
 import { Queue } from 'bullmq'
 import { Redis } from 'ioredis'
-import { WEBHOOK_EVENTS_QUEUE, type WebhookJobData } from '../../src/queue/index.js'
+import { WEBHOOK_EVENTS_QUEUE, createInboxForwarder, type WebhookJobData } from '../../src/queue/index.js'
 import { signPayload } from '../../src/receiver/index.js'
 
 export const SECRET = 'whsec_receiver_tests_5d2c'
@@ -35,13 +35,19 @@ export function signed(body: string, secret = SECRET, timestamp = Math.floor(Dat
   }
 }
 
-/** A BullMQ view of the receiver's queue, to check what landed; close() removes every key under the prefix. */
+/**
+ * A BullMQ view of the receiver's queue, to check what landed; forward() first moves what the receiver accepted
+ * from the inbox into the queue, as a worker would. close() removes every key under the prefix.
+ */
 export function inspectQueue(prefix: string) {
   const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null })
   const queue = new Queue<WebhookJobData>(WEBHOOK_EVENTS_QUEUE, { connection, prefix })
+  const forwarder = createInboxForwarder({ connection, prefix })
   return {
     queue,
+    forward: () => forwarder.forwardPending(),
     async close() {
+      await forwarder.close()
       await queue.close()
       await deleteKeys(connection, `${prefix}:*`)
       connection.disconnect()

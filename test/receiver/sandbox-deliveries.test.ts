@@ -22,7 +22,7 @@ beforeAll(async () => {
   })
   expect(created.status).toBe(201)
   webhookId = created.body.id
-  queue = createRedisWebhookEventQueue({ url: REDIS_URL, prefix })
+  queue = createRedisWebhookEventQueue({ url: REDIS_URL, prefix, forward: false })
   receiver = createReceiverServer({ secrets: [created.body.secret], queue })
   const url = await receiver.listen({ port: 0 })
   const patched = await harness.request('PATCH', `/v1/webhooks/${webhookId}`, {
@@ -60,6 +60,7 @@ describe('the sandbox delivering into the standalone receiver', () => {
     )
     for (const delivery of deliveries) expect(delivery).toMatchObject({ status: 'delivered' })
 
+    await view.forward()
     const jobs = await view.queue.getJobs(['waiting'])
     const queuedIds = jobs.map((job) => job.id)
     expect(queuedIds.sort()).toEqual(deliveries.map((d) => d.eventId).sort())

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { WEBHOOK_EVENTS_QUEUE } from '../../src/queue/index.js'
+import { WEBHOOK_EVENTS_QUEUE, inboxKeys } from '../../src/queue/index.js'
 import { MATCH_RATE_GAUGE, OPEN_INCIDENTS_GAUGE } from '../../src/sidecar/index.js'
 import { signed, testEvent } from '../receiver/deliveries.js'
 import { WEBHOOK_SECRET, sampleValue, startTestSidecar } from './sidecar-fixture.js'
@@ -73,6 +73,14 @@ describe('GET /metrics', () => {
     expect(age).toBeGreaterThanOrEqual((before - oldest) / 1000)
     expect(age).toBeLessThanOrEqual((after - oldest) / 1000)
     expect(sampleValue(text, 'bankrec_queue_oldest_waiting_seconds', { queue: 'connection-sync' })).toBe(0)
+  })
+
+  it('reports the events waiting in the inbox for a worker to forward them (a storm leaves them there)', async () => {
+    const { inbox } = inboxKeys(sidecar.prefix)
+    expect(sampleValue((await scrape()).text, 'bankrec_webhook_inbox_events')).toBe(0)
+    await redis.rpush(inbox, 'an entry waiting for a worker')
+    expect(sampleValue((await scrape()).text, 'bankrec_webhook_inbox_events')).toBe(1)
+    await redis.del(inbox)
   })
 
   it('reports the sync lag of each connection from its last successful sync', async () => {
