@@ -1,28 +1,23 @@
 /**
- * `npm run bench:sync [-- --rows N]`: end-to-end sync throughput, from the sandbox (in-process, on 127.0.0.1)
- * through the api-client into the PostgreSQL mirror in 500-event pages (runConnectionSync with bankSyncSource),
+ * `npm run bench:sync [-- --rows N]`: end-to-end sync throughput, from the sandbox (a process of its own,
+ * bench/sync-bank-process.ts, on 127.0.0.1) through the api-client into the PostgreSQL mirror in 500-event pages (runConnectionSync with bankSyncSource),
  * against a baseline in the same run that upserts the same rows straight into the same PostgreSQL in batches
  * of 500 (upsertTransactions). Then the memory of a sync and of a CSV export over the whole mirror.
  *
  * Targets: end-to-end ≥ 20,000 tx/s and ≥ 50% of the baseline; memory flat (it does not grow with the mirror).
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test); each run uses schemas of its own, dropped after.
  */
-import { randomBytes, randomUUID } from 'node:crypto'
+import { fork } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { availableParallelism } from 'node:os'
 import { Writable } from 'node:stream'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks'
 import { sql } from 'kysely'
-import {
-  BankCursorExpiredError,
-  BankInvalidCursorError,
-  createBankClient,
-  type BankClient,
-  type Transaction,
-} from '../src/api-client/index.js'
+import { BankCursorExpiredError, BankInvalidCursorError, createBankClient } from '../src/api-client/index.js'
 import { createVirtualClock } from '../src/clock/index.js'
 import { bankSyncSource, exportMirror, runConnectionSync } from '../src/reconcile/index.js'
-import { createSandbox, type Sandbox } from '../src/sandbox/index.js'
-import { addTransaction } from '../src/sandbox/ledger.js'
 import {
   createDatabase,
   migrateToLatest,
@@ -30,6 +25,7 @@ import {
   upsertTransactions,
   type StoreDatabase,
 } from '../src/store/index.js'
+import type { BankAnswer, BankRequest } from './sync-bank-process.js'
 
 const { values } = parseArgs({
   options: {
@@ -40,6 +36,7 @@ const { values } = parseArgs({
 const ROWS = Number(values.rows)
 if (!Number.isSafeInteger(ROWS) || ROWS < 500) throw new Error('--rows must be a whole number ≥ 500')
 const PAGE = 500
+const BASELINE_CHUNK = 20_000
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
 type Peak = { rssMb: number; heapMb: number }
@@ -125,57 +122,51 @@ async function dropSchema(store: StoreDatabase): Promise<void> {
   await store.db.destroy()
 }
 
-async function readyConnection(
-  sandbox: Sandbox,
-  client: BankClient,
-): Promise<{ id: string; accountId: string }> {
-  const created = await client.connections.create({
-    entityId: randomUUID(),
-    institutionId: 'ins_harbor_national',
-  })
-  await client.connections.submitCredentials(created.id, { bankUsername: 'delegate', password: 'bench' })
-  await client.connections.completeSetup(created.id)
-  await sandbox.advance(sandbox.ctx.settings.activationSeconds + sandbox.ctx.settings.syncDurationSeconds)
-  const accounts = await client.accounts.list({ connectionId: created.id })
-  return { id: created.id, accountId: accounts.data[0]!.id }
+type BankProcess = {
+  request<K extends BankAnswer['kind']>(
+    request: DistributiveOmit<BankRequest, 'id'>,
+    expected: K,
+  ): Promise<Extract<BankAnswer, { kind: K }>>
+  close(): Promise<void>
 }
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 
-/** N new transactions at the bank, straight into the sandbox ledger (no webhooks: the bench drives the sync). */
-function seed(sandbox: Sandbox, connectionId: string, accountId: string, n: number): string[] {
-  const ids: string[] = []
-  for (let i = 0; i < n; i++) {
-    const id = randomUUID()
-    const cents = (i % 100_000) + 1
-    addTransaction(
-      sandbox.ctx,
-      {
-        id,
-        connectionId,
-        accountId,
-        postedDate: `2026-0${1 + (i % 2)}-${String(1 + (i % 28)).padStart(2, '0')}`,
-        amount: `${i % 3 === 0 ? '-' : ''}${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`,
-        currency: 'USD',
-        description: `Bench payment ${i}, "quoted"`,
-        rawDescription: `ACH CREDIT BENCH ${i}`,
-        customerReference: `CUST-${i}`,
-        bankReference: `BR${i}`,
-        paymentReference: `INV-${100_000 + i}`,
-        baiCode: '195',
-        category: 'income',
-        subcategory: 'invoice',
-        mcc: null,
-        merchantName: null,
-        counterpartyName: 'Bench Customer Ltd',
-        counterpartyAccountMasked: '••4321',
-        status: i % 10 === 0 ? 'pending' : 'posted',
-        entryType: i % 3 === 0 ? 'debit' : 'credit',
-        rail: 'ach',
-      },
-      { notify: false },
-    )
-    ids.push(id)
+/** Starts bench/sync-bank-process.ts: the sandbox in a process of its own, driven over IPC. */
+async function startBankProcess(): Promise<BankProcess> {
+  const child = fork(fileURLToPath(new URL('./sync-bank-process.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  const waiting = new Map<number, { resolve: (answer: BankAnswer) => void; reject: (e: Error) => void }>()
+  let nextId = 0
+  child.on('message', (answer: BankAnswer) => {
+    waiting.get(answer.id)?.resolve(answer)
+    waiting.delete(answer.id)
+  })
+  child.on('exit', (code) => {
+    for (const { reject } of waiting.values()) reject(new Error(`the bank process exited (${code})`))
+    waiting.clear()
+  })
+  return {
+    async request(request, expected) {
+      const id = nextId++
+      const answer = await new Promise<BankAnswer>((resolve, reject) => {
+        waiting.set(id, { resolve, reject })
+        child.send({ ...request, id })
+      })
+      if (answer.kind === 'failed') throw new Error(`the bank process failed: ${answer.message}`)
+      if (answer.kind !== expected)
+        throw new Error(`the bank process answered ${answer.kind}, not ${expected}`)
+      return answer as Extract<BankAnswer, { kind: typeof expected }>
+    },
+    async close() {
+      if (child.exitCode !== null) return
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.disconnect()
+      await exited
+    },
   }
-  return ids
 }
 
 const nullSink = () =>
@@ -189,13 +180,13 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 
 async function main(): Promise<void> {
   const clock = createVirtualClock({ start: new Date('2026-03-02T09:00:00Z'), followRealTime: false })
-  const sandbox = createSandbox({ clock, scheduledSyncIntervalSeconds: 0 })
-  const url = await sandbox.listen({ port: 0, host: '127.0.0.1' })
-  const client = createBankClient({ baseUrl: url, apiKey: sandbox.apiKey })
+  const bank = await startBankProcess()
   const e2e = await openSchema('e2e')
   const base = await openSchema('base')
   try {
-    const connection = await readyConnection(sandbox, client)
+    const ready = await bank.request({ kind: 'ready' }, 'ready')
+    const client = createBankClient({ baseUrl: ready.url, apiKey: ready.apiKey })
+    const connection = { id: ready.connectionId, accountId: ready.accountId }
     const deps = {
       db: e2e.db,
       source: bankSyncSource(client),
@@ -206,10 +197,9 @@ async function main(): Promise<void> {
     }
     // The stream exists before the load, so every benchmarked row travels as a sync event.
     const bootstrap = await runConnectionSync(deps, connection.id)
-    const seedStarted = Date.now()
-    const ids = seed(sandbox, connection.id, connection.accountId, ROWS)
+    const seeded = await bank.request({ kind: 'seed', count: ROWS }, 'seeded')
     console.log(
-      `seeded ${fmt(ROWS)} transactions in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s ` +
+      `seeded ${fmt(ROWS)} transactions in ${seeded.seconds.toFixed(1)} s in the bank's process ` +
         `(mirror bootstrapped with ${bootstrap.upserted} generated ones)`,
     )
 
@@ -221,7 +211,9 @@ async function main(): Promise<void> {
       await profiler.post('Profiler.enable')
       await profiler.post('Profiler.start')
     }
+    const bankCpuBefore = await bank.request({ kind: 'cpu' }, 'cpu')
     const sync = await measured(() => runConnectionSync(deps, connection.id))
+    const bankCpu = (await bank.request({ kind: 'cpu' }, 'cpu')).seconds - bankCpuBefore.seconds
     if (profiler) {
       const { profile } = await profiler.post('Profiler.stop')
       ;(await import('node:fs')).writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile))
@@ -230,18 +222,25 @@ async function main(): Promise<void> {
       throw new Error(`the sync applied ${sync.result.upserted} rows, not ${ROWS}`)
     const e2eRate = ROWS / sync.seconds
 
-    let baseline: Measured<void> | undefined
+    let baseline: { seconds: number; cpuSeconds: number } | undefined
     if (!values['skip-baseline']) {
-      const row = (id: string) => {
-        const { orgId, entityId, createdSeq, seq, eventId, eventAt, ...tx } =
-          sandbox.ctx.state.transactions.get(id)!
-        void [orgId, entityId, createdSeq, seq, eventAt]
-        return transactionToRow(tx as Transaction, eventId)
+      // The rows come over IPC in chunks outside the timed part: only the upserts are the baseline.
+      baseline = { seconds: 0, cpuSeconds: 0 }
+      for (let from = 0; from < ROWS; from += BASELINE_CHUNK) {
+        const { rows } = await bank.request(
+          { kind: 'transactions', from, to: Math.min(ROWS, from + BASELINE_CHUNK) },
+          'transactions',
+        )
+        const chunk = await measured(async () => {
+          for (let i = 0; i < rows.length; i += PAGE)
+            await upsertTransactions(
+              base.db,
+              rows.slice(i, i + PAGE).map((row) => transactionToRow(row.transaction, row.eventId)),
+            )
+        })
+        baseline.seconds += chunk.seconds
+        baseline.cpuSeconds += chunk.cpuSeconds
       }
-      baseline = await measured(async () => {
-        for (let i = 0; i < ids.length; i += PAGE)
-          await upsertTransactions(base.db, ids.slice(i, i + PAGE).map(row))
-      })
     }
     const baseRate = baseline ? ROWS / baseline.seconds : undefined
 
@@ -255,9 +254,12 @@ async function main(): Promise<void> {
     console.log(
       `\nsync bench: ${fmt(ROWS)} transactions, ${PAGE}-event pages, mirror holds ${fmt(mirrored)} rows`,
     )
-    const cpu = (m: Measured<unknown>) =>
+    const cpu = (m: { seconds: number; cpuSeconds: number }) =>
       `${m.seconds.toFixed(2)} s, this process's CPU ${m.cpuSeconds.toFixed(2)} s`
-    console.log(`  end-to-end (sandbox → client → mirror): ${fmt(e2eRate)} tx/s  (${cpu(sync)})`)
+    console.log(
+      `  end-to-end (sandbox → client → mirror): ${fmt(e2eRate)} tx/s  (${cpu(sync)}, ` +
+        `the bank process's ${bankCpu.toFixed(2)} s; ${availableParallelism()} CPUs)`,
+    )
     if (baseline && baseRate !== undefined) {
       console.log(
         `  baseline (upsertTransactions × ${PAGE}):       ${fmt(baseRate)} tx/s  (${cpu(baseline)})`,
@@ -280,7 +282,7 @@ async function main(): Promise<void> {
   } finally {
     await dropSchema(e2e)
     await dropSchema(base)
-    await sandbox.close()
+    await bank.close()
   }
 }
 
