@@ -63,7 +63,12 @@ export type SyncWorkerDeps = {
   requestSyncOfAll?(): Promise<void>
   /** The connection as read after each run (connection health); must not throw. */
   onConnectionSeen?(connection: Connection): Promise<void>
-  /** After each applied run, e.g. to hand changes to reconciliation. */
+  /**
+   * As soon as a run's pages are committed, before the accounts and balances are re-read: hand the changes to
+   * reconciliation here, so payments do not wait on those bank calls.
+   */
+  onChangesApplied?(connectionId: string, result: ConnectionSyncResult): Promise<void> | void
+  /** After each run and the refresh of accounts and balances, e.g. the balance proof. */
   onSynced?(connectionId: string, result: ConnectionSyncResult): Promise<void> | void
 }
 
@@ -181,6 +186,7 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
       },
       connectionId,
     )
+    await deps.onChangesApplied?.(connectionId, result)
     await refreshConnectionMirror(
       { db: deps.db, source, clock: deps.clock, onConnectionSeen: deps.onConnectionSeen },
       connectionId,

@@ -24,7 +24,6 @@ import {
   createSyncWorker,
   requestConnectionSync,
   type ConnectionSyncJobData,
-  type ConnectionSyncResult,
   matchConfig,
   type MatchingService,
 } from '../reconcile/index.js'
@@ -328,10 +327,17 @@ function startWorkers(
         .catch((error) =>
           logger.error({ err: error, connectionId: connection.id }, 'connection health update failed'),
         ),
-    onSynced: afterSync(
-      balanceCheckAfterSync({ db: store.db, client: context.bank.client, clock: context.clock, logger }),
-      context,
-    ),
+    // Matching's outbox already holds the run's changes; its run need not wait for the balance refresh and proof.
+    onChangesApplied: (connectionId) =>
+      context.reconcile
+        .requestRun(`synced ${connectionId}`)
+        .catch((error) => logger.error({ err: error, connectionId }, 'could not queue a matching run')),
+    onSynced: balanceCheckAfterSync({
+      db: store.db,
+      client: context.bank.client,
+      clock: context.clock,
+      logger,
+    }),
   })
   for (const worker of [eventWorker, syncWorker, alertWorker, healthWorker]) {
     worker.on('failed', (job, error) =>
@@ -344,22 +350,6 @@ function startWorkers(
 
 /** How often the worker role sweeps for unmatched changes and checks transfers' leg windows. */
 const RECONCILE_SCHEDULE_SECONDS = 30
-
-/**
- * After a sync run: a matching run for what the run queued in matching's outbox, then the balance proof. Matching
- * is queued first: the proof re-reads balances from the bank, and payments should not wait for it.
- */
-function afterSync(
-  balanceCheck: (connectionId: string, result: ConnectionSyncResult) => Promise<void> | void,
-  context: SidecarContext,
-): (connectionId: string, result: ConnectionSyncResult) => Promise<void> {
-  return async (connectionId, result) => {
-    await context.reconcile
-      .requestRun(`synced ${connectionId}`)
-      .catch((error) => context.logger.error({ err: error, connectionId }, 'could not queue a matching run'))
-    await balanceCheck(connectionId, result)
-  }
-}
 
 /** Waits for running jobs; past the timeout BullMQ hands them to another worker once their lock expires. */
 async function closeWorkers(workers: Worker[], context: SidecarContext): Promise<void> {

@@ -185,4 +185,25 @@ describe('sync worker', () => {
       await queue.close()
     }
   })
+
+  it('hands the applied changes to reconciliation before it re-reads the connection, accounts and balances', async () => {
+    const { connection } = await connectReadyBank(harness)
+    const queue = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
+    const calls: string[] = []
+    try {
+      await processSyncJob(
+        {
+          ...workerDeps(queue),
+          onChangesApplied: (_id, result) => void calls.push(`changes applied: ${result.upserted > 0}`),
+          onConnectionSeen: async () => void calls.push('connection re-read'),
+          onSynced: () => void calls.push('synced'),
+        },
+        { data: { connectionId: connection.id, reason: 't' } } as any,
+        undefined,
+      )
+      expect(calls).toEqual(['changes applied: true', 'connection re-read', 'synced'])
+    } finally {
+      await queue.close()
+    }
+  })
 })
