@@ -87,6 +87,8 @@ export {
   storeTransferRequest,
   findTransfer,
   listTransferAttempts,
+  readTransfersPage,
+  listAttemptsOfTransfers,
   insertTransferAttempt,
   closeTransferAttempt,
   recordBankAnswer,
@@ -102,6 +104,8 @@ export type {
   TransferAttemptRow,
   NewTransferRequest,
   TransferObservationUpdate,
+  TransferFilter,
+  TransferPageItem,
 } from './transfers-repo.js'
 export type { BankRefusal } from './database.js'
 export { applySyncPage, type AppliedSyncPage } from './sync-page-repo.js'

@@ -87,6 +87,59 @@ export async function listTransferAttempts(
     .execute()
 }
 
+/** Which transfers a list shows; `accountId` is the source or the destination. */
+export type TransferFilter = { status?: string; accountId?: string }
+
+/** A listed transfer and where it sits in the list: `createdAt` as PostgreSQL's text keeps its microseconds. */
+export type TransferPageItem = { row: TransferRow; position: { createdAt: string; id: string } }
+
+/** Up to `limit` transfers, newest first by (created_at, id), after the position `before` when given. */
+export async function readTransfersPage(
+  db: Kysely<Database>,
+  filter: TransferFilter,
+  before: { createdAt: string; id: string } | null,
+  limit: number,
+): Promise<TransferPageItem[]> {
+  let query = db
+    .selectFrom('transfers')
+    .selectAll()
+    .select(sql<string>`created_at::text`.as('created_text'))
+  if (filter.status) query = query.where('status', '=', filter.status)
+  const { accountId } = filter
+  if (accountId) {
+    query = query.where((eb) =>
+      eb.or([eb('source_account_id', '=', accountId), eb('destination_account_id', '=', accountId)]),
+    )
+  }
+  if (before) {
+    query = query.where(sql<boolean>`(created_at, id) < (${before.createdAt}::timestamptz, ${before.id})`)
+  }
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+  return rows.map(({ created_text, ...row }) => ({ row, position: { createdAt: created_text, id: row.id } }))
+}
+
+/** The attempts of several transfers in one query, oldest first, by transfer id; a transfer with none is absent. */
+export async function listAttemptsOfTransfers(
+  db: Kysely<Database>,
+  transferIds: readonly string[],
+): Promise<Map<string, TransferAttemptRow[]>> {
+  const byTransfer = new Map<string, TransferAttemptRow[]>()
+  if (transferIds.length === 0) return byTransfer
+  const rows = await db
+    .selectFrom('transfer_attempts')
+    .selectAll()
+    .where('transfer_id', 'in', transferIds)
+    .orderBy('created_at')
+    .orderBy('idempotency_key')
+    .execute()
+  for (const row of rows) {
+    const attempts = byTransfer.get(row.transfer_id)
+    if (attempts) attempts.push(row)
+    else byTransfer.set(row.transfer_id, [row])
+  }
+  return byTransfer
+}
+
 export async function insertTransferAttempt(
   db: Kysely<Database>,
   attempt: { idempotencyKey: string; transferId: string; kind: 'create' | 'retry'; now: Date },

@@ -169,6 +169,12 @@ const CASES: Record<string, Case[]> = {
       headers: { 'idempotency-key': 'k'.repeat(300) },
     },
   ],
+  'GET /api/transfers': [
+    ...queries('status', INJECTIONS),
+    ...queries('accountId', INJECTIONS),
+    ...queries('limit', ['0', '501', '1e400']),
+    ...queries('cursor', INJECTIONS),
+  ],
   'GET /api/transfers/:id': ids('/api/transfers/:id'),
   'POST /api/transfers/:id/retry': ids('/api/transfers/:id/retry'),
   'GET /api/exceptions': [

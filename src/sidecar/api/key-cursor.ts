@@ -1,4 +1,10 @@
-import { createListCursorCodec, listCursorMessage, type ListCursorCodec } from '../../list-cursor/index.js'
+import { z } from 'zod'
+import {
+  createListCursorCodec,
+  listCursorMessage,
+  type ListCursorCodec,
+  type ListCursorProblem,
+} from '../../list-cursor/index.js'
 import { SidecarApiError } from '../api-error.js'
 
 export { listFingerprint } from '../../list-cursor/index.js'
@@ -23,8 +29,12 @@ export function decodeListCursor(
 ): string {
   const decoded = codec.decode(raw, fingerprint)
   if (decoded.ok) return decoded.after
-  const message = listCursorMessage(decoded.problem, keepSame)
-  throw new SidecarApiError(400, 'invalid_cursor', `query.cursor ${message}`, [
+  throw invalidCursor(decoded.problem, keepSame)
+}
+
+function invalidCursor(problem: ListCursorProblem, keepSame: string): SidecarApiError {
+  const message = listCursorMessage(problem, keepSame)
+  return new SidecarApiError(400, 'invalid_cursor', `query.cursor ${message}`, [
     { path: 'query.cursor', message },
   ])
 }
@@ -32,6 +42,46 @@ export function decodeListCursor(
 /** @throws SidecarApiError 400 invalid_cursor when malformed or made for another list or other filters */
 export function decodeKeyCursor(raw: string, fingerprint: string): string {
   return decodeListCursor(keyCursors, raw, fingerprint, 'them')
+}
+
+/** Where a newest-first list stopped: the last row's created_at (PostgreSQL's text, to the microsecond) and id. */
+export type TimePosition = { createdAt: string; id: string }
+
+const TIMESTAMP_TEXT =
+  /^(\d{4})-(\d{2})-(\d{2}) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/
+
+/**
+ * Whether text is a timestamptz as PostgreSQL writes it, with a real calendar day: a cursor made by hand must get a
+ * 400, not reach the database's cast and fail there.
+ */
+function isTimestampText(text: string): boolean {
+  const match = TIMESTAMP_TEXT.exec(text)
+  if (!match) return false
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const date = new Date(Date.UTC(year, month - 1, day))
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
+const TimePositionKey = z.tuple([z.string().refine(isTimestampText), z.string().min(1)])
+
+/** The key a newest-first list's cursor carries, for keyPage. */
+export function timePositionKey(position: TimePosition): string {
+  return JSON.stringify([position.createdAt, position.id])
+}
+
+/** @throws SidecarApiError 400 invalid_cursor when malformed or made for another list or other filters */
+export function decodeTimeCursor(raw: string, fingerprint: string): TimePosition {
+  const parsed = TimePositionKey.safeParse(jsonOrUndefined(decodeKeyCursor(raw, fingerprint)))
+  if (!parsed.success) throw invalidCursor('malformed', 'them')
+  return { createdAt: parsed.data[0], id: parsed.data[1] }
+}
+
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
 }
 
 /** The bank API's list envelope for one keyset page of up to limit + 1 rows. */

@@ -1,8 +1,26 @@
 import { Router } from 'express'
-import { createTransfer, getTransfer, retryTransfer, TransferError } from '../../transfers/index.js'
-import { handle, SidecarApiError } from '../api-error.js'
+import { z } from 'zod'
+import { Limit, TransferStatus, Uuid } from '../../api-client/index.js'
+import { listAttemptsOfTransfers, readTransfersPage } from '../../store/index.js'
+import {
+  createTransfer,
+  getTransfer,
+  presentTransfer,
+  retryTransfer,
+  TransferError,
+} from '../../transfers/index.js'
+import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import type { SidecarContext } from '../runtime.js'
 import { transferContextOf } from '../transfer-services.js'
+import { decodeTimeCursor, keyPage, listFingerprint, timePositionKey } from './key-cursor.js'
+
+const ListQuery = z.object({
+  // bankrec's own statuses (stored, no answer yet; refused by the bank), then the bank's.
+  status: z.enum(['submitting', 'rejected', ...TransferStatus.options]).optional(),
+  accountId: Uuid.optional(),
+  cursor: z.string().min(1).optional(),
+  limit: Limit.default(50),
+})
 
 function asApiError(error: unknown): unknown {
   if (!(error instanceof TransferError)) return error
@@ -11,7 +29,8 @@ function asApiError(error: unknown): unknown {
 
 /**
  * POST /api/transfers (the seed's create-transfer body; the caller's Idempotency-Key is honoured, one is generated
- * otherwise), GET /api/transfers/{id} and POST /api/transfers/{id}/retry. `{id}` is bankrec's id or the bank's
+ * otherwise), GET /api/transfers (a page of records, newest first; by status and by source or destination
+ * account), GET /api/transfers/{id} and POST /api/transfers/{id}/retry. `{id}` is bankrec's id or the bank's
  * transfer id. Answers are bankrec's transfer record.
  */
 export function transferRoutes(context: SidecarContext): Router {
@@ -27,6 +46,29 @@ export function transferRoutes(context: SidecarContext): Router {
       })
       if (result.replayed) res.setHeader('Idempotent-Replayed', 'true')
       res.status(result.replayed ? 200 : 201).json(result.transfer)
+    }),
+  )
+  router.get(
+    '/transfers',
+    handle(async (req, res) => {
+      const query = parseRequest(ListQuery, req.query, 'query')
+      const filter = { status: query.status, accountId: query.accountId }
+      const fingerprint = listFingerprint('transfers', filter)
+      const before = query.cursor ? decodeTimeCursor(query.cursor, fingerprint) : null
+      const items = await readTransfersPage(ctx.db, filter, before, query.limit + 1)
+      const attempts = await listAttemptsOfTransfers(
+        ctx.db,
+        items.slice(0, query.limit).map((item) => item.row.id),
+      )
+      res.json(
+        keyPage(
+          items,
+          query.limit,
+          (item) => timePositionKey(item.position),
+          fingerprint,
+          (item) => presentTransfer(item.row, attempts.get(item.row.id) ?? []),
+        ),
+      )
     }),
   )
   router.get(
