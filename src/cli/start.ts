@@ -59,13 +59,13 @@ export function startCommand(io: CommandIo): Command {
         }
         io.stdout.write(`bankrec listening on ${sidecar.url}\n`)
         if (api) {
-          // A configured token is the operator's secret: never print it. One generated for this run is shown so the
+          // A configured token is the operator's secret: never print it. Sandbox mode's generated one is shown so the
           // dashboard can be opened at all.
           if (config.KIT_API_TOKEN) {
             io.stdout.write(`  dashboard:  ${sidecar.url}/ (sign in with KIT_API_TOKEN)\n`)
           } else {
             io.stdout.write(`  dashboard:  ${sidecar.url}/#token=${apiToken}\n`)
-            io.stdout.write(`  API token for this run: ${apiToken}\n`)
+            io.stdout.write(`  API token: ${apiToken}\n`)
           }
         }
         const demo =

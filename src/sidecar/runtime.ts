@@ -50,6 +50,7 @@ import { openStore, type OpenStore } from './open-store.js'
 import { queueBackendFor } from './queue-backend.js'
 import { startOutboundWorkers, type OutboundWorkers } from './transfer-services.js'
 import { registerWebhook } from './register-webhook.js'
+import { sandboxApiToken } from './sandbox-api-token.js'
 import { requestSyncOfAllReadyConnections } from './sync-all.js'
 import { createWebhookSecrets, type WebhookSecrets } from './webhook-secrets.js'
 
@@ -80,7 +81,7 @@ export type SidecarContext = {
   alerts: AlertPublisher
   /** Connection health: status observations and the time-driven rules, turned into alerts. */
   connectionHealth: ConnectionHealthMonitor
-  /** KIT_API_TOKEN, or one generated for this run in sandbox mode. */
+  /** KIT_API_TOKEN, or in sandbox mode one generated and kept beside the simulated bank's state (sandbox-api-token.ts). */
   apiToken: string
   /** Events to the company's own app: `appEvents.publish(trx, event)` records one in the caller's transaction. */
   appEvents: AppEvents
@@ -161,7 +162,9 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     await webhookSecrets.refresh()
     closers.push(async () => webhookSecrets.stop())
 
-    const apiToken = config.KIT_API_TOKEN ?? (bank.sandbox ? generatedToken() : undefined)
+    const apiToken =
+      config.KIT_API_TOKEN ??
+      (bank.sandbox ? (await sandboxApiToken(bank.sandboxStateFile)).token : undefined)
     if (options.roles.has('api') && !apiToken) {
       throw new Error(
         'KIT_API_TOKEN is required to serve the HTTP API against a real bank (BANK_API_URL is set).',
@@ -361,8 +364,4 @@ async function closeWorkers(workers: Worker[], context: SidecarContext): Promise
   clearTimeout(timer)
   if (!inTime)
     context.logger.warn({ timeoutMs }, 'jobs still running at the shutdown timeout; they will be retried')
-}
-
-function generatedToken(): string {
-  return `kit_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url')}`
 }
