@@ -8,6 +8,7 @@ import * as appEvents from './0006-app-events.js'
 import * as transfers from './0007-transfers.js'
 import * as invoices from './0008-invoices.js'
 import * as matching from './0009-matching.js'
+import * as transferList from './0010-transfer-list.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-transfers': transfers,
   '0008-invoices': invoices,
   '0009-matching': matching,
+  '0010-transfer-list': transferList,
 }
