@@ -1,6 +1,12 @@
 import type { Kysely } from 'kysely'
-import type { BankClient, WebhookEventType } from '../api-client/index.js'
-import { findWebhookRegistration, saveWebhookRegistration, type Database } from '../store/index.js'
+import { BankNotFoundError, type BankClient, type WebhookEventType } from '../api-client/index.js'
+import {
+  deleteWebhookRegistration,
+  findWebhookRegistration,
+  listWebhookRegistrations,
+  saveWebhookRegistration,
+  type Database,
+} from '../store/index.js'
 
 /** The event types bankrec consumes (the reserved ones are subscribed too: they are acknowledged and recorded). */
 export const SUBSCRIBED_EVENTS: WebhookEventType[] = [
@@ -36,4 +42,27 @@ export async function registerWebhook(
   const created = await client.webhooks.create({ url, events: SUBSCRIBED_EVENTS, active: true })
   await saveWebhookRegistration(db, { id: created.id, url, secret: created.secret })
   return { id: created.id, url, action: 'created' }
+}
+
+/**
+ * Sandbox mode only, where the simulated bank delivers to this process alone: deletes the registrations bankrec
+ * made for an earlier run's URL (another port), which the bank would retry in vain and whose secrets the receiver
+ * would go on accepting. Only plain-http URLs are touched: a real bank takes https only, so a registration with a
+ * real bank kept in the same database is never retired.
+ */
+export async function retireOtherSandboxRegistrations(
+  client: BankClient,
+  db: Kysely<Database>,
+  currentId: string,
+): Promise<string[]> {
+  const retired: string[] = []
+  for (const registration of await listWebhookRegistrations(db)) {
+    if (registration.id === currentId || !registration.url.startsWith('http://')) continue
+    await client.webhooks.delete(registration.id).catch((error: unknown) => {
+      if (!(error instanceof BankNotFoundError)) throw error
+    })
+    await deleteWebhookRegistration(db, registration.id)
+    retired.push(registration.url)
+  }
+  return retired
 }

@@ -49,7 +49,7 @@ import { openBank, type OpenBank } from './open-bank.js'
 import { openStore, type OpenStore } from './open-store.js'
 import { queueBackendFor } from './queue-backend.js'
 import { startOutboundWorkers, type OutboundWorkers } from './transfer-services.js'
-import { registerWebhook } from './register-webhook.js'
+import { registerWebhook, retireOtherSandboxRegistrations } from './register-webhook.js'
 import { sandboxApiToken } from './sandbox-api-token.js'
 import { requestSyncOfAllReadyConnections } from './sync-all.js'
 import { createWebhookSecrets, type WebhookSecrets } from './webhook-secrets.js'
@@ -267,8 +267,9 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     if (bank.sandbox && options.roles.has('receiver')) {
       // Sandbox mode wires itself up: the simulated bank delivers to this process.
       const registration = await registerWebhook(bank.client, store.db, `${url}/webhooks`)
+      const retired = await retireOtherSandboxRegistrations(bank.client, store.db, registration.id)
       await webhookSecrets.refresh()
-      logger.info(registration, 'webhook registered with the sandbox')
+      logger.info({ ...registration, retired }, 'webhook registered with the sandbox')
     }
     logger.info({ url, roles: [...options.roles] }, 'bankrec is running')
     return { context, url, server, close: closeAll }

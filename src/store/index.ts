@@ -45,6 +45,8 @@ export type { EventOutcome } from './processed-events-repo.js'
 export {
   saveWebhookRegistration,
   findWebhookRegistration,
+  listWebhookRegistrations,
+  deleteWebhookRegistration,
   storedWebhookSecrets,
 } from './webhook-registrations-repo.js'
 export {

@@ -28,6 +28,17 @@ export async function findWebhookRegistration(
     .executeTakeFirst()
 }
 
+/** The registrations bankrec made, with the URL each was made for. */
+export async function listWebhookRegistrations(
+  db: Kysely<Database>,
+): Promise<Array<{ id: string; url: string }>> {
+  return db.selectFrom('webhook_registrations').select(['id', 'url']).orderBy('url').execute()
+}
+
+export async function deleteWebhookRegistration(db: Kysely<Database>, id: string): Promise<void> {
+  await db.deleteFrom('webhook_registrations').where('id', '=', id).execute()
+}
+
 /** Every stored secret, newest first: the receiver accepts each (rotation). */
 export async function storedWebhookSecrets(db: Kysely<Database>): Promise<string[]> {
   const rows = await db

@@ -15,6 +15,7 @@ const suffix = randomBytes(4).toString('hex')
 const schema = `test_demo_restart_${suffix}`
 let directory: string
 let firstRun: { lines: string[]; connectionId: string; sandboxTransactions: number }
+const REAL_BANK_WEBHOOK = 'https://bankrec.example.com/webhooks'
 let second: Sidecar
 const secondLines: string[] = []
 let secondRun: DemoRun
@@ -58,6 +59,10 @@ beforeAll(async () => {
   const sandboxTransactions = first.context.bank.sandbox!.ctx.state.transactions.size
   await first.close()
   firstRun = { lines, connectionId, sandboxTransactions }
+  // As if the same database had also served a real bank: that registration must outlive sandbox restarts.
+  await queryTestDatabase(
+    `insert into ${schema}.webhook_registrations (id, url, secret) values ('wh_real_bank', '${REAL_BANK_WEBHOOK}', 'whsec_real_bank_secret')`,
+  )
   second = await start()
   secondRun = await runDemoStory(second.context, {
     pace: { kind: 'fast' },
@@ -65,14 +70,21 @@ beforeAll(async () => {
   })
 }, 60_000)
 
+async function queryTestDatabase(text: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL })
+  await client.connect()
+  try {
+    return await client.query(text)
+  } finally {
+    await client.end()
+  }
+}
+
 afterAll(async () => {
   await second?.close()
   await rm(directory, { recursive: true, force: true })
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL })
-  await client.connect()
-  await client.query(`drop schema if exists ${schema} cascade`)
-  await client.query(`drop schema if exists ${schema}_queue cascade`)
-  await client.end()
+  await queryTestDatabase(`drop schema if exists ${schema} cascade`)
+  await queryTestDatabase(`drop schema if exists ${schema}_queue cascade`)
 })
 
 describe('the demo story after a restart in sandbox mode', () => {
@@ -80,6 +92,14 @@ describe('the demo story after a restart in sandbox mode', () => {
     expect(existsSync(path.join(directory, 'sandbox-state.json'))).toBe(true)
     const paid = firstRun.lines.filter((l) => /^demo: P\d\d /.test(l) && !l.includes(' settled: '))
     expect(firstRun.sandboxTransactions).toBe(paid.length)
+  })
+
+  it("keeps one sandbox registration, for this run's port, and leaves a real bank's alone", async () => {
+    const current = `${second.url}/webhooks`
+    const atBank = [...second.context.bank.sandbox!.ctx.state.webhooks.values()].map((w) => w.url)
+    expect(atBank).toEqual([current])
+    const stored = await queryTestDatabase(`select url from ${schema}.webhook_registrations order by url`)
+    expect(stored.rows.map((r) => r.url)).toEqual([current, REAL_BANK_WEBHOOK].sort())
   })
 
   it('finds its connection and invoices instead of creating them again', () => {
