@@ -22,3 +22,12 @@ export async function onboardSandboxConnection(
   await sandbox.flushWebhooks()
   return created
 }
+
+/** Onboards a connection as above and answers the id of its USD checking account (what transfers move from). */
+export async function onboardUsdCheckingAccount(bank: OpenBank): Promise<string> {
+  const connection = await onboardSandboxConnection(bank)
+  const accounts = await bank.client.accounts.list({ connectionId: connection.id })
+  const checking = accounts.data.find((a) => a.currency === 'USD' && a.type === 'checking')
+  if (!checking) throw new Error(`connection ${connection.id} has no USD checking account`)
+  return checking.id
+}

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config/index.js'
 import { createLogger } from '../../src/observability/index.js'
 import { startSidecar, type Sidecar } from '../../src/sidecar/index.js'
 import { startAppEndpoint, type AppEndpoint } from '../app-events/app-endpoint.js'
+import { onboardUsdCheckingAccount } from '../support/onboard-sandbox-connection.js'
 import { TEST_DATABASE_URL } from '../support/test-database.js'
 
 const suffix = randomBytes(4).toString('hex')
@@ -34,21 +35,7 @@ async function api(
   return { status: response.status, headers: response.headers, body: (await response.json()) as any }
 }
 
-async function onboardAccount(): Promise<string> {
-  const { client, sandbox } = sidecar.context.bank
-  const created = await client.connections.create({
-    entityId: randomUUID(),
-    institutionId: 'ins_harbor_national',
-  })
-  await client.connections.submitCredentials(created.id, {
-    bankUsername: 'delegate',
-    password: 'pw-transfers',
-  })
-  await client.connections.completeSetup(created.id)
-  await sandbox!.advance(60)
-  const accounts = await client.accounts.list({ connectionId: created.id })
-  return accounts.data.find((a) => a.currency === 'USD' && a.type === 'checking')!.id
-}
+const onboardAccount = () => onboardUsdCheckingAccount(sidecar.context.bank)
 
 function body(reference: string) {
   return {
