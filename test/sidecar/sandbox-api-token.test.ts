@@ -78,6 +78,7 @@ describe('sandbox mode without KIT_API_TOKEN', () => {
       const client = new pg.Client({ connectionString: TEST_DATABASE_URL })
       await client.connect()
       await client.query(`drop schema if exists ${schema} cascade`)
+      await client.query(`drop schema if exists ${schema}_queue cascade`)
       await client.end()
     }
   })
