@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely'
+import { sql, type Kysely, type Selectable } from 'kysely'
 import type { BalanceExceptionsTable, Database } from './database.js'
 
 /** A day that did not add up in one proof run. */
@@ -25,9 +25,24 @@ export const PERSISTENT_AFTER_RUNS = 2
  */
 export async function recordBalanceCheck(
   db: Kysely<Database>,
-  run: { checkId: string; connectionId: string; problems: readonly BalanceExceptionDay[]; now: Date },
+  run: {
+    checkId: string
+    connectionId: string
+    problems: readonly BalanceExceptionDay[]
+    /** Days that could not be proved this time: an exception open for one stays as it is, neither seen nor resolved. */
+    unproved?: ReadonlyArray<{ accountId: string; date: string }>
+    now: Date
+  },
 ): Promise<{ open: number; resolved: number }> {
   return db.transaction().execute(async (trx) => {
+    const unproved = run.unproved ?? []
+    if (unproved.length > 0) {
+      await sql`
+        update balance_exceptions e set last_check_id = ${run.checkId}
+        from unnest(${unproved.map((d) => d.accountId)}::uuid[], ${unproved.map((d) => d.date)}::date[]) as d(account_id, date)
+        where e.resolved_at is null and e.account_id = d.account_id and e.date = d.date
+      `.execute(trx)
+    }
     for (const day of run.problems) {
       await trx
         .insertInto('balance_exceptions')

@@ -134,3 +134,32 @@ export async function* proofDays(
     after = rows.at(-1)!.date
   }
 }
+
+/**
+ * Of the given account days, those whose bank balance row changed after the newest change the mirror holds for
+ * the connection (both times are the bank's): such a row may count transactions the next sync will bring, so the
+ * day cannot be proved yet. With no mirrored transaction there is no reference point, and every day is provable.
+ */
+export async function daysChangedAfterMirror(
+  db: Kysely<Database>,
+  connectionId: string,
+  days: ReadonlyArray<{ accountId: string; date: string }>,
+): Promise<Set<string>> {
+  if (days.length === 0) return new Set()
+  const { rows } = await sql<{ account_id: string; date: string }>`
+    select b.account_id, b.date::text as date
+    from daily_balances b
+    join unnest(${days.map((d) => d.accountId)}::uuid[], ${days.map((d) => d.date)}::date[]) as d(account_id, date)
+      on d.account_id = b.account_id and d.date = b.date
+    where b.updated_at > coalesce(
+      (select max(updated_at) from transactions where connection_id = ${connectionId}),
+      'infinity'::timestamptz
+    )
+  `.execute(db)
+  return new Set(rows.map((row) => accountDayKey(row.account_id, row.date)))
+}
+
+/** The key of one account's day in daysChangedAfterMirror's answer. */
+export function accountDayKey(accountId: string, date: string): string {
+  return `${accountId}|${date}`
+}

@@ -183,6 +183,50 @@ describe('balance proof of a mirror synced from the sandbox', () => {
     expect((await proof()).filter((d) => !d.ok)).toEqual([])
   })
 
+  it('waits for the next sync, neither opening nor resolving an exception, while the bank is ahead of the mirror', async () => {
+    const row = await postedRow()
+    const day = { accountId: row.account_id, date: row.posted_date! }
+    await sql`update transactions set amount = amount + 1 where id = ${row.id}`.execute(database.db)
+    const found = await check()
+    expect(found.problems.map((d) => [d.accountId, d.date])).toEqual([[day.accountId, day.date]])
+    const opened = await listOpenBalanceExceptions(database.db, { connectionId })
+    expect(opened.map((e) => [e.account_id, e.date, e.sync_runs_seen])).toEqual([
+      [day.accountId, day.date, 1],
+    ])
+
+    // The bank posts another payment on that day after the newest change the mirror holds; the mirror reads the
+    // new balance row before its next sync brings the payment.
+    await harness.sandbox.advance(1)
+    const posted = await harness.request('POST', `/_sandbox/connections/${connectionId}/transactions`, {
+      key: null,
+      body: { accountId: day.accountId, amount: '12.34', status: 'posted', postedDate: day.date },
+    })
+    expect(posted.status).toBe(201)
+    const ahead = await check(true)
+    expect(ahead.problems).toEqual([])
+    expect(ahead.unproved.map((d) => [d.accountId, d.date])).toContainEqual([day.accountId, day.date])
+    expect(ahead.resolved).toBe(0)
+    const kept = await listOpenBalanceExceptions(database.db, { connectionId })
+    expect(kept.map((e) => [e.account_id, e.date, e.sync_runs_seen])).toEqual([[day.accountId, day.date, 1]])
+
+    // Synced: the payment is mirrored, the day is provable again and still wrong by the tampered row.
+    await sync()
+    const proved = await check()
+    expect(proved.unproved).toEqual([])
+    expect(proved.problems.map((d) => [d.accountId, d.date])).toEqual([[day.accountId, day.date]])
+    const seen = await listOpenBalanceExceptions(database.db, { connectionId })
+    expect(seen.map((e) => [e.account_id, e.date, e.sync_runs_seen])).toEqual([[day.accountId, day.date, 2]])
+
+    // The bank rewrites the tampered row with its next change; the day adds up and the exception resolves.
+    await harness.request('PATCH', `/_sandbox/transactions/${row.id}`, {
+      key: null,
+      body: { description: 'rewritten by the bank' },
+    })
+    await sync()
+    const clean = await check()
+    expect([clean.problems, clean.unproved, clean.resolved]).toEqual([[], [], 1])
+  })
+
   it('limits the proof to a date range and anchors its first day on the row before', async () => {
     const all = await proof()
     const middle = all[Math.floor(all.length / 2)]!
