@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { PassThrough } from 'node:stream'
-import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli, type CommandIo } from '../../src/cli/index.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { dropSidecarSchemas, TEST_DATABASE_URL } from '../support/test-database.js'
 
 const schemas: string[] = []
 
@@ -31,13 +30,7 @@ function demoEnv(label: string, extra: Record<string, string> = {}): Record<stri
 }
 
 afterAll(async () => {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL })
-  await client.connect()
-  for (const schema of schemas) {
-    await client.query(`drop schema if exists ${schema} cascade`)
-    await client.query(`drop schema if exists ${schema}_queue cascade`)
-  }
-  await client.end()
+  await dropSidecarSchemas(...schemas)
 })
 
 /** The fixture's story ends here, whatever the seed: its shape is fixed (docs/demo.md). */

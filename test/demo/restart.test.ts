@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config/index.js'
 import { demoMarker, runDemoStory, waitUntilReconciled, type DemoRun } from '../../src/demo/index.js'
 import { createLogger } from '../../src/observability/index.js'
 import { startSidecar, type Sidecar } from '../../src/sidecar/index.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { dropSidecarSchemas, TEST_DATABASE_URL } from '../support/test-database.js'
 
 const suffix = randomBytes(4).toString('hex')
 const schema = `test_demo_restart_${suffix}`
@@ -83,8 +83,7 @@ async function queryTestDatabase(text: string): Promise<pg.QueryResult> {
 afterAll(async () => {
   await second?.close()
   await rm(directory, { recursive: true, force: true })
-  await queryTestDatabase(`drop schema if exists ${schema} cascade`)
-  await queryTestDatabase(`drop schema if exists ${schema}_queue cascade`)
+  await dropSidecarSchemas(schema)
 })
 
 describe('the demo story after a restart in sandbox mode', () => {

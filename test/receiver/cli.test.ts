@@ -3,7 +3,7 @@ import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/index.js'
 import { testIo } from '../cli/test-io.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { dropSidecarSchemas, TEST_DATABASE_URL } from '../support/test-database.js'
 import { REDIS_URL, SECRET, inspectQueue, signed, testEvent, uniquePrefix } from './deliveries.js'
 
 const prefix = uniquePrefix('cli')
@@ -23,11 +23,7 @@ const baseEnv = {
 
 afterAll(async () => {
   await view.close()
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL })
-  await client.connect()
-  await client.query(`drop schema if exists ${schema} cascade`)
-  await client.query(`drop schema if exists ${schema}_queue cascade`)
-  await client.end()
+  await dropSidecarSchemas(schema)
 })
 
 async function deliverOne(env: Record<string, string>) {

@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config/index.js'
 import { createLogger } from '../../src/observability/index.js'
 import { startSidecar } from '../../src/sidecar/index.js'
 import { SANDBOX_API_TOKEN_FILE, sandboxApiToken } from '../../src/sidecar/sandbox-api-token.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { dropSidecarSchemas, TEST_DATABASE_URL } from '../support/test-database.js'
 
 let directory: string
 
@@ -75,11 +74,7 @@ describe('sandbox mode without KIT_API_TOKEN', () => {
         await second.close()
       }
     } finally {
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL })
-      await client.connect()
-      await client.query(`drop schema if exists ${schema} cascade`)
-      await client.query(`drop schema if exists ${schema}_queue cascade`)
-      await client.end()
+      await dropSidecarSchemas(schema)
     }
   })
 })

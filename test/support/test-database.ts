@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
+import pg from 'pg'
 import { createDatabase, migrateToLatest, type StoreDatabase } from '../../src/store/index.js'
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
@@ -17,5 +18,19 @@ export async function createTestDatabase(label: string): Promise<TestDatabase> {
       await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db)
       await store.db.destroy()
     },
+  }
+}
+
+/** Drops the schemas a sidecar made in the test database: its store's and, on the PostgreSQL queue, the queue's. */
+export async function dropSidecarSchemas(...schemas: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL })
+  await client.connect()
+  try {
+    for (const schema of schemas) {
+      await client.query(`drop schema if exists ${schema} cascade`)
+      await client.query(`drop schema if exists ${schema}_queue cascade`)
+    }
+  } finally {
+    await client.end()
   }
 }

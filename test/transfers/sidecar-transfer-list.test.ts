@@ -6,7 +6,7 @@ import { createListCursorCodec, listFingerprint } from '../../src/list-cursor/in
 import { createLogger } from '../../src/observability/index.js'
 import { startSidecar, type Sidecar } from '../../src/sidecar/index.js'
 import { onboardUsdCheckingAccount } from '../support/onboard-sandbox-connection.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { dropSidecarSchemas, TEST_DATABASE_URL } from '../support/test-database.js'
 
 const suffix = randomBytes(4).toString('hex')
 const schema = `test_sidecar_transfer_list_${suffix}`
@@ -94,12 +94,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sidecar?.close()
-  const { Client } = (await import('pg')).default
-  const client = new Client({ connectionString: TEST_DATABASE_URL })
-  await client.connect()
-  await client.query(`drop schema if exists ${schema} cascade`)
-  await client.query(`drop schema if exists ${schema}_queue cascade`)
-  await client.end()
+  await dropSidecarSchemas(schema)
 })
 
 describe('GET /api/transfers', () => {

@@ -8,7 +8,7 @@ import { createLogger } from '../../src/observability/index.js'
 import { startSidecar, type Sidecar } from '../../src/sidecar/index.js'
 import { startAppEndpoint, type AppEndpoint } from '../app-events/app-endpoint.js'
 import { onboardUsdCheckingAccount } from '../support/onboard-sandbox-connection.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { dropSidecarSchemas, TEST_DATABASE_URL } from '../support/test-database.js'
 
 const suffix = randomBytes(4).toString('hex')
 const schema = `test_sidecar_transfers_${suffix}`
@@ -86,12 +86,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sidecar?.close()
   await app?.close()
-  const { Client } = (await import('pg')).default
-  const client = new Client({ connectionString: TEST_DATABASE_URL })
-  await client.connect()
-  await client.query(`drop schema if exists ${schema} cascade`)
-  await client.query(`drop schema if exists ${schema}_queue cascade`)
-  await client.end()
+  await dropSidecarSchemas(schema)
 })
 
 describe('transfers through the sidecar', () => {
