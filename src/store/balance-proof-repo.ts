@@ -19,6 +19,8 @@ export type ProofDayRow = {
   mirroredPostedSum: string | null
   bankDelta: string | null
   ledgerBalance: string | null
+  /** When the bank's balance row last changed (the bank's time); null without a row. */
+  balanceUpdatedAt: Date | null
 }
 
 type DayQueryRow = {
@@ -26,6 +28,7 @@ type DayQueryRow = {
   posted_sum: string | null
   bank_delta: string | null
   ledger_balance: string | null
+  balance_updated_at: Date | null
 }
 
 const ACCOUNT_PAGE = 200
@@ -110,14 +113,15 @@ export async function* proofDays(
     )
     const { rows }: { rows: DayQueryRow[] } = await sql<DayQueryRow>`
       with b as (
-        select date, posted_transaction_delta::text as bank_delta, ledger_balance::text as ledger_balance
+        select date, posted_transaction_delta::text as bank_delta, ledger_balance::text as ledger_balance,
+          updated_at as balance_updated_at
         from daily_balances where ${balanceRange}
       ), p as (
         select posted_date as date, sum(amount)::text as posted_sum
         from transactions where ${postedRange}
         group by posted_date
       )
-      select coalesce(b.date, p.date) as date, p.posted_sum, b.bank_delta, b.ledger_balance
+      select coalesce(b.date, p.date) as date, p.posted_sum, b.bank_delta, b.ledger_balance, b.balance_updated_at
       from b full join p on p.date = b.date
       order by 1
       limit ${DAY_PAGE}
@@ -128,6 +132,7 @@ export async function* proofDays(
         mirroredPostedSum: row.posted_sum,
         bankDelta: row.bank_delta,
         ledgerBalance: row.ledger_balance,
+        balanceUpdatedAt: row.balance_updated_at,
       }
     }
     if (rows.length < DAY_PAGE) return
@@ -136,30 +141,18 @@ export async function* proofDays(
 }
 
 /**
- * Of the given account days, those whose bank balance row changed after the newest change the mirror holds for
- * the connection (both times are the bank's): such a row may count transactions the next sync will bring, so the
- * day cannot be proved yet. With no mirrored transaction there is no reference point, and every day is provable.
+ * The newest change the mirror holds for a connection, as the bank timed it (the latest mirrored transaction's
+ * updatedAt); null when nothing is mirrored. A balance row the bank changed after it may count transactions the
+ * next sync will bring.
  */
-export async function daysChangedAfterMirror(
+export async function newestMirroredChangeAt(
   db: Kysely<Database>,
   connectionId: string,
-  days: ReadonlyArray<{ accountId: string; date: string }>,
-): Promise<Set<string>> {
-  if (days.length === 0) return new Set()
-  const { rows } = await sql<{ account_id: string; date: string }>`
-    select b.account_id, b.date::text as date
-    from daily_balances b
-    join unnest(${days.map((d) => d.accountId)}::uuid[], ${days.map((d) => d.date)}::date[]) as d(account_id, date)
-      on d.account_id = b.account_id and d.date = b.date
-    where b.updated_at > coalesce(
-      (select max(updated_at) from transactions where connection_id = ${connectionId}),
-      'infinity'::timestamptz
-    )
-  `.execute(db)
-  return new Set(rows.map((row) => accountDayKey(row.account_id, row.date)))
-}
-
-/** The key of one account's day in daysChangedAfterMirror's answer. */
-export function accountDayKey(accountId: string, date: string): string {
-  return `${accountId}|${date}`
+): Promise<Date | null> {
+  const row = await db
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.max('updated_at').as('newest'))
+    .where('connection_id', '=', connectionId)
+    .executeTakeFirst()
+  return row?.newest ?? null
 }

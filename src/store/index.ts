@@ -66,13 +66,7 @@ export {
 export type { StoredHealth } from './connection-health-repo.js'
 export { readTransactionsPage, streamTransactionPages, readAccountsPage } from './mirror-read-repo.js'
 export type { MirroredTransaction, MirroredAccount, MirrorFilter } from './mirror-read-repo.js'
-export {
-  proofAccounts,
-  proofDays,
-  balanceRowBefore,
-  daysChangedAfterMirror,
-  accountDayKey,
-} from './balance-proof-repo.js'
+export { proofAccounts, proofDays, balanceRowBefore, newestMirroredChangeAt } from './balance-proof-repo.js'
 export type { BalanceProofScope, ProofAccount, ProofDayRow } from './balance-proof-repo.js'
 export {
   recordBalanceCheck,

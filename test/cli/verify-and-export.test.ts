@@ -54,7 +54,7 @@ describe('bankrec verify', () => {
     const { code, stdout } = await cli(['verify', '--connection', CONNECTION_A, '--format', 'json'])
     expect(code).toBe(0)
     const document = JSON.parse(stdout)
-    expect(document.summary).toEqual({ accounts: 2, days: 5, problemDays: 0, ok: true })
+    expect(document.summary).toEqual({ accounts: 2, days: 5, problemDays: 0, awaitingSyncDays: 0, ok: true })
     expect(document.data).toHaveLength(5)
   })
 

@@ -203,6 +203,8 @@ describe('balance proof of a mirror synced from the sandbox', () => {
     })
     expect(posted.status).toBe(201)
     const ahead = await check(true)
+    const shown = (await proof()).find((d) => d.accountId === day.accountId && d.date === day.date)
+    expect([shown?.ok, shown?.awaitingSync]).toEqual([false, true])
     expect(ahead.problems).toEqual([])
     expect(ahead.unproved.map((d) => [d.accountId, d.date])).toContainEqual([day.accountId, day.date])
     expect(ahead.resolved).toBe(0)

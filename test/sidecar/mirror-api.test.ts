@@ -1,4 +1,5 @@
 import express from 'express'
+import { sql } from 'kysely'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Account, Transaction, listResponse } from '../../src/api-client/index.js'
@@ -219,7 +220,13 @@ describe('GET /api/balance-proof', () => {
   it('shows every account and day with its sums, and a summary', async () => {
     const response = await get(`/api/balance-proof?connectionId=${CONNECTION_A}`)
     expect(response.status).toBe(200)
-    expect(response.body.summary).toEqual({ accounts: 2, days: 5, problemDays: 0, ok: true })
+    expect(response.body.summary).toEqual({
+      accounts: 2,
+      days: 5,
+      problemDays: 0,
+      awaitingSyncDays: 0,
+      ok: true,
+    })
     expect(response.body.data.find((d: { date: string }) => d.date === '2026-03-01')).toEqual({
       accountId: ACCOUNT_A1,
       connectionId: CONNECTION_A,
@@ -232,6 +239,7 @@ describe('GET /api/balance-proof', () => {
       ok: true,
       problem: null,
       problemCodes: [],
+      awaitingSync: false,
     })
   })
 
@@ -240,7 +248,13 @@ describe('GET /api/balance-proof', () => {
     const response = await get(
       `/api/balance-proof?accountId=${ACCOUNT_A1}&dateGte=2026-03-02&dateLt=2026-03-03`,
     )
-    expect(response.body.summary).toEqual({ accounts: 1, days: 1, problemDays: 1, ok: false })
+    expect(response.body.summary).toEqual({
+      accounts: 1,
+      days: 1,
+      problemDays: 1,
+      awaitingSyncDays: 0,
+      ok: false,
+    })
     expect(response.body.data[0]).toMatchObject({
       date: '2026-03-02',
       mirroredPostedSum: '0.002',
@@ -250,6 +264,23 @@ describe('GET /api/balance-proof', () => {
       problemCodes: ['posted_sum_mismatch'],
     })
     await upsertTransactions(database.db, [mirrorRow(3, { amount: '0.001', posted_date: '2026-03-02' })])
+  })
+
+  it('counts a day whose bank row changed after the newest mirrored change as awaiting the next sync, not a problem', async () => {
+    // The bank counted a payment on 03-03 after the newest change the mirror holds (2026-03-01T10:00Z).
+    await sql`
+      update daily_balances set posted_transaction_delta = 10, updated_at = '2026-03-04T00:00:00Z'
+      where account_id = ${ACCOUNT_A1} and date = '2026-03-03'
+    `.execute(database.db)
+    const response = await get(`/api/balance-proof?accountId=${ACCOUNT_A1}&dateGte=2026-03-03`)
+    expect(response.body.summary).toEqual({
+      accounts: 1,
+      days: 1,
+      problemDays: 0,
+      awaitingSyncDays: 1,
+      ok: true,
+    })
+    expect(response.body.data[0]).toMatchObject({ date: '2026-03-03', ok: false, awaitingSync: true })
   })
 
   it('answers 400 naming the parameter for bad dates and 401 without the token', async () => {

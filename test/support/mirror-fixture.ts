@@ -108,7 +108,8 @@ export async function writeMirrorFixture(db: Kysely<Database>): Promise<void> {
     ledgerBalance: ledger,
     postedTransactionDelta: delta,
     source: 'bank' as const,
-    updatedAt: '2026-03-03T00:00:00.000Z',
+    // As of the newest mirrored change: the rows count exactly the mirrored transactions.
+    updatedAt: '2026-03-01T10:00:00.000Z',
   })
   await upsertDailyBalances(db, [
     balance(ACCOUNT_A1, '2026-02-28', '2000.00', '0.00'),

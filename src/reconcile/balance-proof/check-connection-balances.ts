@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock/index.js'
-import {
-  accountDayKey,
-  daysChangedAfterMirror,
-  recordBalanceCheck,
-  type BalanceExceptionDay,
-  type Database,
-} from '../../store/index.js'
+import { recordBalanceCheck, type BalanceExceptionDay, type Database } from '../../store/index.js'
 import { streamBalanceProof, type AccountProofDay } from './stream-balance-proof.js'
 
 export type BalanceCheckDeps = {
@@ -25,10 +19,7 @@ export type BalanceCheckResult = {
   daysChecked: number
   /** Days that did not add up (after the re-read, if any). */
   problems: AccountProofDay[]
-  /**
-   * Days that did not add up while the bank's row had changed after the newest change the mirror holds: the bank
-   * is ahead of the mirror (a payment posted since the sync), not wrong. Proved again after the next sync.
-   */
+  /** Days that did not add up while awaiting the next sync (AccountProofDay.awaitingSync): not exceptions. */
   unproved: AccountProofDay[]
   resolved: number
   reread: boolean
@@ -53,10 +44,8 @@ export async function checkConnectionBalances(
     proof = await collectProblems(deps.db, connectionId)
     reread = true
   }
-  const ahead = await daysChangedAfterMirror(deps.db, connectionId, proof.problems)
-  const isAhead = (day: AccountProofDay) => ahead.has(accountDayKey(day.accountId, day.date))
-  const problems = proof.problems.filter((day) => !isAhead(day))
-  const unproved = proof.problems.filter(isAhead)
+  const problems = proof.problems.filter((day) => !day.awaitingSync)
+  const unproved = proof.problems.filter((day) => day.awaitingSync)
   const { resolved } = await recordBalanceCheck(deps.db, {
     checkId: randomUUID(),
     connectionId,

@@ -1,7 +1,29 @@
 import { once } from 'node:events'
 import type { AccountProofDay } from './stream-balance-proof.js'
 
-export type BalanceProofSummary = { accounts: number; days: number; problemDays: number; ok: boolean }
+/** `problemDays` do not add up; `awaitingSyncDays` do not yet, the bank being ahead of the mirror (not counted as problems). */
+export type BalanceProofSummary = {
+  accounts: number
+  days: number
+  problemDays: number
+  awaitingSyncDays: number
+  ok: boolean
+}
+
+const emptySummary = (): BalanceProofSummary => ({
+  accounts: 0,
+  days: 0,
+  problemDays: 0,
+  awaitingSyncDays: 0,
+  ok: true,
+})
+
+function count(summary: BalanceProofSummary, day: AccountProofDay): void {
+  summary.days++
+  if (day.ok) return
+  if (day.awaitingSync) summary.awaitingSyncDays++
+  else summary.problemDays++
+}
 
 async function write(out: NodeJS.WritableStream, text: string): Promise<void> {
   if (!out.write(text)) await once(out, 'drain')
@@ -16,7 +38,7 @@ export async function writeBalanceProofJson(
   out: NodeJS.WritableStream,
   meta?: Record<string, unknown>,
 ): Promise<BalanceProofSummary> {
-  const summary = { accounts: 0, days: 0, problemDays: 0, ok: true }
+  const summary = emptySummary()
   let account: string | null = null
   await write(out, '{"data":[')
   for await (const day of days) {
@@ -25,8 +47,7 @@ export async function writeBalanceProofJson(
       summary.accounts++
     }
     await write(out, `${summary.days === 0 ? '' : ','}${JSON.stringify(day)}`)
-    summary.days++
-    if (!day.ok) summary.problemDays++
+    count(summary, day)
   }
   summary.ok = summary.problemDays === 0
   await write(
@@ -41,7 +62,7 @@ export async function writeBalanceProofText(
   days: AsyncIterable<AccountProofDay>,
   out: NodeJS.WritableStream,
 ): Promise<BalanceProofSummary> {
-  const summary = { accounts: 0, days: 0, problemDays: 0, ok: true }
+  const summary = emptySummary()
   let current: { day: AccountProofDay; days: number; problems: string[] } | null = null
   const flush = async () => {
     if (!current) return
@@ -59,12 +80,12 @@ export async function writeBalanceProofText(
       summary.accounts++
     }
     current.days++
-    summary.days++
+    count(summary, day)
     if (!day.ok) {
-      summary.problemDays++
       current.problems.push(
         `  ${day.date}  mirrored posted ${day.mirroredPostedSum}  bank delta ${day.bankDelta ?? '-'}  ` +
-          `ledger ${day.ledgerBalance ?? '-'} (previous ${day.previousLedgerBalance ?? '-'}): ${day.problem}\n`,
+          `ledger ${day.ledgerBalance ?? '-'} (previous ${day.previousLedgerBalance ?? '-'}): ${day.problem}` +
+          `${day.awaitingSync ? ' (the bank is ahead of the mirror: proved after the next sync)' : ''}\n`,
       )
     }
   }
@@ -73,7 +94,8 @@ export async function writeBalanceProofText(
   await write(
     out,
     `balance proof: ${summary.accounts} accounts, ${summary.days} days, ` +
-      `${summary.ok ? 'every day adds up' : `${summary.problemDays} days do not add up`}\n`,
+      `${summary.ok ? (summary.awaitingSyncDays > 0 ? 'every synced day adds up' : 'every day adds up') : `${summary.problemDays} days do not add up`}` +
+      `${summary.awaitingSyncDays > 0 ? `, ${summary.awaitingSyncDays} await the next sync` : ''}\n`,
   )
   return summary
 }
