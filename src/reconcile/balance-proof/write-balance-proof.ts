@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import type { AccountProofDay } from './stream-balance-proof.js'
 
-/** `problemDays` do not add up; `awaitingSyncDays` do not yet, the bank being ahead of the mirror (not counted as problems). */
+/** `problemDays` do not add up; `awaitingSyncDays` do not yet, the bank being ahead of the mirror (not problems). */
 export type BalanceProofSummary = {
   accounts: number
   days: number
@@ -91,11 +91,12 @@ export async function writeBalanceProofText(
   }
   await flush()
   summary.ok = summary.problemDays === 0
-  await write(
-    out,
-    `balance proof: ${summary.accounts} accounts, ${summary.days} days, ` +
-      `${summary.ok ? (summary.awaitingSyncDays > 0 ? 'every synced day adds up' : 'every day adds up') : `${summary.problemDays} days do not add up`}` +
-      `${summary.awaitingSyncDays > 0 ? `, ${summary.awaitingSyncDays} await the next sync` : ''}\n`,
-  )
+  await write(out, `balance proof: ${summary.accounts} accounts, ${summary.days} days, ${verdict(summary)}\n`)
   return summary
+}
+
+function verdict({ ok, problemDays, awaitingSyncDays }: BalanceProofSummary): string {
+  if (awaitingSyncDays === 0) return ok ? 'every day adds up' : `${problemDays} days do not add up`
+  const awaiting = `${awaitingSyncDays} await the next sync`
+  return ok ? `every synced day adds up, ${awaiting}` : `${problemDays} days do not add up, ${awaiting}`
 }

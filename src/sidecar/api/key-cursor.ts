@@ -1,10 +1,5 @@
 import { z } from 'zod'
-import {
-  createListCursorCodec,
-  listCursorMessage,
-  type ListCursorCodec,
-  type ListCursorProblem,
-} from '../../list-cursor/index.js'
+import { createListCursorCodec, listCursorMessage, type ListCursorCodec } from '../../list-cursor/index.js'
 import { SidecarApiError } from '../api-error.js'
 
 export { listFingerprint } from '../../list-cursor/index.js'
@@ -29,12 +24,8 @@ export function decodeListCursor(
 ): string {
   const decoded = codec.decode(raw, fingerprint)
   if (decoded.ok) return decoded.after
-  throw invalidCursor(decoded.problem, keepSame)
-}
-
-function invalidCursor(problem: ListCursorProblem, keepSame: string): SidecarApiError {
-  const message = listCursorMessage(problem, keepSame)
-  return new SidecarApiError(400, 'invalid_cursor', `query.cursor ${message}`, [
+  const message = listCursorMessage(decoded.problem, keepSame)
+  throw new SidecarApiError(400, 'invalid_cursor', `query.cursor ${message}`, [
     { path: 'query.cursor', message },
   ])
 }
@@ -64,6 +55,20 @@ function isTimestampText(text: string): boolean {
 
 const TimePositionKey = z.tuple([z.string().refine(isTimestampText), z.string().min(1)])
 
+function parseTimePosition(key: string): TimePosition | undefined {
+  let json: unknown
+  try {
+    json = JSON.parse(key)
+  } catch {
+    return undefined
+  }
+  const parsed = TimePositionKey.safeParse(json)
+  return parsed.success ? { createdAt: parsed.data[0], id: parsed.data[1] } : undefined
+}
+
+/** The key cursors' format, refusing a key that is not a [createdAt, id] position. */
+const timeCursors = createListCursorCodec('key', 'kc_', (key) => parseTimePosition(key) !== undefined)
+
 /** The key a newest-first list's cursor carries, for keyPage. */
 export function timePositionKey(position: TimePosition): string {
   return JSON.stringify([position.createdAt, position.id])
@@ -71,17 +76,7 @@ export function timePositionKey(position: TimePosition): string {
 
 /** @throws SidecarApiError 400 invalid_cursor when malformed or made for another list or other filters */
 export function decodeTimeCursor(raw: string, fingerprint: string): TimePosition {
-  const parsed = TimePositionKey.safeParse(jsonOrUndefined(decodeKeyCursor(raw, fingerprint)))
-  if (!parsed.success) throw invalidCursor('malformed', 'them')
-  return { createdAt: parsed.data[0], id: parsed.data[1] }
-}
-
-function jsonOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
+  return parseTimePosition(decodeListCursor(timeCursors, raw, fingerprint, 'them'))!
 }
 
 /** The bank API's list envelope for one keyset page of up to limit + 1 rows. */
