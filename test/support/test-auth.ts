@@ -1,0 +1,23 @@
+import type { RequestHandler } from 'express'
+import type { Kysely } from 'kysely'
+import { Registry } from 'prom-client'
+import { systemClock } from '../../src/clock/index.js'
+import { silentLogger } from '../../src/observability/index.js'
+import { createSidecarAuth, requireActor } from '../../src/sidecar/auth/index.js'
+import type { Database } from '../../src/store/index.js'
+
+/** The /api guard as the sidecar mounts it (src/sidecar/http-app.ts), for apps built of single route files. */
+export function testApiGuard(db: Kysely<Database>, apiToken: string): RequestHandler {
+  return requireActor(
+    createSidecarAuth({
+      db,
+      apiToken,
+      builtinName: 'admin',
+      clock: systemClock,
+      logger: silentLogger,
+      registry: new Registry(),
+      failureBurst: 1000,
+      failureRefillSeconds: 1,
+    }),
+  )
+}
