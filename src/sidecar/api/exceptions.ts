@@ -6,7 +6,7 @@ import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../runtime.js'
 import { decodeKeyCursor, keyPage, listFingerprint } from './key-cursor.js'
-import { asApiError } from './matching-error.js'
+import { asApiError } from './domain-error.js'
 import { presentException } from './present-matching.js'
 
 const ExceptionType = z.enum([

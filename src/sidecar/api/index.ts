@@ -11,6 +11,7 @@ import { overviewRoutes } from './overview.js'
 import { reportRoutes } from './report.js'
 import { transactionRoutes } from './transactions.js'
 import { transferRoutes } from './transfers.js'
+import { userRoutes } from './users.js'
 
 /** Every /api route; each file holds one resource. */
 export function apiRoutes(context: SidecarContext): Router {
@@ -26,5 +27,6 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(reportRoutes(context))
   router.use(invoiceRoutes(context))
   router.use(alertRoutes(context))
+  router.use(userRoutes(context))
   return router
 }

@@ -6,7 +6,10 @@ import { tokenMatches } from '../token-matches.js'
 
 export type AuthenticatorDeps = {
   db: Kysely<Database>
-  /** KIT_API_TOKEN (or sandbox mode's generated one): the built-in admin's token and the sessions' key. */
+  /**
+   * KIT_API_TOKEN (or sandbox mode's generated one): the built-in admin's token and the sessions' key; empty
+   * (a CLI without it): only user tokens are known, and no session.
+   */
   apiToken: string
   /** KIT_API_TOKEN_NAME. */
   builtinName: string
@@ -43,7 +46,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const admin = builtinAdmin(deps.builtinName)
   /** KIT_API_TOKEN's holder, or the active user whose token this is. */
   const holder = async (token: string | undefined): Promise<'builtin' | UserRow | undefined> => {
-    if (deps.apiToken.length === 0 || token === undefined) return undefined
+    if (token === undefined) return undefined
     if (tokenMatches(token, deps.apiToken)) return 'builtin'
     // A user token is found by its SHA-256 in one indexed read: the digest of a guess tells nothing of a token.
     if (!token.startsWith(USER_TOKEN_PREFIX)) return undefined
