@@ -156,7 +156,11 @@ describe('sessions of named users', () => {
   it('refuses an action below the role it needs, saying which role, and changes nothing', async () => {
     const cookie = await signInAs(await addUser('vic', 'viewer'))
     const requests = () =>
-      sidecar.context.store.db.selectFrom('sync_requests').selectAll().execute().then((rows) => rows.length)
+      sidecar.context.store.db
+        .selectFrom('sync_requests')
+        .selectAll()
+        .execute()
+        .then((rows) => rows.length)
     const before = await requests()
     const answer = await fetch(`${sidecar.url}/dashboard/connections/${connectionId}/sync`, {
       method: 'POST',
