@@ -187,13 +187,5 @@ export {
 export type { TransferLegsRow, TransferWithLegs } from './transfer-legs-repo.js'
 export { rejectSuggestion, removeManualMatch, setManualMatch } from './manual-matches-repo.js'
 export type { ManualMatchActor } from './manual-matches-repo.js'
-export {
-  findActiveUser,
-  findActiveUserByName,
-  findActiveUserByTokenHash,
-  insertUser,
-  listUsers,
-  revokeUser,
-  setUserRole,
-} from './users-repo.js'
+export { findActiveUser, insertUser, listUsers, revokeUser, setUserRole } from './users-repo.js'
 export type { NewUser, UserRow } from './users-repo.js'

@@ -30,34 +30,22 @@ export async function insertUser(
     .executeTakeFirst()
 }
 
-/** The active user holding the token with this SHA-256, if any. */
-export async function findActiveUserByTokenHash(
+/** The active user with this id, name, or token SHA-256, if any. */
+export async function findActiveUser(
   db: Kysely<Database>,
-  tokenHash: string,
+  by: { id: string } | { name: string } | { tokenHash: string },
 ): Promise<UserRow | undefined> {
+  if ('id' in by && !/^\d{1,18}$/.test(by.id)) return undefined
+  const [column, value] =
+    'id' in by
+      ? (['id', by.id] as const)
+      : 'name' in by
+        ? (['name', by.name] as const)
+        : (['token_hash', by.tokenHash] as const)
   return db
     .selectFrom('users')
     .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst()
-}
-
-export async function findActiveUser(db: Kysely<Database>, id: string): Promise<UserRow | undefined> {
-  if (!/^\d{1,18}$/.test(id)) return undefined
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst()
-}
-
-export async function findActiveUserByName(db: Kysely<Database>, name: string): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('name', '=', name)
+    .where(column, '=', value)
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
 }

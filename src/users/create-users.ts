@@ -3,7 +3,7 @@ import type { z } from 'zod'
 import type { Clock } from '../clock/index.js'
 import {
   appendAudit,
-  findActiveUserByName,
+  findActiveUser,
   insertUser,
   listUsers,
   revokeUser,
@@ -82,7 +82,7 @@ export function createUsers(deps: UsersDeps): Users {
     return name
   }
   const activeUser = async (trx: Kysely<Database>, name: string) => {
-    const row = await findActiveUserByName(trx, nameOf(name))
+    const row = await findActiveUser(trx, { name: nameOf(name) })
     if (!row) throw new UserError(404, 'not_found', `No user ${name}.`)
     return row
   }

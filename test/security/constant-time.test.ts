@@ -21,9 +21,7 @@ vi.mock('node:crypto', async (importOriginal) => {
 const { tokenMatches } = await import('../../src/sidecar/token-matches.js')
 const { builtinSessionValue, createAuthenticator, createSidecarAuth, requireActor } =
   await import('../../src/sidecar/auth/index.js')
-const { Registry } = await import('prom-client')
-const { systemClock } = await import('../../src/clock/index.js')
-const { silentLogger } = await import('../../src/observability/index.js')
+const { testAuthDeps } = await import('../support/test-auth.js')
 const { createSignatureVerifier, SignatureVerificationError } = await import('../../src/receiver/index.js')
 
 const TOKEN = 'kit_constant_time_0123456789abcdef'
@@ -33,16 +31,7 @@ const NO_DATABASE = new Proxy({} as never, {
     throw new Error('this test has no database')
   },
 })
-const authDeps = {
-  db: NO_DATABASE,
-  apiToken: TOKEN,
-  builtinName: 'admin',
-  clock: systemClock,
-  logger: silentLogger,
-  registry: new Registry(),
-  failureBurst: 1000,
-  failureRefillSeconds: 1,
-}
+const authDeps = testAuthDeps(NO_DATABASE, TOKEN)
 const spy = () => timingSafeEqual.spy
 
 // A block body: a function returned from beforeEach would be run as its teardown.

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import { findActiveUser, findActiveUserByTokenHash, type Database, type UserRow } from '../../store/index.js'
+import { findActiveUser, type Database, type UserRow } from '../../store/index.js'
 import { builtinAdmin, userActor, userTokenHash, USER_TOKEN_PREFIX, type Actor } from '../../users/index.js'
 import { tokenMatches } from '../token-matches.js'
 
@@ -50,7 +50,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     if (tokenMatches(token, deps.apiToken)) return 'builtin'
     // A user token is found by its SHA-256 in one indexed read: the digest of a guess tells nothing of a token.
     if (!token.startsWith(USER_TOKEN_PREFIX)) return undefined
-    return findActiveUserByTokenHash(deps.db, userTokenHash(token))
+    return findActiveUser(deps.db, { tokenHash: userTokenHash(token) })
   }
   return {
     async bearer(token) {
@@ -61,7 +61,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       if (deps.apiToken.length === 0 || value === undefined) return undefined
       const user = USER_SESSION.exec(value)
       if (!user) return tokenMatches(value, builtinSessionValue(deps.apiToken)) ? admin : undefined
-      const row = await findActiveUser(deps.db, user[1]!)
+      const row = await findActiveUser(deps.db, { id: user[1]! })
       if (!row || !tokenMatches(user[2], userSessionMac(deps.apiToken, row))) return undefined
       return userActor(row)
     },
