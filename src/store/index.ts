@@ -131,8 +131,8 @@ export type {
   InvoiceListFilter,
   InvoicesWrittenHook,
 } from './invoices-repo.js'
-export { appendAudit, verifyAuditChain } from './audit-log-repo.js'
-export type { AuditAppend, AuditVerification } from './audit-log-repo.js'
+export { appendAudit, listAuditEntries, verifyAuditChain } from './audit-log-repo.js'
+export type { AuditAppend, AuditFilter, AuditRow, AuditVerification } from './audit-log-repo.js'
 export { auditEntryHash, canonicalJson, GENESIS_HASH } from './audit-hash.js'
 export type { AuditEntry } from './audit-hash.js'
 export {

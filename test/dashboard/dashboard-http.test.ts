@@ -153,6 +153,26 @@ describe('sessions of named users', () => {
     expect(after.headers.get('set-cookie')).toMatch(/^bankrec_session=;/)
   })
 
+  it('lists the audit log on the Activity page with each actor and role, filtered by actor', async () => {
+    const cookie = await signInAs(await addUser('ada', 'admin'))
+    const added = await fetch(`${sidecar.url}/api/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${API_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'eve', role: 'viewer' }),
+    })
+    expect(added.status).toBe(201)
+    const page = await fetch(`${sidecar.url}/dashboard/activity?actor=admin`, { headers: { cookie } })
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    expect(html).toMatch(
+      /<tr data-seq="\d+" data-actor="admin">[\s\S]*?admin<\/a\s*> <small>admin<\/small>[\s\S]*?user\.added[\s\S]*?eve/,
+    )
+    expect(html).not.toContain('data-actor="engine"')
+    const nobody = await fetch(`${sidecar.url}/dashboard/activity?actor=%00x`, { headers: { cookie } })
+    expect(nobody.status).toBe(200)
+    expect(await nobody.text()).toContain('Nothing recorded')
+  })
+
   it('refuses an action below the role it needs, saying which role, and changes nothing', async () => {
     const cookie = await signInAs(await addUser('vic', 'viewer'))
     const requests = () =>

@@ -340,6 +340,11 @@ const CASES: Record<string, Case[]> = {
   'DELETE /api/invoices/:id': ids('/api/invoices/:id'),
   'GET /api/alerts': [...queries('severity', INJECTIONS), ...queries('cursor', INJECTIONS)],
   'GET /api/me': [],
+  'GET /api/audit': [
+    ...queries('cursor', ['nope', 'kc_eyJrIjoia2V5IiwiYSI6IngiLCJxIjoiIn0', ...INJECTIONS]),
+    ...queries('limit', ['0', '-1', '1001', 'ten']),
+    ...queries('actor', ['x'.repeat(300)]),
+  ],
   'GET /api/users': queries('includeRemoved', ['yes', ...INJECTIONS]),
   'POST /api/users': [
     ...malformed(),

@@ -183,6 +183,35 @@ describe('who did what', () => {
     expect(await verifyAuditChain(db)).toMatchObject({ ok: true })
   })
 
+  it('lists who did what at GET /api/audit, newest first, by actor, paged, for any role', async () => {
+    const carl = await call(tokens.viewer, 'GET', '/api/audit?actor=carl')
+    expect(carl.status).toBe(200)
+    expect(carl.body.data.map((entry: any) => [entry.actor, entry.actorRole, entry.action])).toEqual([
+      ['carl', 'clerk', 'allocation.created'],
+      ['carl', 'clerk', 'manual_match.created'],
+    ])
+    const users = await call(tokens.viewer, 'GET', '/api/audit?entity=user&limit=3')
+    expect(users.body.data.map((entry: any) => [entry.actor, entry.action, entry.entityId])).toEqual([
+      ['admin', 'user.added', 'adam'],
+      ['admin', 'user.added', 'april'],
+      ['admin', 'user.added', 'carl'],
+    ])
+    const next = await call(
+      tokens.viewer,
+      'GET',
+      `/api/audit?entity=user&limit=3&cursor=${users.body.pagination.nextCursor}`,
+    )
+    expect(next.body.data.map((entry: any) => entry.entityId)).toEqual(['vera'])
+    expect(next.body.pagination).toEqual({ hasMore: false, nextCursor: null })
+    const mixed = await call(
+      tokens.viewer,
+      'GET',
+      `/api/audit?entity=invoice&cursor=${users.body.pagination.nextCursor}`,
+    )
+    expect(mixed.status).toBe(400)
+    expect(mixed.body.error.code).toBe('invalid_cursor')
+  })
+
   it('applies a new role at the next request and revokes a removed user’s token at once', async () => {
     expect((await call(API_TOKEN, 'PATCH', '/api/users/carl', { role: 'viewer' })).body).toMatchObject({
       name: 'carl',

@@ -3,6 +3,7 @@ import type { SidecarContext } from '../runtime.js'
 import { accountRoutes } from './accounts.js'
 import { alertRoutes } from './alerts.js'
 import { allocationRoutes } from './allocations.js'
+import { auditRoutes } from './audit.js'
 import { balanceProofRoutes } from './balance-proof.js'
 import { connectionRoutes } from './connections.js'
 import { exceptionRoutes } from './exceptions.js'
@@ -28,5 +29,6 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(invoiceRoutes(context))
   router.use(alertRoutes(context))
   router.use(userRoutes(context))
+  router.use(auditRoutes(context))
   return router
 }

@@ -14,6 +14,7 @@ import {
 import type { SidecarContext } from '../runtime.js'
 import { bearerOf } from '../token-matches.js'
 import { dashboardActions, sameOrigin, safeBack } from './dashboard-actions.js'
+import { loadActivity, renderActivity } from './activity-page.js'
 import { loadExceptions, renderExceptions } from './exceptions-page.js'
 import { html, type SafeHtml } from './html.js'
 import { loadInvoice, loadInvoices, renderInvoice, renderInvoices } from './invoices-page.js'
@@ -36,7 +37,7 @@ export function dashboardRoutes(context: SidecarContext): Router {
 
   /** A page for a signed-in browser; anyone else gets the sign-in form (401), which comes back here. */
   const page = (
-    current: 'overview' | 'exceptions' | 'invoices',
+    current: 'overview' | 'exceptions' | 'invoices' | 'activity',
     build: (req: Request, actor: Actor) => Promise<{ title: string; body: SafeHtml } | undefined>,
   ): RequestHandler =>
     handle(async (req: Request, res: Response) => {
@@ -111,6 +112,16 @@ export function dashboardRoutes(context: SidecarContext): Router {
         }
       )
     }),
+  )
+
+  router.get(
+    '/dashboard/activity',
+    page('activity', async (req) => ({
+      title: 'Activity',
+      body: renderActivity(
+        await loadActivity(context, { actor: text(req.query.actor), before: text(req.query.before) }),
+      ),
+    })),
   )
 
   const form = express.urlencoded({ extended: false, limit: '16kb' })

@@ -6,7 +6,7 @@ export type PageShell = {
   nonce: string
   sandbox: boolean
   /** The nav entry to mark current; none on the sign-in page. */
-  current?: 'overview' | 'exceptions' | 'invoices'
+  current?: 'overview' | 'exceptions' | 'invoices' | 'activity'
   /** Who is signed in, shown beside Sign out. */
   actor?: Actor
   notice?: { kind: 'ok' | 'error'; text: string } | null
@@ -19,6 +19,7 @@ const NAV = [
   ['overview', '/dashboard', 'Overview'],
   ['exceptions', '/dashboard/exceptions', 'Exceptions'],
   ['invoices', '/dashboard/invoices', 'Invoices'],
+  ['activity', '/dashboard/activity', 'Activity'],
 ] as const
 
 /** The HTML around every dashboard page: one inline style and one inline script, both under the page's nonce. */
