@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { parseAlertEnv } from '../alerts/index.js'
+import { USER_NAME_PATTERN, USER_NAME_RULE } from '../users/index.js'
 
 const whole = (min: number, max: number) =>
   z
@@ -94,7 +95,7 @@ export const BankrecEnv = z
       .string()
       .trim()
       .toLowerCase()
-      .regex(/^[a-z0-9][a-z0-9._@+-]{0,63}$/, 'must be 1–64 lower-case letters, digits or . _ @ + -')
+      .regex(USER_NAME_PATTERN, USER_NAME_RULE)
       .refine((name) => name !== 'engine' && name !== 'person', 'must not be engine or person')
       .default('admin'),
     /** CLI only: act as the user holding this token (`bankrec users add`); unset: as the built-in admin. */

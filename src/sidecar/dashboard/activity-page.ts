@@ -1,10 +1,10 @@
 import { listAuditEntries, type AuditRow } from '../../store/index.js'
+import { USER_NAME_PATTERN } from '../../users/index.js'
 import type { SidecarContext } from '../runtime.js'
 import { shortId, when } from './format.js'
 import { html, type SafeHtml } from './html.js'
 
 const PAGE_SIZE = 100
-const ACTOR = /^[a-z0-9][a-z0-9._@+-]{0,63}$/
 
 export type ActivityData = {
   now: Date
@@ -22,7 +22,7 @@ export async function loadActivity(
   const before = query.before && /^\d{1,18}$/.test(query.before) ? query.before : null
   // A name no actor can have finds nothing (and never reaches the database).
   const found =
-    query.actor === undefined || ACTOR.test(query.actor)
+    query.actor === undefined || USER_NAME_PATTERN.test(query.actor)
       ? await listAuditEntries(context.store.db, { actor: query.actor }, before, PAGE_SIZE + 1)
       : []
   const rows = found.slice(0, PAGE_SIZE)
