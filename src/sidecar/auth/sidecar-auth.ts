@@ -25,7 +25,7 @@ export type AuthRefusal = {
 
 export type SidecarAuthDeps = {
   db: Kysely<Database>
-  /** KIT_API_TOKEN or sandbox mode's generated token; empty: nothing is let in. */
+  /** KIT_API_TOKEN or sandbox mode's generated token: the built-in admin's, and the key of every session. */
   apiToken: string
   builtinName: string
   clock: Clock
@@ -86,7 +86,7 @@ export function createSidecarAuth(deps: SidecarAuthDeps): SidecarAuth {
     check: () => Promise<T | undefined>,
   ): Promise<T | AuthRefusal> => {
     const client = req.ip ?? req.socket.remoteAddress ?? 'unknown'
-    const where = { client, via, path: req.path, requestId: req.res?.locals.requestId }
+    const where = { client, via, path: req.baseUrl + req.path, requestId: req.res?.locals.requestId }
     const waitMs = throttle.retryAfterMs(client)
     if (waitMs > 0) {
       failures.inc({ via, outcome: 'throttled' })
