@@ -48,9 +48,12 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const holder = async (token: string | undefined): Promise<'builtin' | UserRow | undefined> => {
     if (token === undefined) return undefined
     if (tokenMatches(token, deps.apiToken)) return 'builtin'
-    // A user token is found by its SHA-256 in one indexed read: the digest of a guess tells nothing of a token.
+    // A user token is found by its SHA-256 in one indexed read (the digest of a guess tells nothing of any
+    // token), and the stored digest is compared with it in constant time all the same.
     if (!token.startsWith(USER_TOKEN_PREFIX)) return undefined
-    return findActiveUser(deps.db, { tokenHash: userTokenHash(token) })
+    const hash = userTokenHash(token)
+    const row = await findActiveUser(deps.db, { tokenHash: hash })
+    return row && tokenMatches(hash, row.token_hash) ? row : undefined
   }
   return {
     async bearer(token) {
