@@ -89,3 +89,6 @@ export type {
 
 export { loadConfig, ConfigError } from './config/index.js'
 export type { BankrecEnv } from './config/index.js'
+
+export { ROLES, roleAllows, assertSecondPerson, MakerCheckerError } from './users/index.js'
+export type { Actor, Role } from './users/index.js'

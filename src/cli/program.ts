@@ -12,6 +12,7 @@ import { sandboxCommand } from './sandbox.js'
 import { startCommand } from './start.js'
 import { syncCommand } from './sync.js'
 import { transferCommand } from './transfer.js'
+import { usersCommand } from './users.js'
 import { verifyCommand } from './verify.js'
 import { webhooksCommand } from './webhooks.js'
 import { workerCommand } from './worker.js'
@@ -40,6 +41,7 @@ export function buildProgram(io: CommandIo): Command {
     reportCommand(io),
     auditCommand(io),
     invoicesCommand(io),
+    usersCommand(io),
   ]) {
     program.addCommand(inherit(command, program))
   }

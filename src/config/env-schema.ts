@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { parseAlertEnv } from '../alerts/index.js'
+import { USER_NAME_PATTERN, USER_NAME_RULE } from '../users/index.js'
 
 const whole = (min: number, max: number) =>
   z
@@ -89,6 +90,20 @@ export const BankrecEnv = z
     JOB_LOCK_SECONDS: whole(1, 3600).default(30),
     /** How long a stop waits for requests in flight and running jobs before it cuts them off. */
     SHUTDOWN_TIMEOUT_SECONDS: whole(1, 3600).default(30),
+    /** The name the audit log records for what is done with KIT_API_TOKEN (the built-in admin). */
+    KIT_API_TOKEN_NAME: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(USER_NAME_PATTERN, USER_NAME_RULE)
+      .refine((name) => name !== 'engine' && name !== 'person', 'must not be engine or person')
+      .default('admin'),
+    /** CLI only: act as the user holding this token (`bankrec users add`); unset: as the built-in admin. */
+    BANKREC_USER_TOKEN: z.string().trim().min(1).optional(),
+    /** Failed token attempts one client may make at once (a token bucket per client address). */
+    AUTH_FAILURE_BURST: whole(1, 1_000_000).default(10),
+    /** How often a client regains one failed attempt. */
+    AUTH_FAILURE_REFILL_SECONDS: whole(1, 86_400).default(6),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {

@@ -5,7 +5,7 @@ import { createWebhookMiddleware } from '../receiver/index.js'
 import { SidecarApiError, answerApiError, assignRequestId, handle } from './api-error.js'
 import { apiRoutes } from './api/index.js'
 import { refuseUnstorableText } from './api/refuse-unstorable-text.js'
-import { requireApiToken } from './api/require-token.js'
+import { requireActor } from './auth/index.js'
 import { dashboardRoutes } from './dashboard/index.js'
 import type { Drain } from './drain.js'
 import { refuseLargeBody } from './refuse-large-body.js'
@@ -21,7 +21,7 @@ export type SidecarApp = express.Express & {
 
 /**
  * The sidecar's one HTTP server: POST /webhooks (receiver role; raw body, mounted before any JSON parser),
- * /api (Bearer KIT_API_TOKEN), the dashboard at / and the queue board at /admin/queues (api role), /healthz,
+ * /api (Bearer KIT_API_TOKEN or a user's token), the dashboard at / and the queue board at /admin/queues (api role), /healthz,
  * /readyz and /metrics.
  */
 export function createSidecarApp(
@@ -79,7 +79,7 @@ export function createSidecarApp(
   if (options.roles.has('api')) {
     app.use(
       '/api',
-      requireApiToken(context.apiToken),
+      requireActor(context.auth),
       refuseLargeBody(API_JSON_LIMIT_BYTES, ['json']),
       express.json({ limit: API_JSON_LIMIT_BYTES }),
       refuseUnstorableText,

@@ -42,6 +42,8 @@ import {
   type AlertPipeline,
   type AlertPublisher,
 } from './alerts/index.js'
+import { createUsers, type Users } from '../users/index.js'
+import { createSidecarAuth, type SidecarAuth } from './auth/index.js'
 import { createDrain } from './drain.js'
 import { createSidecarApp } from './http-app.js'
 import { createSidecarMetrics, MATCH_RATE_GAUGE, type SidecarMetrics } from './metrics.js'
@@ -93,6 +95,10 @@ export type SidecarContext = {
   queues: Queue[]
   /** Matching payments to invoices and transfers: the outbox, runs, a person's inputs (src/reconcile/matching). */
   reconcile: MatchingService
+  /** Named users with roles (docs/users.md). */
+  users: Users
+  /** Who a request is (Bearer token or session cookie), with the failed-attempt throttle. */
+  auth: SidecarAuth
 }
 
 export type Sidecar = {
@@ -201,6 +207,17 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       metrics,
       queues,
       reconcile,
+      users: createUsers({ db: store.db, clock, builtinName: config.KIT_API_TOKEN_NAME }),
+      auth: createSidecarAuth({
+        db: store.db,
+        apiToken: apiToken ?? '',
+        builtinName: config.KIT_API_TOKEN_NAME,
+        clock,
+        logger,
+        registry: metrics.registry,
+        failureBurst: config.AUTH_FAILURE_BURST,
+        failureRefillSeconds: config.AUTH_FAILURE_REFILL_SECONDS,
+      }),
     }
 
     if (options.roles.has('worker')) {

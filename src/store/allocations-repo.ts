@@ -15,6 +15,8 @@ export type NewAllocation = {
   via: string | null
   confidence: number
   madeBy: 'engine' | 'person'
+  /** The user whose manual match this is (madeBy person). */
+  actor?: string | null
 }
 
 export async function activeAllocationsOfTransactions(
@@ -67,6 +69,7 @@ export async function insertAllocations(
         via: allocation.via,
         confidence: allocation.confidence,
         made_by: allocation.madeBy,
+        actor: allocation.actor ?? null,
         created_at: at,
       })),
     )

@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto'
 
-/** An audit entry as it is hashed: `at` as an ISO timestamp, `seq` as a decimal string. */
+/**
+ * An audit entry as it is hashed: `at` as an ISO timestamp, `seq` as a decimal string. `actorRole` is left out
+ * when absent (canonicalJson drops undefined), so entries written before roles existed hash as they did.
+ */
 export type AuditEntry = {
   seq: string
   at: string
   actor: string
+  actorRole?: string
   action: string
   entity: string
   entityId: string

@@ -1,9 +1,12 @@
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type Selectable } from 'kysely'
 import { auditEntryHash, GENESIS_HASH, type AuditEntry } from './audit-hash.js'
-import type { Database } from './database.js'
+import type { AuditLogTable, Database } from './database.js'
 
 export type AuditAppend = {
+  /** A user's name, the built-in admin's name, or `engine`. */
   actor: string
+  /** The acting person's role; none for the engine. */
+  actorRole?: string | null
   action: string
   entity: string
   entityId: string
@@ -32,12 +35,19 @@ export async function appendAudit(
   let prevHash = last?.hash ?? GENESIS_HASH
   const rows = entries.map((entry) => {
     seq += 1n
-    const hashed: AuditEntry = { seq: seq.toString(), at: at.toISOString(), ...entry }
+    const { actorRole, ...rest } = entry
+    const hashed: AuditEntry = {
+      seq: seq.toString(),
+      at: at.toISOString(),
+      ...rest,
+      actorRole: actorRole ?? undefined,
+    }
     const hash = auditEntryHash(prevHash, hashed)
     const row = {
       seq: hashed.seq,
       at,
       actor: entry.actor,
+      actor_role: actorRole ?? null,
       action: entry.action,
       entity: entry.entity,
       entity_id: entry.entityId,
@@ -88,6 +98,7 @@ export async function verifyAuditChain(db: Kysely<Database>, batchSize = 5000): 
         seq: row.seq,
         at: row.at.toISOString(),
         actor: row.actor,
+        actorRole: row.actor_role ?? undefined,
         action: row.action,
         entity: row.entity,
         entityId: row.entity_id,
@@ -100,4 +111,24 @@ export async function verifyAuditChain(db: Kysely<Database>, batchSize = 5000): 
     }
     if (rows.length < batchSize) return { ok: true, entries }
   }
+}
+
+export type AuditRow = Selectable<AuditLogTable>
+
+export type AuditFilter = { actor?: string; action?: string; entity?: string; entityId?: string }
+
+/** A page of the audit log, newest first; `before` is the last seq of the previous page. */
+export async function listAuditEntries(
+  db: Kysely<Database>,
+  filter: AuditFilter,
+  before: string | null,
+  limit: number,
+): Promise<AuditRow[]> {
+  let query = db.selectFrom('audit_log').selectAll()
+  if (filter.actor) query = query.where('actor', '=', filter.actor)
+  if (filter.action) query = query.where('action', '=', filter.action)
+  if (filter.entity) query = query.where('entity', '=', filter.entity)
+  if (filter.entityId) query = query.where('entity_id', '=', filter.entityId)
+  if (before) query = query.where('seq', '<', before)
+  return query.orderBy('seq', 'desc').limit(limit).execute()
 }

@@ -307,6 +307,8 @@ export type AllocationsTable = {
   created_at: Timestamp
   reversed_at: Timestamp | null
   reversal_reason: string | null
+  /** The user whose manual match produced it (made_by person); null for the engine's and older rows. */
+  actor: string | null
 }
 
 /** An invoice's state as matching derived it. */
@@ -372,6 +374,9 @@ export type ManualMatchesTable = {
   amount: Numeric
   created_at: Timestamp
   removed_at: Timestamp | null
+  /** Who made it and their role then; null on rows older than named users. */
+  actor: string | null
+  actor_role: string | null
 }
 
 export type RejectedSuggestionsTable = {
@@ -402,6 +407,20 @@ export type AuditLogTable = {
   payload: JSONColumnType<Record<string, unknown>>
   prev_hash: string
   hash: string
+  /** The acting person's role; hashed into the entry when set (null on the engine's and older entries). */
+  actor_role: string | null
+}
+
+/** A named user of the API and dashboard. Only the token's SHA-256 is kept; removing a user revokes it. */
+export type UsersTable = {
+  id: Generated<string>
+  name: string
+  role: 'viewer' | 'clerk' | 'approver' | 'admin'
+  token_hash: string
+  created_at: Timestamp
+  created_by: string
+  revoked_at: Timestamp | null
+  revoked_by: string | null
 }
 
 export type Database = {
@@ -414,6 +433,7 @@ export type Database = {
   rejected_suggestions: RejectedSuggestionsTable
   transfer_legs: TransferLegsTable
   audit_log: AuditLogTable
+  users: UsersTable
   invoices: InvoicesTable
   app_events: AppEventsTable
   transfers: TransfersTable

@@ -131,8 +131,8 @@ export type {
   InvoiceListFilter,
   InvoicesWrittenHook,
 } from './invoices-repo.js'
-export { appendAudit, verifyAuditChain } from './audit-log-repo.js'
-export type { AuditAppend, AuditVerification } from './audit-log-repo.js'
+export { appendAudit, listAuditEntries, verifyAuditChain } from './audit-log-repo.js'
+export type { AuditAppend, AuditFilter, AuditRow, AuditVerification } from './audit-log-repo.js'
 export { auditEntryHash, canonicalJson, GENESIS_HASH } from './audit-hash.js'
 export type { AuditEntry } from './audit-hash.js'
 export {
@@ -186,3 +186,6 @@ export {
 } from './transfer-legs-repo.js'
 export type { TransferLegsRow, TransferWithLegs } from './transfer-legs-repo.js'
 export { rejectSuggestion, removeManualMatch, setManualMatch } from './manual-matches-repo.js'
+export type { ManualMatchActor } from './manual-matches-repo.js'
+export { findActiveUser, insertUser, listUsers, revokeUser, setUserRole } from './users-repo.js'
+export type { NewUser, UserRow } from './users-repo.js'

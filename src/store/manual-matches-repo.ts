@@ -1,11 +1,15 @@
 import { type Kysely } from 'kysely'
 import type { Database } from './database.js'
 
+/** Who made a manual match: a user's (or the built-in admin's) name and role, as the audit log records them. */
+export type ManualMatchActor = { actor: string; actorRole: string }
+
 /** Sets a person's match of a transaction to an invoice, replacing the one held for the same pair. */
 export async function setManualMatch(
   db: Kysely<Database>,
   match: { transactionId: string; invoiceId: string; amount: string },
   at: Date,
+  by: ManualMatchActor,
 ): Promise<void> {
   await removeManualMatch(db, match.transactionId, match.invoiceId, at)
   await db
@@ -15,6 +19,8 @@ export async function setManualMatch(
       invoice_id: match.invoiceId,
       amount: match.amount,
       created_at: at,
+      actor: by.actor,
+      actor_role: by.actorRole,
     })
     .execute()
 }

@@ -103,7 +103,14 @@ export async function transactionsTouchingInvoices(
   return rows.map((row) => row.id)
 }
 
-export type ManualMatchInput = { transactionId: string; invoiceId: string; amount: string }
+export type ManualMatchInput = {
+  transactionId: string
+  invoiceId: string
+  amount: string
+  /** Who made it; null on matches older than named users. */
+  actor: string | null
+  actorRole: string | null
+}
 
 export async function loadManualMatches(
   db: Kysely<Database>,
@@ -112,7 +119,7 @@ export async function loadManualMatches(
   if (transactionIds.length === 0) return []
   const rows = await db
     .selectFrom('manual_matches')
-    .select(['transaction_id', 'invoice_id', 'amount'])
+    .select(['transaction_id', 'invoice_id', 'amount', 'actor', 'actor_role'])
     .where('transaction_id', 'in', [...transactionIds])
     .where('removed_at', 'is', null)
     .execute()
@@ -120,6 +127,8 @@ export async function loadManualMatches(
     transactionId: row.transaction_id,
     invoiceId: row.invoice_id,
     amount: row.amount,
+    actor: row.actor,
+    actorRole: row.actor_role,
   }))
 }
 

@@ -96,7 +96,9 @@ async function stageScreenshotStory(): Promise<void> {
 }
 
 describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
-  it('signs in, turns a connection red on reauthRequired, and accepting a suggestion pays the invoice', async () => {
+  it('signs in as a clerk, turns a connection red on reauthRequired, and accepting a suggestion pays the invoice', async () => {
+    const clerk = await api('POST', '/users', { name: 'carla', role: 'clerk' })
+    expect(clerk.status).toBe(201)
     for (const [id, number, amount] of [
       ['inv-gx-1', 'GX-7781', '75.50'],
       ['inv-gx-2', 'GX-7782', '120.00'],
@@ -138,10 +140,11 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     const page = await browser.context.newPage()
     const signIn = await page.goto(`${sidecar.url}/`)
     expect(signIn?.status()).toBe(401)
-    await page.fill('input[name="token"]', API_TOKEN)
+    await page.fill('input[name="token"]', clerk.body.token)
     await page.click('#signin-form button[type="submit"]')
     const row = `tr[data-connection-id="${connectionId}"]`
     await page.waitForSelector(`${row}[data-status="active"] .badge.green`)
+    expect(await page.textContent('header .whoami')).toBe('carla · clerk')
     expect(await page.textContent('#connections')).toContain('Harbor National')
 
     await bank(`/connections/${connectionId}/status`, { status: 'reauthRequired' })
@@ -162,6 +165,9 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     expect(await paid.textContent()).toContain(payment.id.slice(0, 8))
     expect(await page.getAttribute('tr[data-invoice-id="inv-gx-2"]', 'data-status')).toBe('open')
     expect(await page.getAttribute('tr[data-invoice-id="inv-gx-3"]', 'data-status')).toBe('paid')
+    await page.click('tr[data-invoice-id="inv-gx-1"] a:has-text("GX-7781")')
+    expect(await page.textContent('#allocations .made-by')).toBe('carla')
+    expect(await page.$('#allocations button:has-text("Unmatch")')).not.toBeNull()
 
     await page.goto(`${sidecar.url}/dashboard`)
     await page.waitForSelector('#alerts li')
@@ -180,6 +186,22 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     expect(browser.requests.length).toBeGreaterThan(0)
     expect(browser.requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([])
   }, 120_000)
+
+  it('shows a viewer who made each allocation, and no button to change one', async () => {
+    const viewer = await api('POST', '/users', { name: 'vic', role: 'viewer' })
+    await browser.context.clearCookies()
+    const page = await browser.context.newPage()
+    await page.goto(`${sidecar.url}/dashboard/invoices/inv-gx-1`)
+    await page.fill('input[name="token"]', viewer.body.token)
+    await page.click('#signin-form button[type="submit"]')
+    await page.waitForSelector('#allocations')
+    expect(await page.textContent('header .whoami')).toBe('vic · viewer')
+    expect(await page.textContent('#allocations .made-by')).toBe('carla')
+    expect(await page.$('#allocations button')).toBeNull()
+    await page.goto(`${sidecar.url}/dashboard/exceptions`)
+    expect(await page.$('button:has-text("Accept")')).toBeNull()
+    expect(await page.$('form.manual-match')).toBeNull()
+  })
 
   it('signs in from the link bankrec start prints, keeping the token out of the address', async () => {
     await browser.context.clearCookies()

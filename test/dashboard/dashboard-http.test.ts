@@ -116,6 +116,89 @@ describe('dashboard sign-in', () => {
   })
 })
 
+describe('sessions of named users', () => {
+  async function addUser(name: string, role: string): Promise<string> {
+    const answer = await fetch(`${sidecar.url}/api/users`, {
+      method: 'POST',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      body: JSON.stringify({ name, role }),
+    })
+    expect(answer.status).toBe(201)
+    return ((await answer.json()) as { token: string }).token
+  }
+
+  async function signInAs(token: string): Promise<string> {
+    const answer = await fetch(`${sidecar.url}/dashboard/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: sidecar.url },
+      body: new URLSearchParams({ token }).toString(),
+    })
+    expect(answer.status).toBe(303)
+    return answer.headers.get('set-cookie')!.split(';')[0]!
+  }
+
+  it('carries the user who signed in, shown on every page, and ends when the user is removed', async () => {
+    const token = await addUser('sam', 'clerk')
+    const cookie = await signInAs(token)
+    expect(cookie).not.toContain(token)
+    const page = await fetch(`${sidecar.url}/dashboard/exceptions`, { headers: { cookie } })
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('<span class="whoami">sam · clerk</span>')
+
+    await fetch(`${sidecar.url}/api/users/sam`, { method: 'DELETE', headers: bearer })
+    const after = await fetch(`${sidecar.url}/dashboard/exceptions`, { headers: { cookie } })
+    expect(after.status).toBe(401)
+    expect(await after.text()).toContain('id="signin-form"')
+    expect(after.headers.get('set-cookie')).toMatch(/^bankrec_session=;/)
+  })
+
+  it('lists the audit log on the Activity page with each actor and role, filtered by actor', async () => {
+    const cookie = await signInAs(await addUser('ada', 'admin'))
+    const added = await fetch(`${sidecar.url}/api/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${API_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'eve', role: 'viewer' }),
+    })
+    expect(added.status).toBe(201)
+    const page = await fetch(`${sidecar.url}/dashboard/activity?actor=admin`, { headers: { cookie } })
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    expect(html).toMatch(
+      /<tr data-seq="\d+" data-actor="admin">[\s\S]*?admin<\/a\s*> <small>admin<\/small>[\s\S]*?user\.added[\s\S]*?eve/,
+    )
+    expect(html).not.toContain('data-actor="engine"')
+    const nobody = await fetch(`${sidecar.url}/dashboard/activity?actor=%00x`, { headers: { cookie } })
+    expect(nobody.status).toBe(200)
+    expect(await nobody.text()).toContain('Nothing recorded')
+  })
+
+  it('refuses an action below the role it needs, saying which role, and changes nothing', async () => {
+    const cookie = await signInAs(await addUser('vic', 'viewer'))
+    const requests = () =>
+      sidecar.context.store.db
+        .selectFrom('sync_requests')
+        .selectAll()
+        .execute()
+        .then((rows) => rows.length)
+    const before = await requests()
+    const answer = await fetch(`${sidecar.url}/dashboard/connections/${connectionId}/sync`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, origin: sidecar.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'back=/dashboard',
+    })
+    expect(answer.status).toBe(303)
+    const flashed = await fetch(`${sidecar.url}/dashboard`, {
+      headers: { cookie: `${cookie}; ${answer.headers.get('set-cookie')!.split(';')[0]}` },
+    })
+    const html = await flashed.text()
+    expect(html).toContain('This needs the clerk role; vic is a viewer.')
+    expect(html).not.toContain('Sync now')
+    expect(await requests()).toBe(before)
+  })
+})
+
 describe('the dashboard pages', () => {
   it('escapes bank and invoice data, so a name can never become markup', async () => {
     const put = await fetch(`${sidecar.url}/api/invoices/inv-xss`, {

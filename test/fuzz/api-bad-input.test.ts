@@ -339,6 +339,35 @@ const CASES: Record<string, Case[]> = {
   ],
   'DELETE /api/invoices/:id': ids('/api/invoices/:id'),
   'GET /api/alerts': [...queries('severity', INJECTIONS), ...queries('cursor', INJECTIONS)],
+  'GET /api/me': [],
+  'GET /api/audit': [
+    ...queries('cursor', ['nope', 'kc_eyJrIjoia2V5IiwiYSI6IngiLCJxIjoiIn0', ...INJECTIONS]),
+    ...queries('limit', ['0', '-1', '1001', 'ten']),
+    ...queries('actor', ['x'.repeat(300)]),
+  ],
+  'GET /api/users': queries('includeRemoved', ['yes', ...INJECTIONS]),
+  'POST /api/users': [
+    ...malformed(),
+    { name: 'no body', body: {}, names: 'name' },
+    { name: 'no role', body: { name: 'dora' }, names: 'role' },
+    { name: 'an unknown role', body: { name: 'dora', role: 'root' }, names: 'role' },
+    { name: 'an unknown field', body: { name: 'dora', role: 'viewer', token: 'mine' }, names: 'token' },
+    { name: 'a reserved name', body: { name: 'engine', role: 'viewer' }, names: 'name' },
+    { name: 'the built-in admin’s name', body: { name: 'admin', role: 'admin' }, names: 'name' },
+    { name: 'a 100k-char name', body: { name: LONG, role: 'viewer' }, names: 'name' },
+    ...INJECTIONS.map((name) => ({
+      name: `name ${name}`,
+      body: { name, role: 'viewer' },
+      names: 'name',
+    })),
+  ],
+  'PATCH /api/users/:name': [
+    ...malformed({ path: '/api/users/dora' }),
+    { name: 'an unknown role', path: '/api/users/dora', body: { role: 'root' }, names: 'role' },
+    { name: 'no such user', path: '/api/users/dora', body: { role: 'viewer' } },
+    ...ids('/api/users/:name').map((c) => ({ ...c, body: { role: 'viewer' } })),
+  ],
+  'DELETE /api/users/:name': ids('/api/users/:name'),
 }
 
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>

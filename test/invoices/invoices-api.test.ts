@@ -6,10 +6,10 @@ import { createVirtualClock } from '../../src/clock/index.js'
 import { createLogger } from '../../src/observability/index.js'
 import { answerApiError, assignRequestId } from '../../src/sidecar/api-error.js'
 import { invoiceRoutes } from '../../src/sidecar/api/invoices.js'
-import { requireApiToken } from '../../src/sidecar/api/require-token.js'
 import type { SidecarContext } from '../../src/sidecar/index.js'
 import { API_TOKEN, startTestSidecar } from '../sidecar/sidecar-fixture.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
+import { testApiGuard } from '../support/test-auth.js'
 
 const TOKEN = 'invoices-api-token-0123456789'
 const auth = { authorization: `Bearer ${TOKEN}` }
@@ -30,7 +30,7 @@ beforeAll(async () => {
   // The same pieces as the sidecar's /api mount (src/sidecar/http-app.ts).
   app = express()
   app.use(assignRequestId)
-  app.use('/api', requireApiToken(TOKEN), express.json({ limit: '10mb' }), invoiceRoutes(context))
+  app.use('/api', testApiGuard(database.db, TOKEN), express.json({ limit: '10mb' }), invoiceRoutes(context))
   app.use(answerApiError(() => undefined))
 })
 afterAll(async () => {

@@ -134,6 +134,7 @@ export async function createMatchingStore(label: string, windowSeconds = 3600): 
           'settled',
           'rule',
           'made_by',
+          'actor',
           'matched_reference',
         ])
         .where('reversed_at', 'is', null)

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createMatchingService } from '../../src/reconcile/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import { publishAppEvent } from '../../src/app-events/index.js'
+import { verifyAuditChain } from '../../src/store/index.js'
+import type { Actor } from '../../src/users/index.js'
 import { createMatchingStore, type MatchingStore } from './matching-fixture.js'
+
+const ALICE: Actor = { name: 'alice', role: 'clerk', kind: 'user' }
+const BOB: Actor = { name: 'bob', role: 'approver', kind: 'user' }
 
 let store: MatchingStore
 let service: ReturnType<typeof createMatchingService>
@@ -134,13 +139,13 @@ describe('the store pipeline', () => {
     await store.invoice({ id: 'inv-1', number: 'INV-1', amount: '100' })
     const tx = await store.pay({ amount: '30', description: 'no reference here' })
     await store.run()
-    await service.manualMatch({ transactionId: tx, invoiceId: 'inv-1' })
+    await service.manualMatch({ transactionId: tx, invoiceId: 'inv-1' }, ALICE)
     const [allocation] = await store.allocations()
     expect(allocation).toMatchObject({ invoice_id: 'inv-1', amount: '30', made_by: 'person', rule: 'manual' })
     expect(await store.exception(`unmatched_payment:${tx}:`)).toMatchObject({ resolution: 'manual_match' })
     expect(await store.state('inv-1')).toMatchObject({ status: 'partially_paid', amount_paid: '30' })
 
-    await service.unmatch(String(allocation!.id))
+    await service.unmatch(String(allocation!.id), ALICE)
     expect(await store.allocations()).toEqual([])
     expect(await store.state('inv-1')).toMatchObject({ status: 'open', amount_paid: '0' })
     expect(await store.exception(`unmatched_payment:${tx}:`)).toMatchObject({
@@ -154,12 +159,32 @@ describe('the store pipeline', () => {
     expect(reversal.reversal_reason).toBe('unmatched_by_person')
   })
 
+  it('keeps each person’s name on the allocation their match made when another person adds one', async () => {
+    await store.invoice({ id: 'inv-1', number: 'INV-1', amount: '100' })
+    await store.invoice({ id: 'inv-2', number: 'INV-2', amount: '50' })
+    const tx = await store.pay({ amount: '150', description: 'two invoices, no reference' })
+    await store.run()
+    await service.manualMatch({ transactionId: tx, invoiceId: 'inv-1' }, ALICE)
+    await service.manualMatch({ transactionId: tx, invoiceId: 'inv-2' }, BOB)
+    const rows = await store.allocations()
+    expect(rows.map((row) => [row.invoice_id, row.actor])).toEqual([
+      ['inv-1', 'alice'],
+      ['inv-2', 'bob'],
+    ])
+    const match = await store.db
+      .selectFrom('manual_matches')
+      .select(['actor', 'actor_role'])
+      .where('invoice_id', '=', 'inv-2')
+      .executeTakeFirstOrThrow()
+    expect(match).toEqual({ actor: 'bob', actor_role: 'approver' })
+  })
+
   it('keeps a manual unmatch of an engine allocation: the engine does not match it again', async () => {
     await store.invoice({ id: 'inv-1', number: 'INV-1', amount: '100' })
     const tx = await store.pay({ amount: '100', paymentReference: 'INV-1' })
     await store.run()
     const [allocation] = await store.allocations()
-    await service.unmatch(String(allocation!.id))
+    await service.unmatch(String(allocation!.id), ALICE)
     await store.pay({
       id: tx,
       amount: '100',
@@ -190,7 +215,7 @@ describe('the store pipeline', () => {
 
     it('allocates an accepted suggestion as a person’s match and resolves it', async () => {
       const { tx, key } = await suggested()
-      await service.acceptSuggestion(key)
+      await service.acceptSuggestion(key, BOB)
       expect(await store.allocations()).toMatchObject([
         { transaction_id: tx, invoice_id: 'inv-a', amount: '250', made_by: 'person' },
       ])
@@ -198,9 +223,31 @@ describe('the store pipeline', () => {
       expect(await store.state('inv-a')).toMatchObject({ status: 'paid' })
     })
 
+    it('records who accepted: the allocation and the audit entries name the person and role', async () => {
+      const { key } = await suggested()
+      const before = await store.db
+        .selectFrom('audit_log')
+        .select((eb) => eb.fn.max('seq').as('seq'))
+        .executeTakeFirstOrThrow()
+      await service.acceptSuggestion(key, BOB)
+      expect(await store.allocations()).toMatchObject([{ made_by: 'person', actor: 'bob' }])
+      const entries = await store.db
+        .selectFrom('audit_log')
+        .select(['actor', 'actor_role', 'action'])
+        .where('seq', '>', before.seq ?? '0')
+        .where('action', 'in', ['suggestion.accepted', 'allocation.created'])
+        .orderBy('seq')
+        .execute()
+      expect(entries).toEqual([
+        { actor: 'bob', actor_role: 'approver', action: 'suggestion.accepted' },
+        { actor: 'bob', actor_role: 'approver', action: 'allocation.created' },
+      ])
+      expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true })
+    })
+
     it('never makes a rejected suggestion again: the payment becomes unmatched', async () => {
       const { tx, key } = await suggested()
-      await service.rejectSuggestion(key)
+      await service.rejectSuggestion(key, BOB)
       expect(await store.exception(key)).toMatchObject({ resolution: 'rejected' })
       expect(await store.openExceptions()).toMatchObject([{ type: 'unmatched_payment', transaction_id: tx }])
       expect(await store.allocations()).toEqual([])

@@ -22,7 +22,8 @@ let sidecar: Awaited<ReturnType<typeof startTestSidecar>>
 let routes: AppRoute[]
 
 beforeAll(async () => {
-  sidecar = await startTestSidecar('routes_token', ROLES)
+  // Hundreds of wrong tokens from one client: this test is about every route refusing them, not the throttle.
+  sidecar = await startTestSidecar('routes_token', ROLES, { AUTH_FAILURE_BURST: '1000000' })
   // A second app on the same context, for its router: the running server is built by the same function.
   const app = createSidecarApp(sidecar.context, { roles: new Set(ROLES) })
   routes = listRoutes(app as unknown as Parameters<typeof listRoutes>[0])

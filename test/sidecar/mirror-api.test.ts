@@ -7,7 +7,6 @@ import { createLogger } from '../../src/observability/index.js'
 import { answerApiError, assignRequestId } from '../../src/sidecar/api-error.js'
 import { accountRoutes } from '../../src/sidecar/api/accounts.js'
 import { balanceProofRoutes } from '../../src/sidecar/api/balance-proof.js'
-import { requireApiToken } from '../../src/sidecar/api/require-token.js'
 import { transactionRoutes } from '../../src/sidecar/api/transactions.js'
 import type { SidecarContext } from '../../src/sidecar/index.js'
 import { upsertTransactions } from '../../src/store/index.js'
@@ -22,6 +21,7 @@ import {
   writeMirrorFixture,
 } from '../support/mirror-fixture.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
+import { testApiGuard } from '../support/test-auth.js'
 
 const TOKEN = 'mirror-api-token-0123456789'
 let database: TestDatabase
@@ -39,7 +39,7 @@ beforeAll(async () => {
   app.use(assignRequestId)
   app.use(
     '/api',
-    requireApiToken(TOKEN),
+    testApiGuard(database.db, TOKEN),
     transactionRoutes(context),
     accountRoutes(context),
     balanceProofRoutes(context),

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
+import type { Clock } from '../../src/clock/index.js'
 import { loadConfig } from '../../src/config/index.js'
-import { createLogger } from '../../src/observability/index.js'
+import { createLogger, type Logger } from '../../src/observability/index.js'
 import { startSidecar, type Sidecar, type SidecarRole } from '../../src/sidecar/index.js'
 import { TEST_DATABASE_URL } from '../support/test-database.js'
 
@@ -13,6 +14,7 @@ export async function startTestSidecar(
   label: string,
   roles: SidecarRole[],
   env: Record<string, string> = {},
+  options: { clock?: Clock; logger?: Logger } = {},
 ): Promise<Sidecar & { schema: string; prefix: string; drop(): Promise<void> }> {
   const suffix = randomBytes(4).toString('hex')
   const schema = `test_${label}_${suffix}`
@@ -30,7 +32,8 @@ export async function startTestSidecar(
   const sidecar = await startSidecar({
     config,
     roles: new Set(roles),
-    logger: createLogger({ level: 'silent', destination: process.stderr }),
+    logger: options.logger ?? createLogger({ level: 'silent', destination: process.stderr }),
+    clock: options.clock,
     sandboxPort: 0,
   })
   return {

@@ -15,11 +15,15 @@ export type StoredAllocation = {
   via: string | null
   confidence: number
   madeBy: 'engine' | 'person'
+  actor: string | null
 }
+
+/** A proposed allocation with the user whose manual match it is (none for the engine's). */
+export type ProducedAllocation = Allocation & { actor: string | null }
 
 export type AllocationDiff = {
   /** Produced and not held (or held with other values): to insert. */
-  insert: Allocation[]
+  insert: ProducedAllocation[]
   /** Held and no longer produced as held: to reverse, with the reason. */
   reverse: Array<{ allocation: StoredAllocation; reason: string }>
   unchanged: StoredAllocation[]
@@ -33,7 +37,7 @@ export function allocationIdentity(item: {
   return `${item.transactionId}|${item.invoiceId}|${item.madeBy}`
 }
 
-function same(stored: StoredAllocation, produced: Allocation): boolean {
+function same(stored: StoredAllocation, produced: ProducedAllocation): boolean {
   return (
     new Decimal(stored.amount).equals(produced.amount) &&
     new Decimal(stored.writeOff).equals(produced.writeOff) &&
@@ -42,18 +46,20 @@ function same(stored: StoredAllocation, produced: Allocation): boolean {
     stored.field === produced.field &&
     stored.reference === produced.reference &&
     stored.via === produced.via &&
-    stored.confidence === produced.confidence
+    stored.confidence === produced.confidence &&
+    stored.actor === produced.actor
   )
 }
 
 /**
  * What turns the held allocations of a closed set into the produced ones. An allocation whose values changed
- * (pending money posted, an amount modified) is reversed and made anew, so history keeps both. `reasonFor`
+ * (pending money posted, an amount modified, another person's match) is reversed and made anew, so history keeps
+ * both. `reasonFor`
  * says why a held allocation that is not produced any more went away.
  */
 export function diffAllocations(
   stored: readonly StoredAllocation[],
-  produced: readonly Allocation[],
+  produced: readonly ProducedAllocation[],
   reasonFor: (allocation: StoredAllocation) => string,
 ): AllocationDiff {
   const held = new Map(stored.map((allocation) => [allocationIdentity(allocation), allocation]))

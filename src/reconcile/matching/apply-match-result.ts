@@ -20,7 +20,7 @@ import {
 } from '../../store/index.js'
 import { suggestionKey, transactionPhase, type Allocation, type MatchException } from '../matcher/index.js'
 import type { ReconcileResult } from '../matcher/index.js'
-import { diffAllocations, type StoredAllocation } from './allocation-diff.js'
+import { diffAllocations, type ProducedAllocation, type StoredAllocation } from './allocation-diff.js'
 import type { ClosedSet } from './load-closed-set.js'
 import { invoiceEventType, stableEventId } from './match-events.js'
 
@@ -56,7 +56,30 @@ export function storedAllocationOf(row: AllocationRow): StoredAllocation {
     via: row.via,
     confidence: row.confidence,
     madeBy: row.made_by,
+    actor: row.actor,
   }
+}
+
+/** The manual match behind a person's allocation: who made it. */
+function manualMatchOf(set: ClosedSet, allocation: { transactionId: string; invoiceId: string }) {
+  return set.manualAllocations.find(
+    (match) => match.transactionId === allocation.transactionId && match.invoiceId === allocation.invoiceId,
+  )
+}
+
+/** The proposed allocations, each of a person's with the user whose manual match it is. */
+function withActors(set: ClosedSet, allocations: readonly Allocation[]): ProducedAllocation[] {
+  return allocations.map((allocation) => ({
+    ...allocation,
+    actor: allocation.madeBy === 'person' ? (manualMatchOf(set, allocation)?.actor ?? null) : null,
+  }))
+}
+
+/** The audit actor of an allocation a run made: the person whose match it is, else who made it (engine). */
+function allocationActor(set: ClosedSet, row: AllocationRow): Pick<AuditAppend, 'actor' | 'actorRole'> {
+  if (row.made_by !== 'person' || !row.actor) return { actor: row.made_by }
+  const match = manualMatchOf(set, { transactionId: row.transaction_id, invoiceId: row.invoice_id })
+  return { actor: row.actor, actorRole: match?.actorRole ?? null }
 }
 
 function presentAllocation(allocation: Allocation | StoredAllocation): Record<string, unknown> {
@@ -147,7 +170,9 @@ export async function applyMatchResult(db: Kysely<Database>, context: ApplyConte
   const transactionIds = [...set.transactionIds]
 
   const held = (await activeAllocationsOfTransactions(db, transactionIds)).map(storedAllocationOf)
-  const diff = diffAllocations(held, result.allocations, (allocation) => reversalReason(set, allocation))
+  const diff = diffAllocations(held, withActors(set, result.allocations), (allocation) =>
+    reversalReason(set, allocation),
+  )
   await reverseAllocations(
     db,
     diff.reverse.map(({ allocation, reason }) => ({ id: allocation.id, reason })),
@@ -165,7 +190,7 @@ export async function applyMatchResult(db: Kysely<Database>, context: ApplyConte
   const inserted = await insertAllocations(db, diff.insert, now)
   for (const row of inserted) {
     audit.push({
-      actor: row.made_by,
+      ...allocationActor(set, row),
       action: 'allocation.created',
       entity: 'allocation',
       entityId: row.id,

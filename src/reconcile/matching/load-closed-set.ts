@@ -4,7 +4,6 @@ import {
   InvoiceIndex,
   toUnits,
   transactionPhase,
-  type ManualAllocation,
   type MatchInvoice,
   type MatchTransaction,
   type RejectedSuggestion,
@@ -22,6 +21,7 @@ import {
   transferLegTransactions,
   type Database,
   type InvoiceRow,
+  type ManualMatchInput,
 } from '../../store/index.js'
 import { candidateKeys, numberKey, payerKey } from './candidate-keys.js'
 import { matchInvoiceOf, matchTransactionOf } from './store-shapes.js'
@@ -52,7 +52,8 @@ export type ClosedSet = {
   invoiceVersions: Map<string, string>
   /** Every invoice loaded: the set's and those the set's texts could name. */
   index: InvoiceIndex
-  manualAllocations: ManualAllocation[]
+  /** A person's matches (the matcher's ManualAllocation, with who made each). */
+  manualAllocations: ManualMatchInput[]
   rejectedSuggestions: RejectedSuggestion[]
 }
 

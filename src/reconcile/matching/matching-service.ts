@@ -9,6 +9,7 @@ import {
   enqueueUnseenMatches,
   type Database,
 } from '../../store/index.js'
+import type { Actor } from '../../users/index.js'
 import { DEFAULT_MATCH_CONFIG, type MatchConfig } from '../matcher/index.js'
 import type { Publish } from './apply-match-result.js'
 import { matchReport } from './match-report.js'
@@ -41,10 +42,14 @@ export type MatchingService = {
   requestRun(reason: string): Promise<void>
   /** Drains the outbox in this process now. */
   runNow(): Promise<MatchRunSummary>
-  manualMatch(input: { transactionId: string; invoiceId: string; amount?: string }): Promise<void>
-  unmatch(allocationId: string): Promise<{ transactionId: string }>
-  acceptSuggestion(key: string): Promise<{ transactionId: string }>
-  rejectSuggestion(key: string): Promise<{ transactionId: string }>
+  /** A person's inputs, each recorded with `actor` (audit log, manual match, the allocation it produces). */
+  manualMatch(
+    input: { transactionId: string; invoiceId: string; amount?: string },
+    actor: Actor,
+  ): Promise<void>
+  unmatch(allocationId: string, actor: Actor): Promise<{ transactionId: string }>
+  acceptSuggestion(key: string, actor: Actor): Promise<{ transactionId: string }>
+  rejectSuggestion(key: string, actor: Actor): Promise<{ transactionId: string }>
   /** Share of all inflows fully matched, for the bankrec_match_rate gauge; NaN without inflows. */
   matchRate(): Promise<number>
   /** The reconcile queue, for metrics and the queue board. */
@@ -64,7 +69,12 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
     publish: deps.publish,
     config: deps.config ?? DEFAULT_MATCH_CONFIG,
   }
-  const person = (): PersonInputDeps => ({ db: deps.db, lockNamespace: deps.schema, now: deps.clock.now() })
+  const person = (actor: Actor): PersonInputDeps => ({
+    db: deps.db,
+    lockNamespace: deps.schema,
+    now: deps.clock.now(),
+    actor,
+  })
   const requestRun = async (reason: string) => {
     await queue.add('run', { reason }, { ...RECONCILE_JOB_OPTIONS, jobId: RECONCILE_JOB_ID })
   }
@@ -78,22 +88,22 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
     },
     requestRun,
     runNow,
-    async manualMatch(input) {
-      await addManualMatch(person(), input)
+    async manualMatch(input, actor) {
+      await addManualMatch(person(actor), input)
       await runNow()
     },
-    async unmatch(allocationId) {
-      const done = await removeAllocation(person(), allocationId)
-      await runNow()
-      return done
-    },
-    async acceptSuggestion(key) {
-      const done = await acceptSuggestion(person(), key)
+    async unmatch(allocationId, actor) {
+      const done = await removeAllocation(person(actor), allocationId)
       await runNow()
       return done
     },
-    async rejectSuggestion(key) {
-      const done = await declineSuggestion(person(), key)
+    async acceptSuggestion(key, actor) {
+      const done = await acceptSuggestion(person(actor), key)
+      await runNow()
+      return done
+    },
+    async rejectSuggestion(key, actor) {
+      const done = await declineSuggestion(person(actor), key)
       await runNow()
       return done
     },

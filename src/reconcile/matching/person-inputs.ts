@@ -14,12 +14,14 @@ import {
   removeManualMatch,
   setManualMatch,
   type Database,
+  type ManualMatchActor,
 } from '../../store/index.js'
+import { auditActor, type Actor } from '../../users/index.js'
 import { MatchingRequestError } from './matching-errors.js'
 import { matchLockName } from './run-matching.js'
 
 /** What a person's input needs: the store, the lock's namespace, the time and who acts. */
-export type PersonInputDeps = { db: Kysely<Database>; lockNamespace: string; now: Date; actor?: string }
+export type PersonInputDeps = { db: Kysely<Database>; lockNamespace: string; now: Date; actor: Actor }
 
 async function inLock<T>(deps: PersonInputDeps, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   return deps.db.transaction().execute(async (trx) => {
@@ -34,7 +36,12 @@ async function inLock<T>(deps: PersonInputDeps, fn: (trx: Kysely<Database>) => P
  * A person taking over a transaction keeps what it holds: its engine allocations become the person's matches,
  * so a manual match adds to them and an unmatch removes only the one asked.
  */
-async function takeOver(trx: Kysely<Database>, transactionId: string, now: Date): Promise<void> {
+async function takeOver(
+  trx: Kysely<Database>,
+  transactionId: string,
+  now: Date,
+  by: ManualMatchActor,
+): Promise<void> {
   const manual = new Set((await loadManualMatches(trx, [transactionId])).map((item) => item.invoiceId))
   for (const allocation of await activeAllocationsOfTransactions(trx, [transactionId])) {
     if (manual.has(allocation.invoice_id)) continue
@@ -42,6 +49,7 @@ async function takeOver(trx: Kysely<Database>, transactionId: string, now: Date)
       trx,
       { transactionId, invoiceId: allocation.invoice_id, amount: allocation.amount },
       now,
+      by,
     )
   }
 }
@@ -77,16 +85,18 @@ export async function addManualMatch(
     const open = new Decimal(state?.amount_open ?? invoice.amount)
     const amount =
       input.amount ?? Decimal.min(open.gt(0) ? open : transaction.amount!, transaction.amount!).toFixed()
-    await takeOver(trx, input.transactionId, deps.now)
+    const by = auditActor(deps.actor)
+    await takeOver(trx, input.transactionId, deps.now, by)
     await setManualMatch(
       trx,
       { transactionId: input.transactionId, invoiceId: input.invoiceId, amount },
       deps.now,
+      by,
     )
     await enqueueMatches(trx, 'transaction', [input.transactionId])
     await appendAudit(trx, deps.now, [
       {
-        actor: deps.actor ?? 'person',
+        ...auditActor(deps.actor),
         action: 'manual_match.created',
         entity: 'transaction',
         entityId: input.transactionId,
@@ -112,14 +122,15 @@ export async function removeAllocation(
       )
     }
     const transactionId = allocation.transaction_id
-    await takeOver(trx, transactionId, deps.now)
+    const by = auditActor(deps.actor)
+    await takeOver(trx, transactionId, deps.now, by)
     await removeManualMatch(trx, transactionId, allocation.invoice_id, deps.now)
     // A zero match keeps the engine away from the pair (and from the transaction, as any manual match does).
-    await setManualMatch(trx, { transactionId, invoiceId: allocation.invoice_id, amount: '0' }, deps.now)
+    await setManualMatch(trx, { transactionId, invoiceId: allocation.invoice_id, amount: '0' }, deps.now, by)
     await enqueueMatches(trx, 'transaction', [transactionId])
     await appendAudit(trx, deps.now, [
       {
-        actor: deps.actor ?? 'person',
+        ...auditActor(deps.actor),
         action: 'manual_match.removed',
         entity: 'allocation',
         entityId: allocationId,
@@ -169,11 +180,11 @@ export async function acceptSuggestion(
         : new Decimal(invoice.amount)
       return { transactionId, invoiceId: invoice.id, amount: Decimal.max(open, 0).toFixed() }
     })
-    for (const match of matches) await setManualMatch(trx, match, deps.now)
+    for (const match of matches) await setManualMatch(trx, match, deps.now, auditActor(deps.actor))
     await enqueueMatches(trx, 'transaction', [transactionId])
     await appendAudit(trx, deps.now, [
       {
-        actor: deps.actor ?? 'person',
+        ...auditActor(deps.actor),
         action: 'suggestion.accepted',
         entity: 'exception',
         entityId: key,
@@ -196,7 +207,7 @@ export async function declineSuggestion(
     await enqueueMatches(trx, 'transaction', [transactionId])
     await appendAudit(trx, deps.now, [
       {
-        actor: deps.actor ?? 'person',
+        ...auditActor(deps.actor),
         action: 'suggestion.rejected',
         entity: 'exception',
         entityId: key,

@@ -3,9 +3,10 @@ import { z } from 'zod'
 import { DecimalString, Limit, Uuid } from '../../api-client/index.js'
 import { activeAllocationsOfTransactions, findAllocation, listAllocations } from '../../store/index.js'
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
+import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../runtime.js'
 import { decodeKeyCursor, keyPage, listFingerprint } from './key-cursor.js'
-import { asApiError } from './matching-error.js'
+import { asApiError } from './domain-error.js'
 import { presentAllocation } from './present-matching.js'
 
 const Query = z.object({
@@ -53,9 +54,10 @@ export function allocationRoutes(context: SidecarContext): Router {
   )
   router.post(
     '/allocations',
+    requireRole('clerk'),
     handle(async (req, res) => {
       const body = parseRequest(ManualMatch, req.body, 'body')
-      await asApiError(() => context.reconcile.manualMatch(body))
+      await asApiError(() => context.reconcile.manualMatch(body, actorOf(res)))
       const allocation = (await activeAllocationsOfTransactions(db, [body.transactionId])).find(
         (row) => row.invoice_id === body.invoiceId && row.made_by === 'person',
       )
@@ -71,9 +73,10 @@ export function allocationRoutes(context: SidecarContext): Router {
   )
   router.delete(
     '/allocations/:id',
+    requireRole('clerk'),
     handle(async (req, res) => {
       const { id } = parseRequest(Params, req.params, 'params')
-      await asApiError(() => context.reconcile.unmatch(id))
+      await asApiError(() => context.reconcile.unmatch(id, actorOf(res)))
       const row = await findAllocation(db, id)
       res.json(presentAllocation(row!))
     }),

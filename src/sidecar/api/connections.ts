@@ -13,6 +13,7 @@ import {
   observeConnection,
 } from '../../store/index.js'
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
+import { requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../runtime.js'
 import { bankApiError } from './bank-api-error.js'
 
@@ -87,6 +88,7 @@ export function connectionRoutes(context: SidecarContext): Router {
   )
   router.post(
     '/connections',
+    requireRole('admin'),
     handle(async (req, res) => {
       const body = parseRequest(ConnectionCreateParams, req.body ?? {}, 'body')
       const connection = await bankCall(() => client.connections.create(body))
@@ -103,6 +105,7 @@ export function connectionRoutes(context: SidecarContext): Router {
   )
   router.put(
     '/connections/:id/credentials',
+    requireRole('admin'),
     handle(async (req, res) => {
       const { id } = parseRequest(IdParams, req.params, 'params')
       const body = parseRequest(ConnectionCredentialsParams, req.body ?? {}, 'body')
@@ -112,6 +115,7 @@ export function connectionRoutes(context: SidecarContext): Router {
   )
   router.put(
     '/connections/:id/setupCompletion',
+    requireRole('admin'),
     handle(async (req, res) => {
       const { id } = parseRequest(IdParams, req.params, 'params')
       const connection = await bankCall(() => client.connections.completeSetup(id))
@@ -120,6 +124,7 @@ export function connectionRoutes(context: SidecarContext): Router {
   )
   router.post(
     '/connections/:id/sync',
+    requireRole('clerk'),
     handle(async (req, res) => {
       const { id } = parseRequest(IdParams, req.params, 'params')
       // Only a connection the mirror knows: anything else would leave a sync request no worker can serve.

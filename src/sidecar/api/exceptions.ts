@@ -3,9 +3,10 @@ import { z } from 'zod'
 import { Limit } from '../../api-client/index.js'
 import { findException, listExceptions } from '../../store/index.js'
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
+import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../runtime.js'
 import { decodeKeyCursor, keyPage, listFingerprint } from './key-cursor.js'
-import { asApiError } from './matching-error.js'
+import { asApiError } from './domain-error.js'
 import { presentException } from './present-matching.js'
 
 const ExceptionType = z.enum([
@@ -54,12 +55,13 @@ export function exceptionRoutes(context: SidecarContext): Router {
   for (const action of ['accept', 'reject'] as const) {
     router.post(
       `/exceptions/:key/${action}`,
+      requireRole('clerk'),
       handle(async (req, res) => {
         const { key } = parseRequest(Params, req.params, 'params')
         await asApiError(() =>
           action === 'accept'
-            ? context.reconcile.acceptSuggestion(key)
-            : context.reconcile.rejectSuggestion(key),
+            ? context.reconcile.acceptSuggestion(key, actorOf(res))
+            : context.reconcile.rejectSuggestion(key, actorOf(res)),
         )
         const row = await findException(db, key)
         if (!row) throw new SidecarApiError(404, 'not_found', `No exception ${key}.`)

@@ -3,6 +3,7 @@ import type { SidecarContext } from '../runtime.js'
 import { accountRoutes } from './accounts.js'
 import { alertRoutes } from './alerts.js'
 import { allocationRoutes } from './allocations.js'
+import { auditRoutes } from './audit.js'
 import { balanceProofRoutes } from './balance-proof.js'
 import { connectionRoutes } from './connections.js'
 import { exceptionRoutes } from './exceptions.js'
@@ -11,6 +12,7 @@ import { overviewRoutes } from './overview.js'
 import { reportRoutes } from './report.js'
 import { transactionRoutes } from './transactions.js'
 import { transferRoutes } from './transfers.js'
+import { userRoutes } from './users.js'
 
 /** Every /api route; each file holds one resource. */
 export function apiRoutes(context: SidecarContext): Router {
@@ -26,5 +28,7 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(reportRoutes(context))
   router.use(invoiceRoutes(context))
   router.use(alertRoutes(context))
+  router.use(userRoutes(context))
+  router.use(auditRoutes(context))
   return router
 }

@@ -3,6 +3,7 @@ import { createInvoices, InvoiceError, type InvoiceCsvRowError } from '../../inv
 import { handle, SidecarApiError } from '../api-error.js'
 import { refuseLargeBody } from '../refuse-large-body.js'
 import { unstorableLine } from './refuse-unstorable-text.js'
+import { requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../runtime.js'
 
 /** CSV bodies are read whole before anything is written; 50 MB holds several hundred thousand invoices. */
@@ -55,6 +56,7 @@ export function invoiceRoutes(context: SidecarContext): Router {
 
   router.post(
     '/invoices/import',
+    requireRole('admin'),
     refuseLargeBody(CSV_BODY_LIMIT, CSV_TYPES),
     express.text({ type: CSV_TYPES, limit: CSV_BODY_LIMIT }),
     handle(async (req, res) => {
@@ -93,6 +95,7 @@ export function invoiceRoutes(context: SidecarContext): Router {
 
   router.put(
     '/invoices/:id',
+    requireRole('admin'),
     handle(async (req, res) => {
       const id = String(req.params.id)
       const body: unknown = req.body
@@ -139,6 +142,7 @@ export function invoiceRoutes(context: SidecarContext): Router {
 
   router.delete(
     '/invoices/:id',
+    requireRole('admin'),
     handle(async (req, res) => {
       const id = String(req.params.id)
       const invoice = await invoices.void(id)

@@ -35,6 +35,14 @@ export function decodeKeyCursor(raw: string, fingerprint: string): string {
   return decodeListCursor(keyCursors, raw, fingerprint, 'them')
 }
 
+/** Cursors over a bigint sequence (the audit log's seq), refusing any other key before the database sees it. */
+const seqCursors = createListCursorCodec('key', 'kc_', (key) => /^\d{1,18}$/.test(key))
+
+/** @throws SidecarApiError 400 invalid_cursor when malformed or made for another list or other filters */
+export function decodeSeqCursor(raw: string, fingerprint: string): string {
+  return decodeListCursor(seqCursors, raw, fingerprint, 'them')
+}
+
 /** Where a newest-first list stopped: the last row's created_at (PostgreSQL's text, to the microsecond) and id. */
 export type TimePosition = { createdAt: string; id: string }
 

@@ -14,6 +14,8 @@ export function presentAllocation(row: AllocationRow) {
     via: row.via,
     confidence: row.confidence,
     madeBy: row.made_by,
+    /** The person whose match made it (madeBy person); null for the engine's. */
+    actor: row.actor,
     createdAt: row.created_at.toISOString(),
     reversedAt: row.reversed_at ? row.reversed_at.toISOString() : null,
     reversalReason: row.reversal_reason,

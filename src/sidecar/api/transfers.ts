@@ -10,6 +10,7 @@ import {
   TransferError,
 } from '../../transfers/index.js'
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
+import { requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../runtime.js'
 import { transferContextOf } from '../transfer-services.js'
 import { decodeTimeCursor, keyPage, listFingerprint, timePositionKey } from './key-cursor.js'
@@ -38,6 +39,7 @@ export function transferRoutes(context: SidecarContext): Router {
   const ctx = transferContextOf(context)
   router.post(
     '/transfers',
+    requireRole('admin'),
     handle(async (req, res) => {
       const result = await createTransfer(ctx, req.body, {
         idempotencyKey: req.get('idempotency-key'),
@@ -82,6 +84,7 @@ export function transferRoutes(context: SidecarContext): Router {
   )
   router.post(
     '/transfers/:id/retry',
+    requireRole('admin'),
     handle(async (req, res) => {
       const transfer = await retryTransfer(ctx, String(req.params.id)).catch((error: unknown) => {
         throw asApiError(error)

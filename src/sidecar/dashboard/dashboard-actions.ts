@@ -3,8 +3,9 @@ import { z } from 'zod'
 import { DecimalString } from '../../api-client/index.js'
 import { MatchingRequestError } from '../../reconcile/index.js'
 import { activeAllocationsOfTransactions } from '../../store/index.js'
+import { roleAllows, type Actor, type Role } from '../../users/index.js'
+import { forbiddenMessage, isRefusal } from '../auth/index.js'
 import type { SidecarContext } from '../runtime.js'
-import { isSignedIn } from './admin-token.js'
 import { money } from './format.js'
 import { redirectWithFlash } from './page-response.js'
 
@@ -56,18 +57,31 @@ export function dashboardActions(context: SidecarContext): Router {
   const router = Router()
   const { db } = context.store
 
+  /** An action for `role` and above, done as the signed-in actor. */
   const act =
-    (run: (req: Parameters<RequestHandler>[0]) => Promise<string>): RequestHandler =>
+    (
+      role: Role,
+      run: (req: Parameters<RequestHandler>[0], actor: Actor) => Promise<string>,
+    ): RequestHandler =>
     (req, res) => {
       const back = safeBack((req.body as { back?: unknown } | undefined)?.back)
-      if (!isSignedIn(req, context.apiToken)) {
-        res.status(401).type('html').send('<!doctype html><p>Signed out. <a href="/">Sign in</a> again.</p>')
-        return
-      }
-      run(req).then(
-        (text) => redirectWithFlash(res, back, { kind: 'ok', text }),
-        (error: unknown) => failed(res, back, error),
-      )
+      context.auth
+        .identify(req, { cookie: true })
+        .then((identity) => {
+          if (!identity || isRefusal(identity)) {
+            res
+              .status(identity?.status ?? 401)
+              .type('html')
+              .send('<!doctype html><p>Signed out. <a href="/">Sign in</a> again.</p>')
+            return
+          }
+          const { actor } = identity
+          if (!roleAllows(actor.role, role)) {
+            return redirectWithFlash(res, back, { kind: 'error', text: forbiddenMessage(actor, role) })
+          }
+          return run(req, actor).then((text) => redirectWithFlash(res, back, { kind: 'ok', text }))
+        })
+        .catch((error: unknown) => failed(res, back, error))
     }
 
   const failed = (res: Response, back: string, error: unknown) => {
@@ -85,22 +99,22 @@ export function dashboardActions(context: SidecarContext): Router {
   for (const action of ['accept', 'reject'] as const) {
     router.post(
       `/exceptions/:key/${action}`,
-      act(async (req) => {
+      act('clerk', async (req, actor) => {
         const key = String(req.params.key)
         if (action === 'accept') {
-          await context.reconcile.acceptSuggestion(key)
+          await context.reconcile.acceptSuggestion(key, actor)
           return 'Suggestion accepted: the payment is allocated.'
         }
-        await context.reconcile.rejectSuggestion(key)
+        await context.reconcile.rejectSuggestion(key, actor)
         return 'Suggestion rejected; it will not be suggested again.'
       }),
     )
   }
   router.post(
     '/allocations',
-    act(async (req) => {
+    act('clerk', async (req, actor) => {
       const body = ManualMatch.parse(req.body ?? {})
-      await context.reconcile.manualMatch(body)
+      await context.reconcile.manualMatch(body, actor)
       const allocation = (await activeAllocationsOfTransactions(db, [body.transactionId])).find(
         (row) => row.invoice_id === body.invoiceId && row.made_by === 'person',
       )
@@ -116,17 +130,17 @@ export function dashboardActions(context: SidecarContext): Router {
   )
   router.post(
     '/allocations/:id/unmatch',
-    act(async (req) => {
+    act('clerk', async (req, actor) => {
       const id = String(req.params.id)
       if (!/^\d{1,18}$/.test(id))
         throw new MatchingRequestError(400, 'validation_error', 'No such allocation.')
-      await context.reconcile.unmatch(id)
+      await context.reconcile.unmatch(id, actor)
       return 'Allocation removed; the payment is matched again without it.'
     }),
   )
   router.post(
     '/connections/:id/sync',
-    act(async (req) => {
+    act('clerk', async (req) => {
       await context.requestSync(String(req.params.id), 'dashboard')
       return 'Sync queued.'
     }),

@@ -1,69 +1,90 @@
 import express, { Router, type Request, type RequestHandler, type Response } from 'express'
 import { z } from 'zod'
+import { roleAllows, type Actor } from '../../users/index.js'
 import { handle } from '../api-error.js'
-import type { SidecarContext } from '../runtime.js'
 import {
-  bearerOf,
   closeSession,
-  isSignedIn,
+  isRefusal,
   openSession,
-  requireAdminToken,
-  tokenMatches,
-} from './admin-token.js'
+  refusalError,
+  SESSION_COOKIE,
+  UNAUTHORIZED,
+  type AuthRefusal,
+} from '../auth/index.js'
+import type { SidecarContext } from '../runtime.js'
+import { bearerOf } from '../token-matches.js'
 import { dashboardActions, sameOrigin, safeBack } from './dashboard-actions.js'
+import { loadActivity, renderActivity } from './activity-page.js'
 import { loadExceptions, renderExceptions } from './exceptions-page.js'
 import { html, type SafeHtml } from './html.js'
 import { loadInvoice, loadInvoices, renderInvoice, renderInvoices } from './invoices-page.js'
 import { loadOverview, renderOverview } from './overview-page.js'
 import { sendPage } from './page-response.js'
-import { queueBoard } from './queue-board.js'
+import { queueBoardRoutes } from './queue-board.js'
 import { renderSignIn } from './signin-page.js'
-
-const QUEUE_BOARD_PATH = '/admin/queues'
 
 const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined)
 
 const SignIn = z.object({ token: z.string().trim().max(1000), next: z.string().max(2000).optional() })
 
 /**
- * The dashboard: server-rendered pages behind a session cookie opened with KIT_API_TOKEN (/, /dashboard,
- * /dashboard/exceptions, /dashboard/invoices[/{id}]), their form actions, POST/DELETE /admin/session (the cookie
- * for a Bearer-token holder) and the queue board at /admin/queues.
+ * The dashboard: server-rendered pages behind a session cookie opened with KIT_API_TOKEN or a user's token (/,
+ * /dashboard, /dashboard/exceptions, /dashboard/invoices[/{id}]), their form actions, POST/DELETE /admin/session
+ * (the cookie for a Bearer-token holder) and the queue board at /admin/queues.
  */
 export function dashboardRoutes(context: SidecarContext): Router {
   const router = Router()
-  const token = context.apiToken
 
   /** A page for a signed-in browser; anyone else gets the sign-in form (401), which comes back here. */
   const page = (
-    current: 'overview' | 'exceptions' | 'invoices',
-    build: (req: Request) => Promise<{ title: string; body: SafeHtml } | undefined>,
+    current: 'overview' | 'exceptions' | 'invoices' | 'activity',
+    build: (req: Request, actor: Actor) => Promise<{ title: string; body: SafeHtml } | undefined>,
   ): RequestHandler =>
     handle(async (req: Request, res: Response) => {
-      if (!isSignedIn(req, token)) return signIn(req, res, req.originalUrl, false)
-      const built = await build(req)
-      if (!built) {
-        return sendPage(req, res, context, { title: 'Not found', current, body: renderNotFound() }, 404)
+      const identity = await context.auth.identify(req, { cookie: true })
+      if (!identity || isRefusal(identity)) {
+        // A cookie that opens nothing any more (a new token, a removed user) is dropped, not sent again.
+        if (req.headers.cookie?.includes(`${SESSION_COOKIE}=`)) closeSession(res)
+        return signIn(req, res, req.originalUrl, identity)
       }
-      sendPage(req, res, context, { ...built, current, refresh: true })
+      const { actor } = identity
+      const built = await build(req, actor)
+      if (!built) {
+        return sendPage(
+          req,
+          res,
+          context,
+          { title: 'Not found', current, actor, body: renderNotFound() },
+          404,
+        )
+      }
+      sendPage(req, res, context, { ...built, current, actor, refresh: true })
     })
 
-  const signIn = (req: Request, res: Response, next: string, refused: boolean) =>
-    sendPage(req, res, context, { title: 'Sign in', body: renderSignIn(safeBack(next), refused) }, 401)
+  const signIn = (req: Request, res: Response, next: string, refusal: AuthRefusal | undefined) =>
+    sendPage(
+      req,
+      res,
+      context,
+      { title: 'Sign in', body: renderSignIn(safeBack(next), refusal ? refusalText(refusal) : null) },
+      refusal?.status ?? 401,
+    )
 
+  const clerk = (actor: Actor) => roleAllows(actor.role, 'clerk')
   router.get(
     ['/', '/dashboard'],
-    page('overview', async (req) => ({
+    page('overview', async (req, actor) => ({
       title: 'Overview',
-      body: renderOverview(await loadOverview(context, text(req.query.currency))),
+      body: renderOverview(await loadOverview(context, text(req.query.currency)), { canAct: clerk(actor) }),
     })),
   )
   router.get(
     '/dashboard/exceptions',
-    page('exceptions', async (req) => ({
+    page('exceptions', async (req, actor) => ({
       title: 'Exceptions',
       body: renderExceptions(
         await loadExceptions(context, { type: text(req.query.type), after: text(req.query.after) }),
+        { canAct: clerk(actor) },
       ),
     })),
   )
@@ -82,47 +103,72 @@ export function dashboardRoutes(context: SidecarContext): Router {
   )
   router.get(
     '/dashboard/invoices/:id',
-    page('invoices', async (req) => {
+    page('invoices', async (req, actor) => {
       const data = await loadInvoice(context, String(req.params.id))
-      return data && { title: `Invoice ${data.invoice.number}`, body: renderInvoice(data) }
+      return (
+        data && {
+          title: `Invoice ${data.invoice.number}`,
+          body: renderInvoice(data, { canAct: clerk(actor) }),
+        }
+      )
     }),
   )
 
+  router.get(
+    '/dashboard/activity',
+    page('activity', async (req) => ({
+      title: 'Activity',
+      body: renderActivity(
+        await loadActivity(context, { actor: text(req.query.actor), before: text(req.query.before) }),
+      ),
+    })),
+  )
+
   const form = express.urlencoded({ extended: false, limit: '16kb' })
-  router.post('/dashboard/login', sameOrigin, form, (req, res) => {
-    const parsed = SignIn.safeParse(req.body ?? {})
-    const next = safeBack(parsed.data?.next)
-    if (!parsed.success || !tokenMatches(parsed.data.token, token)) return signIn(req, res, next, true)
-    openSession(req, res, token)
-    res.redirect(303, next)
-  })
+  router.post(
+    '/dashboard/login',
+    sameOrigin,
+    form,
+    handle(async (req, res) => {
+      const parsed = SignIn.safeParse(req.body ?? {})
+      const next = safeBack(parsed.data?.next)
+      if (!parsed.success) return signIn(req, res, next, UNAUTHORIZED)
+      const signedIn = await context.auth.signIn(req, parsed.data.token)
+      if (isRefusal(signedIn)) {
+        if (signedIn.retryAfterSeconds !== undefined) res.setHeader('retry-after', signedIn.retryAfterSeconds)
+        return signIn(req, res, next, signedIn)
+      }
+      openSession(req, res, signedIn.session)
+      res.redirect(303, next)
+    }),
+  )
   router.post('/dashboard/logout', sameOrigin, (_req, res) => {
     closeSession(res)
     res.redirect(303, '/')
   })
   router.use('/dashboard', sameOrigin, form, dashboardActions(context))
 
-  // For scripts and API clients holding the token: the same session cookie, opened with a Bearer header.
-  router.post('/admin/session', (req, res) => {
-    if (!tokenMatches(bearerOf(req.headers.authorization), token)) {
-      res.status(401).json({
-        error: {
-          code: 'unauthorized',
-          message: 'Send KIT_API_TOKEN as Authorization: Bearer <token>.',
-          requestId: String(res.locals.requestId ?? ''),
-        },
-      })
-      return
-    }
-    openSession(req, res, token)
-    res.status(204).end()
-  })
+  // For scripts and API clients holding a token: the same session cookie, opened with a Bearer header.
+  router.post(
+    '/admin/session',
+    handle(async (req, res) => {
+      const token = bearerOf(req.headers.authorization)
+      const signedIn = token === undefined ? UNAUTHORIZED : await context.auth.signIn(req, token)
+      if (isRefusal(signedIn)) throw refusalError(res, signedIn)
+      openSession(req, res, signedIn.session)
+      res.status(204).end()
+    }),
+  )
   router.delete('/admin/session', (_req, res) => {
     closeSession(res)
     res.status(204).end()
   })
-  router.use(QUEUE_BOARD_PATH, requireAdminToken(token), queueBoard(context.queues, QUEUE_BOARD_PATH))
+  router.use(queueBoardRoutes(context))
   return router
+}
+
+function refusalText(refusal: AuthRefusal): string {
+  return refusal.status === 429 ? refusal.message : 'That token was refused.'
 }
 
 function renderNotFound(): SafeHtml {

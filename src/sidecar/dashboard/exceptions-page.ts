@@ -137,7 +137,8 @@ function actions(row: MatchExceptionRow, back: string): SafeHtml {
   }`
 }
 
-export function renderExceptions(data: ExceptionsData): SafeHtml {
+/** `canAct`: the viewer may accept, reject and match (clerk and above); a viewer sees no forms. */
+export function renderExceptions(data: ExceptionsData, options: { canAct: boolean }): SafeHtml {
   const total = [...data.counts.values()].reduce((sum, n) => sum + n, 0)
   const back = `/dashboard/exceptions${data.type ? `?type=${data.type}` : ''}`
   const filters = html`<p class="filters">
@@ -163,7 +164,7 @@ export function renderExceptions(data: ExceptionsData): SafeHtml {
               <th class="num">Confidence</th>
               <th>Why</th>
               <th>Opened</th>
-              <th>Actions</th>
+              ${options.canAct && html`<th>Actions</th>`}
             </tr>
           </thead>
           <tbody>
@@ -178,7 +179,7 @@ export function renderExceptions(data: ExceptionsData): SafeHtml {
                   <td class="num">${row.confidence === null ? '' : `${row.confidence} %`}</td>
                   <td><small>${row.details.reasons.map((reason) => html`${reason}<br />`)}</small></td>
                   <td>${when(row.opened_at, data.now)}</td>
-                  <td>${actions(row, back)}</td>
+                  ${options.canAct && html`<td>${actions(row, back)}</td>`}
                 </tr>`,
             )}
           </tbody>

@@ -58,13 +58,18 @@ export async function loadInvoices(
   }
 }
 
+/** Who made an allocation: the engine, or the person whose match it is (older rows: "person"). */
+function madeBy(row: AllocationRow): string {
+  return row.made_by === 'person' && row.actor ? row.actor : row.made_by
+}
+
 function allocationList(rows: readonly AllocationRow[] | undefined, currency: string): SafeHtml {
   if (!rows || rows.length === 0) return html`<span class="muted">none</span>`
   return html`${rows.map(
     (row) =>
       html`<span class="allocation"
           >${money(row.amount, currency)} ← ${shortId(row.transaction_id)}
-          <small>${row.rule}, ${row.made_by}${row.settled ? '' : ', pending'}</small></span
+          <small>${row.rule}, ${madeBy(row)}${row.settled ? '' : ', pending'}</small></span
         ><br />`,
   )}`
 }
@@ -166,7 +171,8 @@ export async function loadInvoice(context: SidecarContext, id: string): Promise<
   return { now: context.clock.now(), invoice, allocations, exceptions }
 }
 
-export function renderInvoice(data: InvoiceData): SafeHtml {
+/** `canAct`: the viewer may unmatch (clerk and above). */
+export function renderInvoice(data: InvoiceData, options: { canAct: boolean }): SafeHtml {
   const { invoice } = data
   const back = `/dashboard/invoices/${encodeURIComponent(invoice.id)}`
   const fields: Array<[string, string | SafeHtml]> = [
@@ -220,14 +226,14 @@ export function renderInvoice(data: InvoiceData): SafeHtml {
                       </td>
                       <td>
                         ${row.rule}${row.matched_reference && html` <small>"${row.matched_reference}"</small>`}
-                        · ${row.made_by}${row.settled ? '' : ' · pending'}
+                        · <span class="made-by">${madeBy(row)}</span>${row.settled ? '' : ' · pending'}
                       </td>
                       <td>
                         ${when(row.created_at, data.now)}${row.reversed_at && html`<br /><small>reversed: ${row.reversal_reason ?? ''}</small>`}
                       </td>
                       <td>
                         ${
-                          row.reversed_at
+                          row.reversed_at || !options.canAct
                             ? ''
                             : html`<form method="post" action="/dashboard/allocations/${row.id}/unmatch">
                                 <input type="hidden" name="back" value="${back}" /><button

@@ -1,3 +1,4 @@
+import type { Actor } from '../../users/index.js'
 import { html, raw, type SafeHtml } from './html.js'
 
 export type PageShell = {
@@ -5,7 +6,9 @@ export type PageShell = {
   nonce: string
   sandbox: boolean
   /** The nav entry to mark current; none on the sign-in page. */
-  current?: 'overview' | 'exceptions' | 'invoices'
+  current?: 'overview' | 'exceptions' | 'invoices' | 'activity'
+  /** Who is signed in, shown beside Sign out. */
+  actor?: Actor
   notice?: { kind: 'ok' | 'error'; text: string } | null
   /** Re-render `main` in place every few seconds while nobody is typing. */
   refresh?: boolean
@@ -16,6 +19,7 @@ const NAV = [
   ['overview', '/dashboard', 'Overview'],
   ['exceptions', '/dashboard/exceptions', 'Exceptions'],
   ['invoices', '/dashboard/invoices', 'Invoices'],
+  ['activity', '/dashboard/activity', 'Activity'],
 ] as const
 
 /** The HTML around every dashboard page: one inline style and one inline script, both under the page's nonce. */
@@ -44,6 +48,7 @@ export function renderPage(page: PageShell): string {
         <a href="/metrics">Metrics</a>
       </nav>
       <form method="post" action="/dashboard/logout" class="signout">
+        ${page.actor && html`<span class="whoami">${page.actor.name} · ${page.actor.role}</span>`}
         <button type="submit">Sign out</button>
       </form>`
   }
@@ -66,7 +71,8 @@ header h1 a { color: #fff; text-decoration: none; }
 header nav { display: flex; gap: .9rem; }
 header nav a { color: #cfe0ff; text-decoration: none; }
 header nav a[aria-current="page"] { color: #fff; font-weight: 600; border-bottom: 2px solid #7fb0ff; }
-header .signout { margin-left: auto; }
+header .signout { margin-left: auto; display: flex; gap: .6rem; align-items: center; }
+header .whoami { color: #cfe0ff; font-size: .85rem; }
 input, button, select { font: inherit; padding: .25rem .55rem; border-radius: 4px; border: 1px solid #8a94a6; }
 button { background: #e8edf6; cursor: pointer; }
 button.primary { background: #1f6f43; border-color: #1f6f43; color: #fff; }

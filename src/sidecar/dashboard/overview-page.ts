@@ -133,7 +133,7 @@ function portal(row: MirroredConnection, status: string): SafeHtml | '' {
   return href && status !== 'active' ? html`<a href="${href}" rel="noreferrer">Bank portal</a> ` : ''
 }
 
-function connections(data: OverviewData): SafeHtml {
+function connections(data: OverviewData, canAct: boolean): SafeHtml {
   if (data.connections.length === 0) {
     return html`<p class="muted">
       No connections yet. Connect a bank with <code>bankrec connect</code> or POST /api/connections.
@@ -173,9 +173,12 @@ function connections(data: OverviewData): SafeHtml {
           </td>
           <td>
             ${portal(row, status)}
-            <form method="post" action="/dashboard/connections/${encodeURIComponent(row.id)}/sync">
-              <button type="submit">Sync now</button>
-            </form>
+            ${
+              canAct &&
+              html`<form method="post" action="/dashboard/connections/${encodeURIComponent(row.id)}/sync">
+                <button type="submit">Sync now</button>
+              </form>`
+            }
           </td>
         </tr>`
       })}
@@ -243,11 +246,12 @@ function queues(data: OverviewData): SafeHtml {
   </table>`
 }
 
-export function renderOverview(data: OverviewData): SafeHtml {
+/** `canAct`: the viewer may request a sync (clerk and above). */
+export function renderOverview(data: OverviewData, options: { canAct: boolean }): SafeHtml {
   return html`<section class="wide">${stats(data)}</section>
     <section class="wide">
       <h2>Connections</h2>
-      ${connections(data)}
+      ${connections(data, options.canAct)}
     </section>
     <section>
       <h2>Matched vs unmatched inflows <small>per day, last ${CHART_DAYS} days</small></h2>

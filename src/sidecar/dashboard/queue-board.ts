@@ -2,7 +2,14 @@ import { createBullBoard } from '@bull-board/api'
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter'
 import { ExpressAdapter } from '@bull-board/express'
 import type { Queue } from 'bullmq'
-import type { Router } from 'express'
+import { Router, type RequestHandler } from 'express'
+import { WEBHOOK_EVENTS_QUEUE } from '../../queue/index.js'
+import { roleAllows } from '../../users/index.js'
+import { SidecarApiError } from '../api-error.js'
+import { isRefusal, refusalError } from '../auth/index.js'
+import type { SidecarContext } from '../runtime.js'
+
+export const QUEUE_BOARD_PATH = '/admin/queues'
 
 /** bull-board's page links Google Fonts; the board must load nothing from outside this sidecar. */
 const EXTERNAL_STYLESHEET = /<link[^>]+href="https?:\/\/[^"]*"[^>]*>\s*/g
@@ -31,14 +38,88 @@ export class SelfContainedExpressAdapter extends ExpressAdapter {
   }
 }
 
-/** bull-board over the sidecar's queues, served under `basePath`. */
-export function queueBoard(queues: readonly Queue[], basePath: string): Router {
+/** bull-board over the sidecar's queues, served under `basePath`; read-only: no button changes a queue. */
+export function queueBoard(
+  queues: readonly Queue[],
+  basePath: string,
+  options: { readOnly: boolean },
+): Router {
   const serverAdapter = new SelfContainedExpressAdapter()
   serverAdapter.setBasePath(basePath)
   createBullBoard({
-    queues: queues.map((queue) => new BullMQAdapter(queue)),
+    queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: options.readOnly })),
     serverAdapter,
     options: { uiConfig: { boardTitle: 'bankrec queues' } },
   })
   return serverAdapter.getRouter() as Router
+}
+
+const READS = new Set(['GET', 'HEAD'])
+
+/** Board calls that put a job's content into webhook-events: adding a job, or editing one's data. */
+const FORGES_EVENT = /^\/api\/queues\/([^/]+)\/(?:add|[^/]+\/update-data)$/
+
+function forgesWebhookEvent(path: string): boolean {
+  const queue = FORGES_EVENT.exec(path)?.[1]
+  try {
+    return queue !== undefined && decodeURIComponent(queue) === WEBHOOK_EVENTS_QUEUE
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The queue board at /admin/queues for anyone signed in (Bearer token or the session cookie). The cookie only
+ * ever gets the read-only board: a browser session (any role) cannot add, retry, clean or empty anything, so a
+ * stolen or ridden session cannot forge a webhook event or drop accepted ones. Changing a queue takes an
+ * `Authorization: Bearer` header with an admin's token, and even then webhook-events takes no job the receiver
+ * did not verify: adding or editing its jobs' data is refused.
+ */
+export function queueBoardRoutes(context: SidecarContext): Router {
+  const guard: RequestHandler = (req, res, next) => {
+    context.auth.identify(req, { cookie: true }).then((identity) => {
+      if (isRefusal(identity)) return next(refusalError(res, identity))
+      if (!identity) return signInFirst(res)
+      const admin = identity.via === 'bearer' && roleAllows(identity.actor.role, 'admin')
+      if (!READS.has(req.method)) {
+        if (!admin) {
+          return next(
+            new SidecarApiError(
+              403,
+              'forbidden',
+              'The queue board is read-only in the browser: changing a queue needs Authorization: Bearer with ' +
+                'an admin token (KIT_API_TOKEN or an admin user’s).',
+            ),
+          )
+        }
+        if (forgesWebhookEvent(req.path)) {
+          return next(
+            new SidecarApiError(
+              403,
+              'forbidden',
+              `${WEBHOOK_EVENTS_QUEUE} only takes events the receiver verified: adding or editing its jobs is refused.`,
+            ),
+          )
+        }
+      }
+      res.locals.boardWritable = admin
+      next()
+    }, next)
+  }
+  // The admin's board leaves its router (next('router')) for anyone else, who gets the read-only one.
+  const writable = Router()
+    .use((_req, res, next) => next(res.locals.boardWritable === true ? undefined : 'router'))
+    .use(queueBoard(context.queues, QUEUE_BOARD_PATH, { readOnly: false }))
+  const readOnly = queueBoard(context.queues, QUEUE_BOARD_PATH, { readOnly: true })
+  return Router().use(QUEUE_BOARD_PATH, guard, writable, readOnly)
+}
+
+function signInFirst(res: Parameters<RequestHandler>[1]): void {
+  res
+    .status(401)
+    .type('html')
+    .send(
+      '<!doctype html><meta charset="utf-8"><title>bankrec: sign in</title>' +
+        '<p>The queue board needs a token. <a href="/">Sign in to the dashboard</a> first.</p>',
+    )
 }
