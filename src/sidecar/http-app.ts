@@ -85,7 +85,8 @@ export function createSidecarApp(
       refuseUnstorableText,
       apiRoutes(context),
     )
-    app.use(dashboardRoutes(context))
+    // Page paths and queries reach the store too (an invoice id, a cursor): refused the same way as /api's.
+    app.use(refuseUnstorableText, dashboardRoutes(context))
   }
   app.use((req, _res, next) => {
     next(new SidecarApiError(404, 'not_found', `No endpoint ${req.method} ${req.path}.`))
