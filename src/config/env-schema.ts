@@ -21,6 +21,17 @@ const url = (protocols: RegExp, hint: string) =>
       }
     }, hint)
 
+/** An http(s) URL bankrec calls or hands out: credentials in it would reach logs, error messages and proxies. */
+const webUrl = (hint: string) =>
+  url(/^https?:$/, hint).refine((value) => {
+    try {
+      const parsed = new URL(value)
+      return parsed.username === '' && parsed.password === ''
+    } catch {
+      return true
+    }
+  }, 'must not contain a user name or password (user:password@); its receiver checks the signature instead')
+
 const list = z
   .string()
   .transform((value) => value.split(',').map((s) => s.trim()))
@@ -32,7 +43,7 @@ const list = z
  */
 export const BankrecEnv = z
   .object({
-    BANK_API_URL: url(/^https?:$/, 'must be an http(s) URL such as https://api.bank.example').optional(),
+    BANK_API_URL: webUrl('must be an http(s) URL such as https://api.bank.example').optional(),
     BANK_API_KEY: z.string().trim().min(1).optional(),
     WEBHOOK_SECRETS: list.optional(),
     DATABASE_URL: url(/^postgres(ql)?:$/, 'must be a postgres:// URL').optional(),
@@ -56,12 +67,12 @@ export const BankrecEnv = z
      * payments are the only ones.
      */
     SANDBOX_ACTIVITY: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
-    PUBLIC_URL: url(/^https?:$/, 'must be the http(s) URL the bank reaches this sidecar at').optional(),
+    PUBLIC_URL: webUrl('must be the http(s) URL the bank reaches this sidecar at').optional(),
     KIT_API_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
-    APP_WEBHOOK_URL: url(/^https?:$/, 'must be an http(s) URL').optional(),
+    APP_WEBHOOK_URL: webUrl('must be an http(s) URL').optional(),
     APP_WEBHOOK_SECRET: z.string().trim().min(16, 'must be at least 16 characters').optional(),
-    ALERT_SLACK_WEBHOOK_URL: url(/^https?:$/, 'must be an http(s) URL').optional(),
-    ALERT_WEBHOOK_URL: url(/^https?:$/, 'must be an http(s) URL').optional(),
+    ALERT_SLACK_WEBHOOK_URL: webUrl('must be an http(s) URL').optional(),
+    ALERT_WEBHOOK_URL: webUrl('must be an http(s) URL').optional(),
     ALERT_WEBHOOK_SECRET: z.string().trim().min(16, 'must be at least 16 characters').optional(),
     SYNC_INTERVAL_SECONDS: whole(10, 86_400).default(900),
     ALERT_REMINDER_SECONDS: whole(1, 30 * 86_400).default(4 * 3600),
