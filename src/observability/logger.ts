@@ -1,26 +1,8 @@
 import { pino, type Logger as PinoLogger } from 'pino'
 import pretty from 'pino-pretty'
+import { redactSecrets } from './redact.js'
 
 export type Logger = Pick<PinoLogger, 'debug' | 'info' | 'warn' | 'error' | 'child'>
-
-/** Paths whose values never reach a log line, wherever they appear in a logged object. */
-export const REDACTED_PATHS = [
-  'apiKey',
-  '*.apiKey',
-  'secret',
-  '*.secret',
-  'secrets',
-  '*.secrets',
-  'password',
-  '*.password',
-  'authorization',
-  '*.authorization',
-  'headers.authorization',
-  '*.headers.authorization',
-  'headers["service-signature"]',
-  'webhookSecrets',
-  '*.webhookSecrets',
-]
 
 export type LoggerOptions = {
   /** @defaultValue 'info' */
@@ -31,18 +13,25 @@ export type LoggerOptions = {
   pretty?: boolean
 }
 
-/** pino JSON logs with secrets redacted. */
+/** pino JSON logs with secrets redacted at any depth, in a line's object and in a child logger's bindings. */
 export function createLogger(options: LoggerOptions = {}): Logger {
-  return pino(
+  const logger = pino(
     {
       level: options.level ?? 'info',
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      formatters: { log: redactSecrets, bindings: redactSecrets },
       base: { service: 'bankrec' },
     },
     options.pretty
       ? pretty({ destination: options.destination ?? process.stdout, colorize: true, sync: true })
       : (options.destination ?? process.stdout),
   )
+  // pino applies formatters.bindings to the root's bindings only; children (which inherit this method through
+  // their prototype) get theirs redacted here.
+  const child = logger.child
+  logger.child = function redactedChild(this: PinoLogger, bindings, childOptions) {
+    return child.call(this, redactSecrets(bindings), childOptions)
+  } as PinoLogger['child']
+  return logger
 }
 
 /** A logger that drops everything (library default). */
