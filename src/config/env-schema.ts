@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { z } from 'zod'
 import { parseAlertEnv } from '../alerts/index.js'
 
@@ -31,6 +32,15 @@ const webUrl = (hint: string) =>
       return true
     }
   }, 'must not contain a user name or password (user:password@); its receiver checks the signature instead')
+
+/** An address, a subnet or one of express's names for the proxies it may trust. */
+function isProxyAddress(item: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(item)) return true
+  const [address = '', bits, ...rest] = item.split('/')
+  const family = isIP(address)
+  if (family === 0 || rest.length > 0) return false
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))
+}
 
 const list = z
   .string()
@@ -100,6 +110,27 @@ export const BankrecEnv = z
     JOB_LOCK_SECONDS: whole(1, 3600).default(30),
     /** How long a stop waits for requests in flight and running jobs before it cuts them off. */
     SHUTDOWN_TIMEOUT_SECONDS: whole(1, 3600).default(30),
+    /**
+     * Which proxies' X-Forwarded-* headers to believe (express's `trust proxy`): `true`, a hop count, or a
+     * comma-separated list of addresses, subnets and `loopback`/`linklocal`/`uniquelocal`. Unset: none.
+     */
+    TRUST_PROXY: z
+      .string()
+      .trim()
+      .refine(
+        (value) =>
+          /^(true|false|\d{1,2})$/.test(value) ||
+          value.split(',').every((item) => isProxyAddress(item.trim())),
+        'must be true, false, a hop count or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal',
+      )
+      .transform((value): boolean | number | string[] =>
+        value === 'true' || value === 'false'
+          ? value === 'true'
+          : /^\d+$/.test(value)
+            ? Number(value)
+            : value.split(',').map((item) => item.trim()),
+      )
+      .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {

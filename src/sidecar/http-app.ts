@@ -9,6 +9,7 @@ import { requireApiToken } from './api/require-token.js'
 import { dashboardRoutes } from './dashboard/index.js'
 import type { Drain } from './drain.js'
 import { refuseLargeBody } from './refuse-large-body.js'
+import { securityHeaders } from './security-headers.js'
 import type { SidecarContext, SidecarRole } from './runtime.js'
 
 /** JSON bodies of the HTTP API; the invoice CSV import has its own, larger limit. */
@@ -30,6 +31,9 @@ export function createSidecarApp(
 ): SidecarApp {
   const app = express()
   app.disable('x-powered-by')
+  // Behind a TLS proxy: req.secure (the session cookie's Secure flag) and req.host follow X-Forwarded-*.
+  if (context.config.TRUST_PROXY !== undefined) app.set('trust proxy', context.config.TRUST_PROXY)
+  app.use(securityHeaders())
   app.use(assignRequestId)
   if (options.drain) app.use(options.drain.middleware)
 

@@ -40,5 +40,7 @@ export function queueBoard(queues: readonly Queue[], basePath: string): Router {
     serverAdapter,
     options: { uiConfig: { boardTitle: 'bankrec queues' } },
   })
-  return serverAdapter.getRouter() as Router
+  const board = serverAdapter.getRouter() as Router & { disable(setting: string): unknown }
+  board.disable('x-powered-by')
+  return board
 }
