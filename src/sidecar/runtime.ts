@@ -2,6 +2,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Queue, Worker } from 'bullmq'
 import type { AlertConfig } from '../alerts/index.js'
+import { createLimitedServer } from '../receiver/index.js'
 import { createAppEvents, type AppEvents } from '../app-events/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import { systemClock, type Clock } from '../clock/index.js'
@@ -255,8 +256,13 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
 
     const drain = createDrain()
     const app = createSidecarApp(context, { roles: options.roles, eventQueue, drain })
-    const server = await new Promise<Server>((resolve, reject) => {
-      const s = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(s)))
+    const server = createLimitedServer(app)
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(config.PORT, config.HOST, () => {
+        server.off('error', reject)
+        resolve()
+      })
     })
     closers.push(async () => {
       await drain.close(server, config.SHUTDOWN_TIMEOUT_SECONDS * 1000)
