@@ -131,6 +131,8 @@ export const BankrecEnv = z
             : value.split(',').map((item) => item.trim()),
       )
       .optional(),
+    /** Bearer token GET /metrics requires; unset: /metrics is open (keep the port private then). */
+    METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {

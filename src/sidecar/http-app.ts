@@ -5,6 +5,7 @@ import { createWebhookMiddleware } from '../receiver/index.js'
 import { SidecarApiError, answerApiError, assignRequestId, handle } from './api-error.js'
 import { apiRoutes } from './api/index.js'
 import { refuseUnstorableText } from './api/refuse-unstorable-text.js'
+import { bearerOf, tokenMatches } from './token-matches.js'
 import { requireApiToken } from './api/require-token.js'
 import { dashboardRoutes } from './dashboard/index.js'
 import type { Drain } from './drain.js'
@@ -53,7 +54,11 @@ export function createSidecarApp(
 
   app.get(
     '/metrics',
-    handle(async (_req, res) => {
+    handle(async (req, res) => {
+      const token = context.config.METRICS_TOKEN
+      if (token !== undefined && !tokenMatches(bearerOf(req.headers.authorization), token)) {
+        throw new SidecarApiError(401, 'unauthorized', 'Send METRICS_TOKEN as Authorization: Bearer <token>.')
+      }
       const { registry } = context.metrics
       res.type(registry.contentType).send(await registry.metrics())
     }),
@@ -64,17 +69,18 @@ export function createSidecarApp(
   app.get(
     '/readyz',
     handle(async (_req, res) => {
-      const checks: Record<string, 'ok' | string> = {}
-      await sql`select 1`
-        .execute(context.store.db)
-        .then(() => (checks.database = 'ok'))
-        .catch((error: Error) => (checks.database = error.message))
-      if (options.eventQueue) {
-        await options.eventQueue
-          .ping()
-          .then(() => (checks.queue = 'ok'))
-          .catch((error: Error) => (checks.queue = error.message))
-      }
+      // The probe is open: it says what is down, never why (a raw error names hosts, users and ports); the log does.
+      const checks: Record<string, 'ok' | 'unavailable'> = {}
+      const check = (name: string, probe: Promise<unknown>) =>
+        probe.then(
+          () => (checks[name] = 'ok'),
+          (error: unknown) => {
+            checks[name] = 'unavailable'
+            context.logger.warn({ err: error, check: name }, 'readiness check failed')
+          },
+        )
+      await check('database', sql`select 1`.execute(context.store.db))
+      if (options.eventQueue) await check('queue', options.eventQueue.ping())
       const ready = Object.values(checks).every((v) => v === 'ok')
       res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks })
     }),
