@@ -183,14 +183,14 @@ describe('GET /api/alerts', () => {
     const sandbox = sidecar.context.bank.sandbox!
     await fetch(`${sandbox.url}/_sandbox/connections/${connectionId}/status`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'sandbox-control': 'test' },
       body: JSON.stringify({ status: 'reauthRequired' }),
     })
     await sandbox.advance(5)
     await sandbox.flushWebhooks()
     await fetch(`${sandbox.url}/_sandbox/connections/${connectionId}/status`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'sandbox-control': 'test' },
       body: JSON.stringify({ status: 'active' }),
     })
     await sandbox.advance(5)
