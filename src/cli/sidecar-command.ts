@@ -31,5 +31,13 @@ export async function runSidecarRoles(
   announce(sidecar)
   await io.untilStopped()
   logger.info('stopping')
-  await sidecar.close()
+  // A client closing under a stop may still reject (a connection the server closed first); the stop goes on and
+  // the process exits 0 instead of dying half-way with the embedded PostgreSQL left running.
+  const onRejection = (reason: unknown) => logger.warn({ err: reason }, 'ignored an error while stopping')
+  process.on('unhandledRejection', onRejection)
+  try {
+    await sidecar.close()
+  } finally {
+    process.off('unhandledRejection', onRejection)
+  }
 }

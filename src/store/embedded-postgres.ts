@@ -159,6 +159,8 @@ function waitUntilReady(child: ChildProcess, onLog: (line: string) => void): Pro
 }
 
 const SHARED_DATA_ROOT = '/var/lib/bankrec'
+/** How long stop() waits for the last clients to disconnect before it cuts them off. */
+const SMART_STOP_MS = 10_000
 const SOCKET_DIR_PREFIX = 'bankrec-pg-'
 
 /**
@@ -284,9 +286,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     stop() {
       stopped ??= new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
-        // SIGINT is PostgreSQL's fast shutdown: it rolls back open transactions and checkpoints.
-        child.kill('SIGINT')
+        child.once('exit', () => {
+          clearTimeout(fast)
+          resolve()
+        })
+        // SIGTERM is PostgreSQL's smart shutdown: it waits for every client to disconnect, so none is cut off
+        // with 57P01 ("terminating connection") and its error left unhandled. One that outlives SMART_STOP_MS
+        // gets the fast shutdown (SIGINT), which rolls back open transactions.
+        child.kill('SIGTERM')
+        const fast = setTimeout(() => child.kill('SIGINT'), SMART_STOP_MS)
+        fast.unref()
       }).then(removeSocketDir)
       return stopped
     },

@@ -41,17 +41,27 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true })
 })
 
-/** Runs `bankrec start` with nothing configured until `ready` shows on stdout, then Ctrl-C (its whole group). */
-function startThenInterrupt(ready: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs `bankrec start` with nothing configured until `ready` shows on stdout, then Ctrl-C (its whole group) or,
+ * as a process manager does, SIGTERM to the process alone.
+ */
+function startThenInterrupt(
+  ready: RegExp,
+  { signal = 'SIGINT', args = [] }: { signal?: 'SIGINT' | 'SIGTERM'; args?: string[] } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'info' }
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'BANK_API_URL', 'BANKREC_DATA_DIR', 'KIT_API_TOKEN'])
     delete env[name]
-  const child = spawn(process.execPath, ['--import', TSX, path.join(root, 'src/cli/main.ts'), 'start'], {
-    cwd: directory,
-    env,
-    // A process group of its own, as a shell gives a foreground job: Ctrl-C signals every process in it.
-    detached: true,
-  })
+  const child = spawn(
+    process.execPath,
+    ['--import', TSX, path.join(root, 'src/cli/main.ts'), 'start', ...args],
+    {
+      cwd: directory,
+      env,
+      // A process group of its own, as a shell gives a foreground job: Ctrl-C signals every process in it.
+      detached: true,
+    },
+  )
   let stdout = ''
   let stderr = ''
   child.stderr.on('data', (chunk) => (stderr += chunk))
@@ -61,7 +71,8 @@ function startThenInterrupt(ready: RegExp): Promise<{ code: number | null; stdou
       stdout += chunk
       if (!interrupted && ready.test(stdout)) {
         interrupted = true
-        process.kill(-child.pid!, 'SIGINT')
+        if (signal === 'SIGINT') process.kill(-child.pid!, 'SIGINT')
+        else child.kill('SIGTERM')
       }
     })
     child.once('error', reject)
@@ -77,6 +88,21 @@ describe('npm start with nothing configured', () => {
     expect(run.stdout).toContain('SANDBOX MODE')
     expect(run.stdout).toMatch(/dashboard: {2}http:\/\/127\.0\.0\.1:\d+\/#token=kit_\S+/)
     expect(run.stdout).toContain('demo: 60 invoices loaded, 0 already there')
+  })
+
+  it('stops on SIGTERM with exit 0 and no error at all, not even while stopping (no 57P01, no unhandled rejection)', async () => {
+    const run = await startThenInterrupt(/API token: /, { signal: 'SIGTERM', args: ['--no-demo'] })
+    const lines = run.stderr.split('\n').filter((line) => line.trim() !== '')
+    const errors = lines.filter((line) => {
+      try {
+        return (JSON.parse(line) as { level: number }).level >= 50
+      } catch {
+        return true
+      }
+    })
+    expect(errors).toEqual([])
+    expect(run.stderr).not.toMatch(/57P01|terminating connection|unhandled/i)
+    expect(run.code).toBe(0)
   })
 
   it('resumes the story where it stopped on the next start', async () => {

@@ -127,6 +127,26 @@ describe('embedded PostgreSQL', () => {
     },
   )
 
+  it('stops only once every client has closed: a client still working is not cut off (57P01)', async () => {
+    const base = await mkdtemp(path.join(os.tmpdir(), 'bankrec-embedded-'))
+    dirs.push(base)
+    await chmod(base, 0o755)
+    const embedded = await startEmbeddedPostgres({ dataDir: path.join(base, 'pg') })
+    // No 'error' listener, like a pool's client between two queries: a cut connection would crash the process.
+    const client = new pg.Client({ connectionString: embedded.connectionString })
+    await client.connect()
+    const stopping = embedded.stop()
+    let stopped = false
+    void stopping.then(() => (stopped = true))
+    expect(await client.query('select pg_sleep(0.2), 1 as still_served')).toMatchObject({
+      rows: [{ still_served: 1 }],
+    })
+    expect(stopped).toBe(false)
+    await client.end()
+    await stopping
+    expect(statSync(embedded.socketDir, { throwIfNoEntry: false })).toBeUndefined()
+  }, 120_000)
+
   it('keeps its data across a stop and a restart', async () => {
     const base = await mkdtemp(path.join(os.tmpdir(), 'bankrec-embedded-'))
     dirs.push(base)
