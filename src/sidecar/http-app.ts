@@ -82,7 +82,10 @@ export function createSidecarApp(
       await check('database', sql`select 1`.execute(context.store.db))
       if (options.eventQueue) await check('queue', options.eventQueue.ping())
       const ready = Object.values(checks).every((v) => v === 'ok')
-      res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks })
+      const { warnings } = context
+      res
+        .status(ready ? 200 : 503)
+        .json({ status: ready ? 'ready' : 'not_ready', checks, ...(warnings.length > 0 ? { warnings } : {}) })
     }),
   )
 

@@ -49,6 +49,7 @@ import { createSidecarMetrics, MATCH_RATE_GAUGE, type SidecarMetrics } from './m
 import { openBank, type OpenBank } from './open-bank.js'
 import { openStore, type OpenStore } from './open-store.js'
 import { queueBackendFor } from './queue-backend.js'
+import { persistenceWarning, readRedisPersistence } from './redis-persistence.js'
 import { startOutboundWorkers, type OutboundWorkers } from './transfer-services.js'
 import { registerWebhook, retireOtherSandboxRegistrations } from './register-webhook.js'
 import { sandboxApiToken } from './sandbox-api-token.js'
@@ -94,6 +95,8 @@ export type SidecarContext = {
   queues: Queue[]
   /** Matching payments to invoices and transfers: the outbox, runs, a person's inputs (src/reconcile/matching). */
   reconcile: MatchingService
+  /** Deployment problems found at start (Redis without persistence), shown by /readyz and the dashboard. */
+  warnings: string[]
 }
 
 export type Sidecar = {
@@ -127,6 +130,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     closers.push(() => store.close())
     const backend = queueBackendFor(config, store.connectionString)
     logger.info({ queue: describeQueueBackend(backend) }, 'queue backend')
+    const warnings = backend.kind === 'redis' ? await redisWarnings(backend.url, logger) : []
     const bank = await openBank(config, logger, { sandboxPort: options.sandboxPort })
     closers.push(() => bank.close())
     const syncQueue = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
@@ -202,6 +206,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       metrics,
       queues,
       reconcile,
+      warnings,
     }
 
     if (options.roles.has('worker')) {
@@ -356,6 +361,20 @@ function startWorkers(
     worker.on('error', (error) => logger.error({ err: error, queue: worker.name }, 'worker error'))
   }
   return [eventWorker, syncWorker, alertWorker, healthWorker] as unknown as Worker[]
+}
+
+/** Reads Redis's persistence settings once: a Redis that keeps nothing loses accepted events on a restart. */
+async function redisWarnings(url: string, logger: Logger): Promise<string[]> {
+  const persistence = await readRedisPersistence(url)
+  if ('unreadable' in persistence) {
+    logger.info(
+      { reason: persistence.unreadable },
+      'could not read Redis persistence settings (CONFIG GET); make sure AOF or RDB snapshots are on',
+    )
+  }
+  const warning = persistenceWarning(persistence)
+  if (warning) logger.warn({ redis: { aof: false, rdb: false } }, warning)
+  return warning ? [warning] : []
 }
 
 /** How often the worker role sweeps for unmatched changes and checks transfers' leg windows. */

@@ -4,6 +4,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WEBHOOK_EVENTS_QUEUE, inboxKeys } from '../../src/queue/index.js'
 import { createSidecarApp } from '../../src/sidecar/http-app.js'
+import { persistenceWarning, readRedisPersistence } from '../../src/sidecar/redis-persistence.js'
 import { MATCH_RATE_GAUGE, OPEN_INCIDENTS_GAUGE } from '../../src/sidecar/index.js'
 import { createDatabase } from '../../src/store/index.js'
 import { signed, testEvent } from '../receiver/deliveries.js'
@@ -180,10 +181,27 @@ describe('GET /readyz', () => {
       const context = { ...sidecar.context, store: { ...sidecar.context.store, db: unreachable.db } }
       const answer = await request(createSidecarApp(context, { roles: new Set(['api']) })).get('/readyz')
       expect(answer.status).toBe(503)
-      expect(answer.body).toEqual({ status: 'not_ready', checks: { database: 'unavailable' } })
+      expect(answer.body).toMatchObject({ status: 'not_ready', checks: { database: 'unavailable' } })
       expect(answer.text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|bankrec_reader|secret_db_name/)
     } finally {
       await unreachable.db.destroy()
     }
+  })
+})
+
+describe('a Redis that keeps nothing across a restart', () => {
+  it('is named in /readyz and on every dashboard page when neither AOF nor RDB snapshots are on', async () => {
+    // The machines' Redis runs with --save "" --appendonly no; a persistent one must bring no warning.
+    const persistence = await readRedisPersistence('redis://127.0.0.1:6379')
+    const expected = persistenceWarning(persistence)
+    expect(sidecar.context.warnings).toEqual(expected ? [expected] : [])
+    const ready = (await request(sidecar.url).get('/readyz')).body as { warnings?: string[] }
+    expect(ready.warnings).toEqual(expected ? [expected] : undefined)
+    const page = await request(sidecar.url).get('/dashboard').set('authorization', `Bearer ${API_TOKEN}`)
+    if (expected) expect(page.text).toContain('lost if Redis restarts')
+    else expect(page.text).not.toContain('lost if Redis restarts')
+    const signIn = await request(sidecar.url).get('/dashboard')
+    expect(signIn.status).toBe(401)
+    expect(signIn.text).not.toContain('lost if Redis restarts')
   })
 })

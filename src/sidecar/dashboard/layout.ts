@@ -7,6 +7,8 @@ export type PageShell = {
   /** The nav entry to mark current; none on the sign-in page. */
   current?: 'overview' | 'exceptions' | 'invoices'
   notice?: { kind: 'ok' | 'error'; text: string } | null
+  /** Deployment problems operations must fix (SidecarContext.warnings), on every signed-in page. */
+  warnings?: readonly string[]
   /** Re-render `main` in place every few seconds while nobody is typing. */
   refresh?: boolean
   body: SafeHtml
@@ -48,6 +50,7 @@ export function renderPage(page: PageShell): string {
       </form>`
   }
 </header>
+${(page.warnings ?? []).map((warning) => html`<p class="notice error" role="alert">${warning}</p>`)}
 ${page.notice && html`<p class="notice ${page.notice.kind}" role="status">${page.notice.text}</p>`}
 <main${raw(page.refresh ? ' data-refresh="5000"' : '')}>${page.body}</main>
 <script nonce="${page.nonce}">${raw(SCRIPT)}</script>
