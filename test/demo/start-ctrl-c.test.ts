@@ -9,6 +9,8 @@ const root = path.resolve(import.meta.dirname, '../..')
 // The sources through tsx, from a directory of its own (where `tsx` alone would not resolve).
 const TSX = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href
 let directory: string
+/** A whole `bankrec start` (embedded PostgreSQL, sandbox, demo story) on a busy 2-core machine. */
+const PROCESS_TIMEOUT_MS = 120_000
 
 beforeAll(async () => {
   directory = await mkdtemp(path.join(tmpdir(), 'bankrec-start-'))
@@ -81,38 +83,50 @@ function startThenInterrupt(
 }
 
 describe('npm start with nothing configured', () => {
-  it('runs in sandbox mode, prints the dashboard and its token, and stops cleanly on Ctrl-C', async () => {
-    const run = await startThenInterrupt(/demo: P02 /)
-    expect(problems(run.stderr)).toEqual([])
-    expect(run.code).toBe(0)
-    expect(run.stdout).toContain('SANDBOX MODE')
-    expect(run.stdout).toMatch(/dashboard: {2}http:\/\/127\.0\.0\.1:\d+\/#token=kit_\S+/)
-    expect(run.stdout).toContain('demo: 60 invoices loaded, 0 already there')
-  })
+  it(
+    'runs in sandbox mode, prints the dashboard and its token, and stops cleanly on Ctrl-C',
+    async () => {
+      const run = await startThenInterrupt(/demo: P02 /)
+      expect(problems(run.stderr)).toEqual([])
+      expect(run.code).toBe(0)
+      expect(run.stdout).toContain('SANDBOX MODE')
+      expect(run.stdout).toMatch(/dashboard: {2}http:\/\/127\.0\.0\.1:\d+\/#token=kit_\S+/)
+      expect(run.stdout).toContain('demo: 60 invoices loaded, 0 already there')
+    },
+    PROCESS_TIMEOUT_MS,
+  )
 
-  it('stops on SIGTERM with exit 0 and no error at all, not even while stopping (no 57P01, no unhandled rejection)', async () => {
-    const run = await startThenInterrupt(/API token: /, { signal: 'SIGTERM', args: ['--no-demo'] })
-    const lines = run.stderr.split('\n').filter((line) => line.trim() !== '')
-    const errors = lines.filter((line) => {
-      try {
-        return (JSON.parse(line) as { level: number }).level >= 50
-      } catch {
-        return true
-      }
-    })
-    expect(errors).toEqual([])
-    expect(run.stderr).not.toMatch(/57P01|terminating connection|unhandled/i)
-    expect(run.code).toBe(0)
-  })
+  it(
+    'stops on SIGTERM with exit 0 and no error at all, not even while stopping (no 57P01, no unhandled rejection)',
+    async () => {
+      const run = await startThenInterrupt(/API token: /, { signal: 'SIGTERM', args: ['--no-demo'] })
+      const lines = run.stderr.split('\n').filter((line) => line.trim() !== '')
+      const errors = lines.filter((line) => {
+        try {
+          return (JSON.parse(line) as { level: number }).level >= 50
+        } catch {
+          return true
+        }
+      })
+      expect(errors).toEqual([])
+      expect(run.stderr).not.toMatch(/57P01|terminating connection|unhandled/i)
+      expect(run.code).toBe(0)
+    },
+    PROCESS_TIMEOUT_MS,
+  )
 
-  it('resumes the story where it stopped on the next start', async () => {
-    const state = JSON.parse(await readFile(path.join(directory, '.bankrec', 'sandbox-state.json'), 'utf8'))
-    expect(state.state.connections['$sandbox.map']).toHaveLength(1)
-    const run = await startThenInterrupt(/demo: resuming: .*\n.*demo: P\d\d /)
-    expect(problems(run.stderr)).toEqual([])
-    expect(run.code).toBe(0)
-    expect(run.stdout).toContain('demo: 0 invoices loaded, 60 already there')
-    expect(run.stdout).not.toContain('demo: created connection')
-    expect(run.stdout).not.toContain('demo: P01 ')
-  })
+  it(
+    'resumes the story where it stopped on the next start',
+    async () => {
+      const state = JSON.parse(await readFile(path.join(directory, '.bankrec', 'sandbox-state.json'), 'utf8'))
+      expect(state.state.connections['$sandbox.map']).toHaveLength(1)
+      const run = await startThenInterrupt(/demo: resuming: .*\n.*demo: P\d\d /)
+      expect(problems(run.stderr)).toEqual([])
+      expect(run.code).toBe(0)
+      expect(run.stdout).toContain('demo: 0 invoices loaded, 60 already there')
+      expect(run.stdout).not.toContain('demo: created connection')
+      expect(run.stdout).not.toContain('demo: P01 ')
+    },
+    PROCESS_TIMEOUT_MS,
+  )
 })
