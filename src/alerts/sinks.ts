@@ -7,7 +7,8 @@ export type AlertDeliveryFailure = 'status' | 'network' | 'timeout'
 
 /**
  * A sink did not take the notice. `retryable` tells the queue whether another attempt can help (no answer,
- * 408, 429, 5xx) or the request itself is wrong (any other 4xx: a bad URL or payload). The sink's URL, which
+ * 408, 429, 5xx) or the request itself is wrong (a 3xx, which is never followed, or any other 4xx: a bad URL or
+ * payload). The sink's URL, which
  * for Slack carries its token, and the signing secret never appear in it.
  */
 export class AlertDeliveryError extends Error {
@@ -76,6 +77,8 @@ async function post(
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'bankrec-alerts', ...headers },
       body,
+      // A redirect would re-send the signed alert to wherever the Location says (up to 20 hops): never follow.
+      redirect: 'manual',
       signal: AbortSignal.timeout(deps.timeoutMs ?? 10_000),
     })
   } catch (error) {
@@ -86,7 +89,10 @@ async function post(
   const text = await response.text().catch(() => '')
   if (response.status < 200 || response.status > 299) {
     // Slack answers errors as a short code (invalid_payload, no_service): worth showing, trimmed to one line.
-    const detail = text.replace(/\s+/g, ' ').trim().slice(0, 100)
+    const redirected = response.status >= 300 && response.status < 400
+    const detail = redirected
+      ? 'a redirect, which is not followed: configure the final URL'
+      : text.replace(/\s+/g, ' ').trim().slice(0, 100)
     throw new AlertDeliveryError({
       sink,
       failure: 'status',

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises'
 import cliProgress from 'cli-progress'
 import type { Command } from 'commander'
 import { systemClock } from '../clock/index.js'
-import { createInvoices, type InvoiceCsvRowError } from '../invoices/index.js'
+import { createInvoices, importRefusalMessage, type InvoiceCsvRowError } from '../invoices/index.js'
 import { openStore } from '../sidecar/index.js'
 import { enqueueMatches } from '../store/index.js'
 import type { CommandIo } from './io.js'
@@ -83,13 +83,7 @@ async function importFile(io: CommandIo, file: string): Promise<void> {
       })
     if (!result.ok) {
       for (const row of result.errors) io.stdout.write(describeRow(row))
-      const bad = result.errors.length
-      throw Object.assign(
-        new Error(
-          `${bad} ${bad === 1 ? 'row is' : 'rows are'} invalid (of ${result.rows}); nothing was imported`,
-        ),
-        { exitCode: 1 },
-      )
+      throw Object.assign(new Error(importRefusalMessage(result)), { exitCode: 1 })
     }
     io.stdout.write(
       `imported ${result.rows} invoices from ${file}: ${result.created} created, ${result.updated} updated, ` +
@@ -100,15 +94,15 @@ async function importFile(io: CommandIo, file: string): Promise<void> {
   }
 }
 
-/** `bankrec invoices import FILE.csv`: all or nothing; exit 0 imported, 1 bad rows (all listed), 2 usage. */
+/** `bankrec invoices import FILE.csv`: all or nothing; exit 0 imported, 1 bad rows (the first 100 listed), 2 usage. */
 export function invoicesCommand(io: CommandIo): Command {
   const invoices = new UsageCommand('invoices').description('Manage the invoices payments are matched to')
   invoices
     .command('import')
     .description(
       'Import invoices from a CSV file (id, number, amount, currency, customerName, customerAliases, issueDate, ' +
-        'dueDate, entityId, accountId, metadata): every row is valid and all are imported, or none is and every ' +
-        'bad row is listed with its reasons',
+        'dueDate, entityId, accountId, metadata): every row is valid and all are imported, or none is and the ' +
+        'first 100 bad rows are listed with their reasons',
     )
     .argument('<file>', 'the CSV file, UTF-8, header row first')
     .action(async (file: string) => importFile(io, file))

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { IsoDate } from '../api-client/index.js'
 import { systemClock } from '../clock/index.js'
-import { matchReport, type MatchReport, type ReportLine } from '../reconcile/index.js'
+import { csvRecord, matchReport, type MatchReport, type ReportLine } from '../reconcile/index.js'
 import { openStore } from '../sidecar/index.js'
 import type { CommandIo } from './io.js'
 import { prepareCommand } from './sidecar-command.js'
@@ -35,7 +35,7 @@ export function reportText(report: MatchReport): string {
   return `${lines.join('\n')}\n`
 }
 
-/** One row per line and currency: section, bucket, currency, count, amount. */
+/** One row per line and currency: section, bucket, currency, count, amount (the one CSV writer's quoting). */
 export function reportCsv(report: MatchReport): string {
   const rows = [['section', 'bucket', 'currency', 'count', 'amount']]
   const add = (section: string, bucket: string, line: ReportLine) => {
@@ -50,7 +50,7 @@ export function reportCsv(report: MatchReport): string {
   add('unmatched', '', report.unmatched)
   rows.push(['match_rate', '', '', '', report.matchRate === null ? '' : String(report.matchRate)])
   for (const bucket of report.openReceivables) add('open_receivables', bucket.bucket, bucket)
-  return `${rows.map((row) => row.join(',')).join('\n')}\n`
+  return rows.map(csvRecord).join('')
 }
 
 /** `bankrec report [--from --to] [--format text|json|csv]`: matching at a glance. */

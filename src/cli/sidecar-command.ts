@@ -28,8 +28,18 @@ export async function runSidecarRoles(
 ): Promise<void> {
   const { config, logger } = prepareCommand(io)
   const sidecar = await startSidecar({ config, roles: new Set(roles), logger })
+  // Listening for the stop signal before announcing: whoever reads the announcement may signal at once.
+  const stopped = io.untilStopped()
   announce(sidecar)
-  await io.untilStopped()
+  await stopped
   logger.info('stopping')
-  await sidecar.close()
+  // A client closing under a stop may still reject (a connection the server closed first); the stop goes on and
+  // the process exits 0 instead of dying half-way with the embedded PostgreSQL left running.
+  const onRejection = (reason: unknown) => logger.warn({ err: reason }, 'ignored an error while stopping')
+  process.on('unhandledRejection', onRejection)
+  try {
+    await sidecar.close()
+  } finally {
+    process.off('unhandledRejection', onRejection)
+  }
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { z } from 'zod'
 import { parseAlertEnv } from '../alerts/index.js'
 import { USER_NAME_PATTERN, USER_NAME_RULE } from '../users/index.js'
@@ -22,6 +23,26 @@ const url = (protocols: RegExp, hint: string) =>
       }
     }, hint)
 
+/** An http(s) URL bankrec calls or hands out: credentials in it would reach logs, error messages and proxies. */
+const webUrl = (hint: string) =>
+  url(/^https?:$/, hint).refine((value) => {
+    try {
+      const parsed = new URL(value)
+      return parsed.username === '' && parsed.password === ''
+    } catch {
+      return true
+    }
+  }, 'must not contain a user name or password (user:password@); its receiver checks the signature instead')
+
+/** An address, a subnet or one of express's names for the proxies it may trust. */
+function isProxyAddress(item: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(item)) return true
+  const [address = '', bits, ...rest] = item.split('/')
+  const family = isIP(address)
+  if (family === 0 || rest.length > 0) return false
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))
+}
+
 const list = z
   .string()
   .transform((value) => value.split(',').map((s) => s.trim()))
@@ -33,7 +54,7 @@ const list = z
  */
 export const BankrecEnv = z
   .object({
-    BANK_API_URL: url(/^https?:$/, 'must be an http(s) URL such as https://api.bank.example').optional(),
+    BANK_API_URL: webUrl('must be an http(s) URL such as https://api.bank.example').optional(),
     BANK_API_KEY: z.string().trim().min(1).optional(),
     WEBHOOK_SECRETS: list.optional(),
     DATABASE_URL: url(/^postgres(ql)?:$/, 'must be a postgres:// URL').optional(),
@@ -57,12 +78,12 @@ export const BankrecEnv = z
      * payments are the only ones.
      */
     SANDBOX_ACTIVITY: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
-    PUBLIC_URL: url(/^https?:$/, 'must be the http(s) URL the bank reaches this sidecar at').optional(),
+    PUBLIC_URL: webUrl('must be the http(s) URL the bank reaches this sidecar at').optional(),
     KIT_API_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
-    APP_WEBHOOK_URL: url(/^https?:$/, 'must be an http(s) URL').optional(),
+    APP_WEBHOOK_URL: webUrl('must be an http(s) URL').optional(),
     APP_WEBHOOK_SECRET: z.string().trim().min(16, 'must be at least 16 characters').optional(),
-    ALERT_SLACK_WEBHOOK_URL: url(/^https?:$/, 'must be an http(s) URL').optional(),
-    ALERT_WEBHOOK_URL: url(/^https?:$/, 'must be an http(s) URL').optional(),
+    ALERT_SLACK_WEBHOOK_URL: webUrl('must be an http(s) URL').optional(),
+    ALERT_WEBHOOK_URL: webUrl('must be an http(s) URL').optional(),
     ALERT_WEBHOOK_SECRET: z.string().trim().min(16, 'must be at least 16 characters').optional(),
     SYNC_INTERVAL_SECONDS: whole(10, 86_400).default(900),
     ALERT_REMINDER_SECONDS: whole(1, 30 * 86_400).default(4 * 3600),
@@ -104,6 +125,29 @@ export const BankrecEnv = z
     AUTH_FAILURE_BURST: whole(1, 1_000_000).default(10),
     /** How often a client regains one failed attempt. */
     AUTH_FAILURE_REFILL_SECONDS: whole(1, 86_400).default(6),
+    /**
+     * Which proxies' X-Forwarded-* headers to believe (express's `trust proxy`): `true`, a hop count, or a
+     * comma-separated list of addresses, subnets and `loopback`/`linklocal`/`uniquelocal`. Unset: none.
+     */
+    TRUST_PROXY: z
+      .string()
+      .trim()
+      .refine(
+        (value) =>
+          /^(true|false|\d{1,2})$/.test(value) ||
+          value.split(',').every((item) => isProxyAddress(item.trim())),
+        'must be true, false, a hop count or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal',
+      )
+      .transform((value): boolean | number | string[] =>
+        value === 'true' || value === 'false'
+          ? value === 'true'
+          : /^\d+$/.test(value)
+            ? Number(value)
+            : value.split(',').map((item) => item.trim()),
+      )
+      .optional(),
+    /** Bearer token GET /metrics requires; unset: /metrics is open (keep the port private then). */
+    METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {

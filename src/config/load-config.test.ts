@@ -39,6 +39,30 @@ describe('loadConfig', () => {
     }
   })
 
+  it('refuses a user name or password in a URL bankrec calls, without repeating it', () => {
+    const attempt = () =>
+      loadConfig({
+        APP_WEBHOOK_URL: 'https://bankrec:hunter2-app@app.example/events',
+        APP_WEBHOOK_SECRET: 'app-secret-0123456789',
+        ALERT_WEBHOOK_URL: 'https://ops@alerts.example/hook',
+        ALERT_WEBHOOK_SECRET: 'alert-secret-0123456789',
+      })
+    expect(attempt).toThrow(ConfigError)
+    try {
+      attempt()
+    } catch (error) {
+      const { problems, message } = error as ConfigError
+      expect(problems).toEqual([
+        expect.stringMatching(/^APP_WEBHOOK_URL must not contain a user name or password/),
+        expect.stringMatching(/^ALERT_WEBHOOK_URL must not contain a user name or password/),
+      ])
+      expect(message).not.toContain('hunter2-app')
+    }
+    expect(loadConfig({ DATABASE_URL: 'postgres://bankrec:pw@db.example/bankrec' }).DATABASE_URL).toBe(
+      'postgres://bankrec:pw@db.example/bankrec',
+    )
+  })
+
   it('splits comma-separated webhook secrets, newest first', () => {
     expect(loadConfig({ WEBHOOK_SECRETS: 'whsec_new, whsec_old' }).WEBHOOK_SECRETS).toEqual([
       'whsec_new',

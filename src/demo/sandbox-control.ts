@@ -1,3 +1,5 @@
+import { CONTROL_HEADER } from '../sandbox/index.js'
+
 /** A transaction as the sandbox's control API shows it (the fields the story reads). */
 export type ControlTransaction = {
   id: string
@@ -23,7 +25,7 @@ export type NewControlTransaction = {
   description?: string
 }
 
-/** The sandbox's control API (/_sandbox, docs/sandbox.md): the bank's side of things, no API key. */
+/** The sandbox's control API (/_sandbox, docs/sandbox.md): the bank's side of things, with its Sandbox-Control header. */
 export type SandboxControl = {
   state(connectionId: string): Promise<{ accounts: ControlAccount[]; transactions: ControlTransaction[] }>
   addTransaction(connectionId: string, transaction: NewControlTransaction): Promise<ControlTransaction>
@@ -34,7 +36,10 @@ export function sandboxControl(baseUrl: string, fetchFn: typeof fetch = globalTh
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const response = await fetchFn(`${baseUrl}/_sandbox${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        [CONTROL_HEADER]: 'bankrec-demo',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
     const text = await response.text()

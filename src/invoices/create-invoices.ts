@@ -19,7 +19,7 @@ import { invoiceView, type Invoice } from './invoice-view.js'
 import {
   parseInvoiceCsv,
   type InvoiceCsvInput,
-  type InvoiceCsvRowError,
+  type InvoiceCsvResult,
   type ParseInvoiceCsvOptions,
 } from './parse-invoice-csv.js'
 
@@ -46,7 +46,7 @@ export type InvoiceUpsertResult = { invoice: Invoice; created: boolean; changed:
 
 export type InvoiceImportResult =
   | { ok: true; rows: number; created: number; updated: number; unchanged: number }
-  | { ok: false; rows: number; errors: InvoiceCsvRowError[] }
+  | Extract<InvoiceCsvResult, { ok: false }>
 
 export type InvoiceImportOptions = ParseInvoiceCsvOptions & {
   /** Called while the rows are written, with the count written so far and the total. */
@@ -69,7 +69,7 @@ export type Invoices = {
   /** Inserts or updates one invoice, or many in one transaction (all or none). */
   upsert(invoices: readonly unknown[]): Promise<InvoiceUpsertResult[]>
   upsert(invoice: unknown): Promise<InvoiceUpsertResult>
-  /** Imports a CSV file: every row valid and all written, or nothing written and every bad row reported. */
+  /** Imports a CSV file: every row valid and all written, or nothing written and the first bad rows reported. */
   import(csv: InvoiceCsvInput, options?: InvoiceImportOptions): Promise<InvoiceImportResult>
   get(id: string): Promise<Invoice | undefined>
   list(params?: InvoiceListParams): Promise<InvoiceList>
@@ -184,7 +184,7 @@ export function createInvoices(context: InvoicesContext): Invoices {
 
     async import(csv, options = {}) {
       const parsed = await parseInvoiceCsv(csv, options)
-      if (!parsed.ok) return { ok: false, rows: parsed.rows, errors: parsed.errors }
+      if (!parsed.ok) return parsed
       const total = parsed.invoices.length
       const outcomes = await upsertInvoices(db, parsed.invoices, context.clock.now(), {
         afterWrite,

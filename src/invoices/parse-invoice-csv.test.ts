@@ -11,6 +11,30 @@ function errorsOf(result: InvoiceCsvResult) {
   return result.errors
 }
 
+describe('parseInvoiceCsv on a file of bad rows', () => {
+  const badFile = (rows: number) =>
+    [HEADER, ...Array.from({ length: rows }, (_, i) => `id_${i},INV-${i},not-money,EUR`)].join('\n')
+
+  it('lists the first bad rows and counts all of them', async () => {
+    const result = await parseInvoiceCsv(badFile(250))
+    expect(result).toMatchObject({ ok: false, rows: 250, badRows: 250, stoppedAtLine: null })
+    expect(errorsOf(result).map((error) => error.line)).toEqual(Array.from({ length: 100 }, (_, i) => i + 2))
+  })
+
+  it('stops reading after the bound', async () => {
+    const result = await parseInvoiceCsv(badFile(5000), { maxReportedRows: 10, maxBadRows: 300 })
+    expect(result).toMatchObject({ ok: false, rows: 300, badRows: 300, stoppedAtLine: 302 })
+    expect(errorsOf(result)).toHaveLength(10)
+  })
+
+  it('keeps the first rows by line when syntax errors are reported out of order', async () => {
+    const rows = [HEADER, 'a,INV-1,bad,EUR', 'b,INV-2,1,EUR', 'c,"INV-3"x,1,EUR', 'd,INV-4,bad,EUR']
+    const result = await parseInvoiceCsv(rows.join('\n'), { maxReportedRows: 2 })
+    expect(result).toMatchObject({ badRows: 3 })
+    expect(errorsOf(result).map((error) => error.line)).toEqual([2, 4])
+  })
+})
+
 describe('parseInvoiceCsv', () => {
   it('reads every column, aliases split on | and metadata as JSON', async () => {
     const csv =

@@ -8,14 +8,32 @@ import { lineBreakNormalizer } from './line-break-normalizer.js'
 export type InvoiceCsvRowError = { line: number; id: string | null; reasons: InvoiceFieldProblem[] }
 
 export type InvoiceCsvResult =
-  { ok: true; invoices: InvoiceInput[] } | { ok: false; errors: InvoiceCsvRowError[]; rows: number }
+  | { ok: true; invoices: InvoiceInput[] }
+  | {
+      ok: false
+      /** The first `maxReportedRows` bad rows, in file order. */
+      errors: InvoiceCsvRowError[]
+      /** Rows read (the header and blank rows not counted): the whole file unless checking stopped. */
+      rows: number
+      /** Bad rows found; at `maxBadRows` checking stops. */
+      badRows: number
+      /** The first line left unread once `maxBadRows` rows were bad, or null when every row was checked. */
+      stoppedAtLine: number | null
+    }
 
 export type InvoiceCsvInput = string | Uint8Array | NodeJS.ReadableStream | AsyncIterable<string | Uint8Array>
 
 export type ParseInvoiceCsvOptions = {
   /** Called as the input is read, with the bytes read so far (for a progress bar). */
   onBytes?: (bytesRead: number) => void
+  /** Bad rows described in the result; the rest are counted. @defaultValue 100 */
+  maxReportedRows?: number
+  /** Bad rows after which the rest of the input is not read. @defaultValue 1000 */
+  maxBadRows?: number
 }
+
+export const MAX_REPORTED_ROWS = 100
+export const MAX_BAD_ROWS = 1000
 
 /** Aliases are one cell: names separated by `|`. */
 export const ALIAS_SEPARATOR = '|'
@@ -75,15 +93,41 @@ function rowFields(
 }
 
 /**
+ * The first `limit` bad rows by line, and how many there were. Syntax errors arrive while the parser runs ahead
+ * of the validation loop, so an error may come after one of a later line.
+ */
+function badRowReport(limit: number) {
+  const first: InvoiceCsvRowError[] = []
+  let count = 0
+  return {
+    get count() {
+      return count
+    },
+    first,
+    add(error: InvoiceCsvRowError) {
+      count++
+      if (first.length === limit && first[limit - 1]!.line <= error.line) return
+      const at = first.findIndex((other) => other.line > error.line)
+      first.splice(at === -1 ? first.length : at, 0, error)
+      if (first.length > limit) first.pop()
+    },
+  }
+}
+
+/**
  * Reads an invoice CSV (header row first; UTF-8 with or without a BOM; LF or CRLF; RFC 4180 quoting) and
- * validates every row. Either every row is valid and all are returned, or every bad row is returned with its
- * line and reasons, so one pass fixes the whole file. Blank rows are skipped.
+ * validates every row. Either every row is valid and all are returned, or the first bad rows are returned with
+ * their lines and reasons, and how many there are. Blank rows are skipped. Time, memory and the report stay
+ * bounded whatever the input: at `maxBadRows` bad rows reading stops (the input is unpiped, left to the caller),
+ * and once a row is bad the valid ones are no longer kept (nothing will be written).
  */
 export async function parseInvoiceCsv(
   input: InvoiceCsvInput,
   options: ParseInvoiceCsvOptions = {},
 ): Promise<InvoiceCsvResult> {
-  const errors: InvoiceCsvRowError[] = []
+  const maxBadRows = options.maxBadRows ?? MAX_BAD_ROWS
+  const errors = badRowReport(options.maxReportedRows ?? MAX_REPORTED_ROWS)
+  let stoppedAtLine: number | null = null
   const invoices: InvoiceInput[] = []
   const firstLineOf = new Map<string, number>()
   let columns: InvoiceCsvColumn[] | undefined
@@ -104,7 +148,7 @@ export async function parseInvoiceCsv(
     on_skip: (error: CsvError | undefined) => {
       if (!error) return
       rows++
-      errors.push({
+      errors.add({
         // csv-parse only notices an unclosed quote at the end of the input; it opened after the last record.
         line: error.code === 'CSV_QUOTE_NOT_CLOSED' ? lastRecordEnd + 1 : Number(error.lines),
         id: null,
@@ -121,7 +165,7 @@ export async function parseInvoiceCsv(
       headerSeen = true
       const layout = readHeader(record)
       if (!layout.ok) {
-        errors.push({ line, id: null, reasons: layout.problems })
+        errors.add({ line, id: null, reasons: layout.problems })
         continue
       }
       columns = layout.columns
@@ -130,8 +174,13 @@ export async function parseInvoiceCsv(
     if (isBlank(record)) continue
     rows++
     if (!columns) continue
+    if (errors.count >= maxBadRows) {
+      stoppedAtLine = line
+      rows--
+      break
+    }
     if (record.length !== columns.length) {
-      errors.push({
+      errors.add({
         line,
         id: null,
         reasons: [{ field: '', message: `has ${record.length} fields; the header has ${columns.length}` }],
@@ -150,17 +199,21 @@ export async function parseInvoiceCsv(
       else
         reasons.push({ field: 'id', message: `"${id}" is also on line ${first}; an invoice may appear once` })
     }
-    if (reasons.length > 0) errors.push({ line, id, reasons })
+    if (reasons.length > 0) errors.add({ line, id, reasons })
+    // Nothing is written once a row is bad, so no valid row is kept from then on.
+    if (errors.count > 0) invoices.length = 0
     else if (validation.ok) invoices.push(validation.invoice)
   }
+  // The rest is not read: a caller streaming a request may drain or drop it (the parser is gone).
+  if (stoppedAtLine !== null) source.unpipe()
   if (!headerSeen) {
-    errors.push({
+    errors.add({
       line: 1,
       id: null,
       reasons: [{ field: '', message: 'the file is empty; its first line must name the columns' }],
     })
   }
-  // Syntax errors are reported while the parser runs ahead of this loop: put every error in file order.
-  errors.sort((a, b) => a.line - b.line)
-  return errors.length > 0 ? { ok: false, errors, rows } : { ok: true, invoices }
+  return errors.count > 0
+    ? { ok: false, errors: errors.first, rows, badRows: errors.count, stoppedAtLine }
+    : { ok: true, invoices }
 }

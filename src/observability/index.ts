@@ -1,2 +1,3 @@
-export { createLogger, silentLogger, REDACTED_PATHS } from './logger.js'
+export { createLogger, silentLogger } from './logger.js'
+export { redactSecrets, isSecretKey } from './redact.js'
 export type { Logger, LoggerOptions } from './logger.js'

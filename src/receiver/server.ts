@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Registry, collectDefaultMetrics } from 'prom-client'
 import type { WebhookEventQueue } from '../queue/index.js'
 import { errorAnswer, type DeliveryAnswer } from './delivery-answer.js'
+import { createLimitedServer, type ListenerLimits } from './listener-limits.js'
 import { createReceiverMetrics } from './metrics.js'
 import {
   createWebhookReceiver,
@@ -16,6 +17,8 @@ export type ReceiverServerOptions = Omit<WebhookReceiverOptions, 'queue' | 'enqu
   queue: WebhookEventQueue
   /** @defaultValue '/webhooks' */
   path?: string
+  /** Timeouts and the connection cap. @defaultValue LISTENER_LIMITS */
+  limits?: ListenerLimits
 }
 
 export type ReceiverServer = {
@@ -89,16 +92,14 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
   const answerWithout = (req: IncomingMessage, res: ServerResponse, answer: DeliveryAnswer) =>
     receiver.send(res, { ...answer, closeConnection: !req.complete })
 
-  const server = createServer((req, res) => {
+  const server = createLimitedServer((req, res) => {
     route(req, res).catch((error: unknown) => {
       options.onError?.(error, { requestId: 'server' })
       if (!res.headersSent)
         sendJson(res, 500, { error: { code: 'internal_error', message: 'Unexpected error.' } })
       else res.destroy()
     })
-  })
-  // Bounds slow senders; the sandbox and the service answer well within it.
-  server.requestTimeout = 30_000
+  }, options.limits)
 
   return {
     server,

@@ -31,7 +31,7 @@ export type {
   ProofDay,
   ProofDayInput,
 } from './balance-proof/index.js'
-export { exportMirror, MIRROR_EXPORT_COLUMNS } from './mirror-export/index.js'
+export { csvRecord, exportMirror, MIRROR_EXPORT_COLUMNS } from './mirror-export/index.js'
 export type { MirrorExportFormat } from './mirror-export/index.js'
 export {
   AGE_BUCKETS,

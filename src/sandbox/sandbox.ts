@@ -12,6 +12,7 @@ import {
 } from './context.js'
 import { controlRoutes } from './control/index.js'
 import { injectApiFaults } from './faults.js'
+import { createLimitedServer } from '../receiver/index.js'
 import { answerError, answerUnknownRoute, assignRequestId } from './http.js'
 import { createRandom } from './random.js'
 import { bankRoutes } from './routes/index.js'
@@ -189,9 +190,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return url
     },
     async listen({ port = 0, host = '127.0.0.1' } = {}) {
-      server = await new Promise<Server>((resolve, reject) => {
-        const s = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(s)))
+      const listening = createLimitedServer(app)
+      await new Promise<void>((resolve, reject) => {
+        listening.once('error', reject)
+        listening.listen(port, host, () => {
+          listening.off('error', reject)
+          resolve()
+        })
       })
+      server = listening
       const address = server.address() as AddressInfo
       url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`
       // The bank's timeline follows real time too: due tasks and deliveries go out without a request.

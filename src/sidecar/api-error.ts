@@ -58,12 +58,7 @@ export function answerApiError(onUnexpected: (error: unknown) => void): ErrorReq
       error instanceof SidecarApiError
         ? error
         : isBodyParserError(error)
-          ? // The parser's message quotes the body, which may hold a password: never echo it.
-            new SidecarApiError(
-              error.status ?? 400,
-              error.status === 413 ? 'payload_too_large' : 'validation_error',
-              error.status === 413 ? 'The request body is too large.' : 'The request body is not valid JSON.',
-            )
+          ? bodyParserAnswer(error)
           : undefined
     if (!known) onUnexpected(error)
     const answer =
@@ -80,6 +75,35 @@ export function answerApiError(onUnexpected: (error: unknown) => void): ErrorReq
   }
 }
 
-function isBodyParserError(error: unknown): error is Error & { status?: number; type: string } {
-  return error instanceof Error && typeof (error as { type?: unknown }).type === 'string'
+type BodyParserError = Error & { status?: number; type?: string; code?: string }
+
+/**
+ * body-parser's errors carry a `type`; a body that does not inflate (garbage under Content-Encoding: deflate or
+ * gzip) reaches us as zlib's error with only a 4xx status.
+ */
+function isBodyParserError(error: unknown): error is BodyParserError {
+  if (!(error instanceof Error)) return false
+  const { type, status, code } = error as BodyParserError
+  return typeof type === 'string' || (status === 400 && typeof code === 'string' && code.startsWith('Z_'))
+}
+
+/** The parser's message quotes the body, which may hold a password: never echo it. */
+function bodyParserAnswer(error: BodyParserError): SidecarApiError {
+  if (error.status === 413)
+    return new SidecarApiError(413, 'payload_too_large', 'The request body is too large.')
+  if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {
+    return new SidecarApiError(
+      415,
+      'unsupported_encoding',
+      'The request body is in an encoding bankrec does not read: send UTF-8, plain or with Content-Encoding gzip or deflate.',
+    )
+  }
+  if (error.code?.startsWith('Z_')) {
+    return new SidecarApiError(
+      400,
+      'invalid_encoding',
+      'The request body does not match its Content-Encoding.',
+    )
+  }
+  return new SidecarApiError(error.status ?? 400, 'validation_error', 'The request body is not valid JSON.')
 }

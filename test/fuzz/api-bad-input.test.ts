@@ -178,6 +178,7 @@ const CASES: Record<string, Case[]> = {
   'GET /api/transfers/:id': ids('/api/transfers/:id'),
   'POST /api/transfers/:id/retry': ids('/api/transfers/:id/retry'),
   'GET /api/exceptions': [
+    ...queries('transactionId', ['not-a-uuid', ...INJECTIONS]),
     ...queries('type', INJECTIONS),
     ...queries('state', ['closed', '']),
     ...queries('limit', ['0', '1e400']),
@@ -274,6 +275,29 @@ const CASES: Record<string, Case[]> = {
   ],
   'PUT /api/invoices/:id': [
     ...malformed({ path: '/api/invoices/INV-1' }),
+    {
+      name: 'metadata nested 5,000 deep',
+      path: '/api/invoices/INV-1',
+      raw: JSON.stringify(invoice({})).replace(
+        /}$/,
+        `,"metadata":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`,
+      ),
+      names: 'metadata',
+    },
+    {
+      name: 'a garbage body under Content-Encoding: deflate',
+      path: '/api/invoices/INV-1',
+      raw: 'not deflated at all',
+      headers: { 'content-encoding': 'deflate' },
+      names: 'Content-Encoding',
+    },
+    {
+      name: 'an unknown Content-Encoding',
+      path: '/api/invoices/INV-1',
+      raw: JSON.stringify(invoice({})),
+      headers: { 'content-encoding': 'zstd-bogus' },
+      names: 'encoding',
+    },
     { name: 'an array body', path: '/api/invoices/INV-1', body: [invoice({})] },
     ...BAD_DECIMALS.map((amount) => ({
       name: `amount ${String(amount).slice(0, 20)}`,

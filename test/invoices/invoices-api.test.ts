@@ -1,3 +1,7 @@
+import { once } from 'node:events'
+import { request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Readable } from 'node:stream'
 import express from 'express'
 import { sql } from 'kysely'
 import request from 'supertest'
@@ -219,6 +223,85 @@ describe('invoice API', () => {
       ],
     })
     expect((await request(app).get('/api/invoices').set(auth)).body.data).toEqual([])
+  })
+
+  it('answers a 4 MB file of bad rows with a bounded report: the first 100 rows and a count', async () => {
+    // Each row is wrong in every column, the shape that made the old report ~125 times the input.
+    const row = (i: number) => `"bad id ${i}",${'N'.repeat(20)},1e9x,euro,,,20260230,yesterday,,,{no json}`
+    const header =
+      'id,number,amount,currency,customerName,customerAliases,issueDate,dueDate,entityId,accountId,metadata'
+    const lines = [header]
+    let size = header.length
+    for (let i = 0; size < 4 * 1024 * 1024; i++) {
+      lines.push(row(i))
+      size += lines.at(-1)!.length + 1
+    }
+    const res = await request(app)
+      .post('/api/invoices/import')
+      .set(auth)
+      .set('content-type', 'text/csv')
+      .send(lines.join('\n'))
+    expect(res.status).toBe(400)
+    const answerBytes = Buffer.byteLength(res.text)
+    expect(answerBytes).toBeLessThan(200 * 1024)
+    expect(answerBytes).toBeLessThan(size / 20)
+    expect(res.body.error).toMatchObject({ code: 'invalid_csv', badRows: 1000, stoppedAtLine: 1002 })
+    expect(res.body.error.rows).toHaveLength(100)
+    expect(res.body.error.rows.at(-1).line).toBe(101)
+    expect(res.body.error.message).toBe(
+      '1000 rows are invalid; checking stopped there, at line 1002; the first 100 are listed; nothing was imported.',
+    )
+    expect((await request(app).get('/api/invoices').set(auth)).body.data).toEqual([])
+  })
+
+  it('refuses a chunked CSV body past the limit with 413, and U+0000 with the line it is on', async () => {
+    const nul = await request(app)
+      .post('/api/invoices/import')
+      .set(auth)
+      .set('content-type', 'text/csv')
+      .send('id,number,amount,currency\ni1,INV-1,10.00,EUR\ni2,INV\u00002,1,EUR\n')
+    expect(nul.status).toBe(400)
+    expect(nul.body.error.details).toEqual([
+      { path: 'line.3', message: 'must not contain U+0000 or an unpaired surrogate' },
+    ])
+    // Blank lines: nothing to validate, so only the byte limit can stop it.
+    const chunk = Buffer.alloc(1024 * 1024, '\n')
+    let sent = 0
+    const huge = Readable.from(
+      (function* () {
+        yield Buffer.from('id,number,amount,currency\n')
+        // 51 MB without a Content-Length: refused once the limit is passed, not read to the end.
+        while (sent < 51 * 1024 * 1024) {
+          sent += chunk.length
+          yield chunk
+        }
+      })(),
+    )
+    const server = app.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    try {
+      const { port } = server.address() as AddressInfo
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(
+          { port, host: '127.0.0.1', method: 'POST', path: '/api/invoices/import' },
+          (res) => {
+            let text = ''
+            res.on('data', (data) => (text += data))
+            res.on('end', () => resolve({ status: res.statusCode!, body: text }))
+          },
+        )
+        req.setHeader('authorization', auth.authorization)
+        req.setHeader('content-type', 'text/csv')
+        req.on('error', reject)
+        huge.pipe(req)
+      })
+      expect(answer.status).toBe(413)
+      expect(JSON.parse(answer.body).error.code).toBe('payload_too_large')
+      expect((await request(app).get('/api/invoices').set(auth)).body.data).toEqual([])
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
   })
 
   it('refuses an import body that is neither CSV nor { csv }', async () => {

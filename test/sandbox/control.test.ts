@@ -103,6 +103,48 @@ describe('reset', () => {
   })
 })
 
+describe('cross-site requests', () => {
+  it('refuses a change without the Sandbox-Control header or a key, as a web page would send it, and changes nothing', async () => {
+    await control('PUT', '/faults', { api: { latencyMs: 5 } })
+    for (const [method, path, body, type] of [
+      ['POST', '/reset', undefined, undefined],
+      ['POST', '/webhooks/flush', undefined, undefined],
+      ['POST', '/clock/advance', 'seconds=600', 'application/x-www-form-urlencoded'],
+      ['PUT', '/faults', '{"api":{}}', 'text/plain'],
+    ] as const) {
+      const answer = await fetch(`${harness.url}/_sandbox${path}`, {
+        method,
+        headers: { origin: 'https://evil.example', ...(type ? { 'content-type': type } : {}) },
+        body,
+      })
+      expect(answer.status, `${method} ${path}`).toBe(403)
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe(
+        'control_intent_required',
+      )
+    }
+    expect((await control('GET', '/faults')).body.api.latencyMs).toBe(5)
+  })
+
+  it('takes a change with the header or with a sandbox API key, and reads without either', async () => {
+    const withKey = await fetch(`${harness.url}/_sandbox/webhooks/flush`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${harness.apiKey}` },
+    })
+    expect(withKey.status).toBe(200)
+    const withHeader = await fetch(`${harness.url}/_sandbox/webhooks/flush`, {
+      method: 'POST',
+      headers: { 'sandbox-control': '1' },
+    })
+    expect(withHeader.status).toBe(200)
+    const wrongKey = await fetch(`${harness.url}/_sandbox/webhooks/flush`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk_test_not_a_key' },
+    })
+    expect(wrongKey.status).toBe(403)
+    expect((await fetch(`${harness.url}/_sandbox/clock`)).status).toBe(200)
+  })
+})
+
 describe('webhook inspection', () => {
   it('filters deliveries and refuses an unknown status', async () => {
     const created = await harness.request('POST', '/v1/webhooks', {

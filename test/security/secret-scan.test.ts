@@ -215,7 +215,7 @@ describe('secrets never leave where they belong', () => {
       const faults = (body: unknown) =>
         fetch(`${sandboxUrl}/_sandbox/faults`, {
           method: 'PUT',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', 'sandbox-control': 'test' },
           body: JSON.stringify(body),
         })
       await faults({ api: { errorRate: 1 } })

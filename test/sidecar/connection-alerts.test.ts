@@ -44,7 +44,7 @@ async function forceStatus(connectionId: string, status: string, errorCode?: str
   const { bank } = sidecar.context
   const response = await fetch(`${bank.baseUrl}/_sandbox/connections/${connectionId}/status`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'sandbox-control': 'test' },
     body: JSON.stringify(
       errorCode ? { status, errorCode, errorMessage: 'The password has expired' } : { status },
     ),
@@ -55,7 +55,7 @@ async function forceStatus(connectionId: string, status: string, errorCode?: str
 async function setWebhookFaults(webhooks: { duplicateRate: number; reorder: boolean }): Promise<void> {
   const response = await fetch(`${sidecar.context.bank.baseUrl}/_sandbox/faults`, {
     method: 'PUT',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'sandbox-control': 'test' },
     body: JSON.stringify({ webhooks }),
   })
   expect(response.status).toBe(200)

@@ -102,7 +102,7 @@ describe('connections API', () => {
     const { bank } = sidecar.context
     await fetch(`${bank.baseUrl}/_sandbox/connections/${id}/status`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'sandbox-control': 'test' },
       body: JSON.stringify({ status: 'reauthRequired', errorCode: 'password_expired' }),
     })
     await bank.sandbox!.flushWebhooks()

@@ -1,10 +1,14 @@
 import { Queue } from 'bullmq'
 import { Redis } from 'ioredis'
+import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WEBHOOK_EVENTS_QUEUE, inboxKeys } from '../../src/queue/index.js'
+import { createSidecarApp } from '../../src/sidecar/http-app.js'
+import { persistenceWarning, readRedisPersistence } from '../../src/sidecar/redis-persistence.js'
 import { MATCH_RATE_GAUGE, OPEN_INCIDENTS_GAUGE } from '../../src/sidecar/index.js'
+import { createDatabase } from '../../src/store/index.js'
 import { signed, testEvent } from '../receiver/deliveries.js'
-import { WEBHOOK_SECRET, sampleValue, startTestSidecar } from './sidecar-fixture.js'
+import { API_TOKEN, WEBHOOK_SECRET, sampleValue, startTestSidecar } from './sidecar-fixture.js'
 
 // No worker role: delivered events stay waiting, so depth and age are known exactly.
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>
@@ -151,5 +155,53 @@ describe('GET /metrics', () => {
     const text = await answer.text()
     expect(sampleValue(text, 'bankrec_test_broken')).toBeNaN()
     expect(sampleValue(text, 'bankrec_queue_jobs', { queue: 'webhook-events', state: 'waiting' })).toBe(2)
+  })
+})
+
+describe('GET /metrics with METRICS_TOKEN', () => {
+  it('answers 401 without the token or with another one, and the metrics with it', async () => {
+    const token = 'metrics-token-0123456789'
+    const config = { ...sidecar.context.config, METRICS_TOKEN: token }
+    const app = createSidecarApp({ ...sidecar.context, config }, { roles: new Set(['api']) })
+    expect((await request(app).get('/metrics')).status).toBe(401)
+    expect((await request(app).get('/metrics').set('authorization', `Bearer ${API_TOKEN}`)).status).toBe(401)
+    const scraped = await request(app).get('/metrics').set('authorization', `Bearer ${token}`)
+    expect(scraped.status).toBe(200)
+    expect(scraped.text).toContain('bankrec_receiver_deliveries_total')
+  })
+})
+
+describe('GET /readyz', () => {
+  it('says which dependency is down in generic words, never the raw error (hosts, ports, users)', async () => {
+    const unreachable = createDatabase({
+      connectionString: 'postgres://bankrec_reader@127.0.0.1:9/secret_db_name',
+      schema: 'bankrec',
+    })
+    try {
+      const context = { ...sidecar.context, store: { ...sidecar.context.store, db: unreachable.db } }
+      const answer = await request(createSidecarApp(context, { roles: new Set(['api']) })).get('/readyz')
+      expect(answer.status).toBe(503)
+      expect(answer.body).toMatchObject({ status: 'not_ready', checks: { database: 'unavailable' } })
+      expect(answer.text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|bankrec_reader|secret_db_name/)
+    } finally {
+      await unreachable.db.destroy()
+    }
+  })
+})
+
+describe('a Redis that keeps nothing across a restart', () => {
+  it('is named in /readyz and on every dashboard page when neither AOF nor RDB snapshots are on', async () => {
+    // The machines' Redis runs with --save "" --appendonly no; a persistent one must bring no warning.
+    const persistence = await readRedisPersistence('redis://127.0.0.1:6379')
+    const expected = persistenceWarning(persistence)
+    expect(sidecar.context.warnings).toEqual(expected ? [expected] : [])
+    const ready = (await request(sidecar.url).get('/readyz')).body as { warnings?: string[] }
+    expect(ready.warnings).toEqual(expected ? [expected] : undefined)
+    const page = await request(sidecar.url).get('/dashboard').set('authorization', `Bearer ${API_TOKEN}`)
+    if (expected) expect(page.text).toContain('lost if Redis restarts')
+    else expect(page.text).not.toContain('lost if Redis restarts')
+    const signIn = await request(sidecar.url).get('/dashboard')
+    expect(signIn.status).toBe(401)
+    expect(signIn.text).not.toContain('lost if Redis restarts')
   })
 })

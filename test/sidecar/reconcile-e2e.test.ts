@@ -35,7 +35,7 @@ async function bankPays(connectionId: string, body: Record<string, unknown>): Pr
   const sandbox = sidecar.context.bank.sandbox!
   const response = await fetch(`${sandbox.url}/_sandbox/connections/${connectionId}/transactions`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'sandbox-control': 'test' },
     body: JSON.stringify(body),
   })
   expect(response.status).toBe(201)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { createVirtualClock } from '../../src/clock/index.js'
-import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js'
+import { CONTROL_HEADER, createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js'
 
 export type SandboxHarness = {
   sandbox: Sandbox
@@ -8,7 +8,7 @@ export type SandboxHarness = {
   apiKey: string
   /** A key by its seeded label: 'full access', 'read only', 'expired', 'other organization'. */
   keyFor(label: string): string
-  /** A JSON request to the sandbox; `key: null` sends no Authorization header. */
+  /** A JSON request to the sandbox; `key: null` sends no Authorization header; /_sandbox calls carry Sandbox-Control. */
   request(
     method: string,
     path: string,
@@ -40,6 +40,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         headers: {
           ...(key === null ? {} : { authorization: `Bearer ${key}` }),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          // A script driving the control API says so, as docs/sandbox.md asks.
+          ...(path.startsWith('/_sandbox') ? { [CONTROL_HEADER]: 'test' } : {}),
           ...headers,
         },
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),

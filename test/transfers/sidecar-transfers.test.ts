@@ -138,7 +138,7 @@ describe('transfers through the sidecar', () => {
       `${sidecar.context.bank.baseUrl}/_sandbox/transfers/${created.body.bankTransferId}/outcome`,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'sandbox-control': 'test' },
         body: JSON.stringify({ status: 'failed', failureReason: { message: 'Beneficiary account closed.' } }),
       },
     )

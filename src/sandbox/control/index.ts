@@ -3,15 +3,20 @@ import type { SandboxRuntime } from '../context.js'
 import { clockControl } from './clock.js'
 import { connectionControl } from './connections.js'
 import { faultControl } from './faults.js'
+import { requireControlIntent } from './require-control-intent.js'
 import { resetControl } from './reset.js'
 import { stateControl } from './state.js'
 import { transactionControl } from './transactions.js'
 import { transferControl } from './transfers.js'
 import { webhookControl } from './webhooks.js'
 
-/** The control API under /_sandbox: no bank API key, never touched by injected faults. */
+/**
+ * The control API under /_sandbox: no bank API key needed to read, the Sandbox-Control header or a key to change
+ * anything, never touched by injected faults.
+ */
 export function controlRoutes(runtime: SandboxRuntime): Router {
   const router = Router()
+  router.use(requireControlIntent(runtime.ctx))
   router.use(clockControl(runtime))
   router.use(connectionControl(runtime))
   router.use(transactionControl(runtime))

@@ -1,6 +1,6 @@
 import { Router } from 'express'
 import { z } from 'zod'
-import { Limit } from '../../api-client/index.js'
+import { Limit, Uuid } from '../../api-client/index.js'
 import { findException, listExceptions } from '../../store/index.js'
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
@@ -21,7 +21,7 @@ const ExceptionType = z.enum([
 const Query = z.object({
   type: ExceptionType.optional(),
   state: z.enum(['open', 'resolved', 'all']).default('open'),
-  transactionId: z.string().min(1).optional(),
+  transactionId: Uuid.optional(),
   invoiceId: z.string().min(1).optional(),
   cursor: z.string().min(1).optional(),
   limit: Limit.default(100),

@@ -1,12 +1,18 @@
-import express, { Router, type Response } from 'express'
-import { createInvoices, InvoiceError, type InvoiceCsvRowError } from '../../invoices/index.js'
+import { Router, type Response } from 'express'
+import {
+  createInvoices,
+  importRefusalMessage,
+  InvoiceError,
+  type InvoiceImportResult,
+} from '../../invoices/index.js'
 import { handle, SidecarApiError } from '../api-error.js'
 import { refuseLargeBody } from '../refuse-large-body.js'
+import { csvBodyStream, discardRest } from './csv-body.js'
 import { unstorableLine } from './refuse-unstorable-text.js'
 import { requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../runtime.js'
 
-/** CSV bodies are read whole before anything is written; 50 MB holds several hundred thousand invoices. */
+/** CSV bodies are streamed and validated before anything is written; 50 MB holds several hundred thousand invoices. */
 const CSV_BODY_LIMIT = 50 * 1024 * 1024
 const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv']
 
@@ -27,7 +33,8 @@ function notFound(id: string): SidecarApiError {
   return new SidecarApiError(404, 'not_found', `No invoice ${JSON.stringify(id)}.`)
 }
 
-function rejectImport(res: Response, rows: number, errors: InvoiceCsvRowError[]): void {
+function rejectImport(res: Response, result: Extract<InvoiceImportResult, { ok: false }>): void {
+  const { errors, badRows, stoppedAtLine } = result
   const details = errors.flatMap((row) =>
     row.reasons.map((reason) => ({
       path: reason.field ? `line.${row.line}.${reason.field}` : `line.${row.line}`,
@@ -37,12 +44,38 @@ function rejectImport(res: Response, rows: number, errors: InvoiceCsvRowError[])
   res.status(400).json({
     error: {
       code: 'invalid_csv',
-      message: `${errors.length} ${errors.length === 1 ? 'row is' : 'rows are'} invalid (of ${rows}); nothing was imported.`,
+      message: `${importRefusalMessage(result)}.`,
       requestId: String(res.locals.requestId ?? ''),
       details,
       rows: errors,
+      badRows,
+      stoppedAtLine,
     },
   })
+}
+
+/** The CSV of a JSON `{ csv }` body (parsed by the /api JSON parser). */
+function csvOfJson(body: unknown): string {
+  const csv =
+    typeof body === 'object' && body !== null && typeof (body as { csv?: unknown }).csv === 'string'
+      ? (body as { csv: string }).csv
+      : undefined
+  if (csv === undefined) {
+    throw new SidecarApiError(
+      400,
+      'validation_error',
+      'body must be the CSV file (Content-Type: text/csv) or JSON { "csv": "<the file>" }.',
+      [{ path: 'body', message: 'must be a CSV text or JSON { "csv": string }' }],
+    )
+  }
+  const line = unstorableLine(csv)
+  if (line !== undefined) {
+    const message = 'must not contain U+0000 or an unpaired surrogate'
+    throw new SidecarApiError(400, 'invalid_csv', `line ${line} ${message}; nothing was imported.`, [
+      { path: `line.${line}`, message },
+    ])
+  }
+  return csv
 }
 
 /**
@@ -58,32 +91,19 @@ export function invoiceRoutes(context: SidecarContext): Router {
     '/invoices/import',
     requireRole('admin'),
     refuseLargeBody(CSV_BODY_LIMIT, CSV_TYPES),
-    express.text({ type: CSV_TYPES, limit: CSV_BODY_LIMIT }),
     handle(async (req, res) => {
-      const body: unknown = req.body
-      const csv =
-        typeof body === 'string'
-          ? body
-          : typeof body === 'object' && body !== null && typeof (body as { csv?: unknown }).csv === 'string'
-            ? (body as { csv: string }).csv
-            : undefined
-      if (csv === undefined) {
-        throw new SidecarApiError(
-          400,
-          'validation_error',
-          'body must be the CSV file (Content-Type: text/csv) or JSON { "csv": "<the file>" }.',
-          [{ path: 'body', message: 'must be a CSV text or JSON { "csv": string }' }],
-        )
+      const stream = req.is(CSV_TYPES) ? csvBodyStream(req, CSV_BODY_LIMIT) : undefined
+      const result = await invoices.import(stream ?? csvOfJson(req.body)).catch((error: unknown) => {
+        // Refused before its end (too large, U+0000): the rest of the body is not read.
+        if (!req.complete) res.setHeader('connection', 'close')
+        throw error
+      })
+      if (!result.ok) {
+        // Checking stopped early: the rest of the body is read and dropped unparsed.
+        if (stream && !req.complete) await discardRest(stream)
+        if (!req.complete) res.setHeader('connection', 'close')
+        return rejectImport(res, result)
       }
-      const line = unstorableLine(csv)
-      if (line !== undefined) {
-        const message = 'must not contain U+0000 or an unpaired surrogate'
-        throw new SidecarApiError(400, 'invalid_csv', `line ${line} ${message}; nothing was imported.`, [
-          { path: `line.${line}`, message },
-        ])
-      }
-      const result = await invoices.import(csv)
-      if (!result.ok) return rejectImport(res, result.rows, result.errors)
       res.json({
         rows: result.rows,
         created: result.created,

@@ -12,19 +12,32 @@ export function unstorableLine(text: string): number | undefined {
   return at === -1 ? undefined : text.slice(0, at).split('\n').length
 }
 
-/** The dotted path of the first string (key or value) PostgreSQL cannot store, if any. */
-function unstorableAt(root: unknown, base: string): string | undefined {
-  type Visit = { value: unknown; path: string }
+/**
+ * How deep a JSON body may nest. PostgreSQL's jsonb and the validators walk values recursively, so a body nested
+ * thousands deep (within the size limit) would overflow a stack: a 500 instead of a 400. No field of the API nests
+ * anywhere near this.
+ */
+export const MAX_JSON_DEPTH = 64
+
+type Problem = { path: string; message: string }
+const UNSTORABLE = 'must not contain U+0000 or an unpaired surrogate'
+
+/** The first string (key or value) PostgreSQL cannot store, or the first value nested too deep, if any. */
+function problemAt(root: unknown, base: string): Problem | undefined {
+  type Visit = { value: unknown; path: string; depth: number }
   // Iterative: a JSON body within the limit may nest deeper than the call stack allows.
-  const pending: Visit[] = [{ value: root, path: base }]
+  const pending: Visit[] = [{ value: root, path: base, depth: 0 }]
   for (let visit = pending.pop(); visit !== undefined; visit = pending.pop()) {
-    const { value, path } = visit
+    const { value, path, depth } = visit
     if (typeof value === 'string') {
-      if (unstorable(value)) return path
+      if (unstorable(value)) return { path, message: UNSTORABLE }
     } else if (typeof value === 'object' && value !== null) {
+      if (depth === MAX_JSON_DEPTH) {
+        return { path, message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }
+      }
       for (const [key, item] of Object.entries(value)) {
-        if (unstorable(key)) return `${path}.${key}`
-        pending.push({ value: item, path: `${path}.${key}` })
+        if (unstorable(key)) return { path: `${path}.${key}`, message: UNSTORABLE }
+        pending.push({ value: item, path: `${path}.${key}`, depth: depth + 1 })
       }
     }
   }
@@ -41,14 +54,18 @@ function safeDecode(text: string): string {
 
 /**
  * Refuses U+0000 and unpaired surrogates in the path, the query and a JSON body with a 400 naming where: PostgreSQL
- * text cannot hold U+0000 (the insert fails, a 500) and would silently replace a lone surrogate.
+ * text cannot hold U+0000 (the insert fails, a 500) and would silently replace a lone surrogate. A body or query
+ * nested deeper than MAX_JSON_DEPTH is refused the same way. The dashboard's pages get the same check.
  */
 export const refuseUnstorableText: RequestHandler = (req, _res, next) => {
-  const where =
-    (unstorable(safeDecode(req.path)) ? 'path' : undefined) ??
-    unstorableAt(req.query, 'query') ??
-    unstorableAt(req.body, 'body')
-  if (where === undefined) return next()
-  const message = 'must not contain U+0000 or an unpaired surrogate'
-  next(new SidecarApiError(400, 'validation_error', `${where} ${message}`, [{ path: where, message }]))
+  const problem =
+    (unstorable(safeDecode(req.path)) ? { path: 'path', message: UNSTORABLE } : undefined) ??
+    problemAt(req.query, 'query') ??
+    problemAt(req.body, 'body')
+  if (problem === undefined) return next()
+  next(
+    new SidecarApiError(400, 'validation_error', `${problem.path} ${problem.message}`, [
+      { path: problem.path, message: problem.message },
+    ]),
+  )
 }

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler, type Response } from 'express'
 import { z } from 'zod'
-import { DecimalString } from '../../api-client/index.js'
+import { DecimalString, Uuid } from '../../api-client/index.js'
 import { MatchingRequestError } from '../../reconcile/index.js'
 import { activeAllocationsOfTransactions } from '../../store/index.js'
 import { roleAllows, type Actor, type Role } from '../../users/index.js'
@@ -18,15 +18,17 @@ export function safeBack(value: unknown): string {
 
 /**
  * Refuses a form posted from another origin. The SameSite=Strict cookie already keeps other sites' forms out;
- * this holds for browsers that send Origin or Sec-Fetch-Site but ignore SameSite.
+ * this holds for browsers that send Origin or Sec-Fetch-Site but ignore SameSite. `Origin: null` (a sandboxed
+ * frame, a data: page, a cross-site redirect) is an opaque origin, never this one. Behind a trusted proxy
+ * (TRUST_PROXY) the host compared is the one the browser used (X-Forwarded-Host).
  */
 export const sameOrigin: RequestHandler = (req, res, next) => {
   const origin = req.headers.origin
   const site = req.headers['sec-fetch-site']
   let crossOrigin = site !== undefined && site !== 'same-origin' && site !== 'none'
-  if (origin !== undefined && origin !== 'null') {
+  if (origin !== undefined) {
     try {
-      crossOrigin ||= new URL(origin).host !== req.headers.host
+      crossOrigin ||= new URL(origin).host !== req.host
     } catch {
       crossOrigin = true
     }
@@ -39,7 +41,7 @@ export const sameOrigin: RequestHandler = (req, res, next) => {
 }
 
 const ManualMatch = z.object({
-  transactionId: z.string().trim().min(1).max(200),
+  transactionId: z.string().trim().pipe(Uuid),
   invoiceId: z.string().trim().min(1, 'Name the invoice to match.').max(255),
   amount: z
     .string()

@@ -10,6 +10,8 @@ export type PageShell = {
   /** Who is signed in, shown beside Sign out. */
   actor?: Actor
   notice?: { kind: 'ok' | 'error'; text: string } | null
+  /** Deployment problems operations must fix (SidecarContext.warnings), on every signed-in page. */
+  warnings?: readonly string[]
   /** Re-render `main` in place every few seconds while nobody is typing. */
   refresh?: boolean
   body: SafeHtml
@@ -53,6 +55,7 @@ export function renderPage(page: PageShell): string {
       </form>`
   }
 </header>
+${(page.warnings ?? []).map((warning) => html`<p class="notice error" role="alert">${warning}</p>`)}
 ${page.notice && html`<p class="notice ${page.notice.kind}" role="status">${page.notice.text}</p>`}
 <main${raw(page.refresh ? ' data-refresh="5000"' : '')}>${page.body}</main>
 <script nonce="${page.nonce}">${raw(SCRIPT)}</script>

@@ -43,6 +43,8 @@ export function sendPage(
         ...page,
         nonce,
         sandbox: context.bank.sandbox !== undefined,
+        // Only behind the sign-in: how the deployment is configured is nobody else's business.
+        warnings: status < 400 ? context.warnings : [],
         notice: notice ?? takeFlash(req, res),
       }),
     )

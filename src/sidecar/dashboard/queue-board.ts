@@ -51,7 +51,9 @@ export function queueBoard(
     serverAdapter,
     options: { uiConfig: { boardTitle: 'bankrec queues' } },
   })
-  return serverAdapter.getRouter() as Router
+  const board = serverAdapter.getRouter() as Router & { disable(setting: string): unknown }
+  board.disable('x-powered-by')
+  return board
 }
 
 const READS = new Set(['GET', 'HEAD'])
