@@ -176,9 +176,12 @@ describe('sessions of named users', () => {
       /<tr data-seq="\d+" data-actor="admin">[\s\S]*?admin<\/a\s*> <small>admin<\/small>[\s\S]*?user\.added[\s\S]*?eve/,
     )
     expect(html).not.toContain('data-actor="engine"')
-    const nobody = await fetch(`${sidecar.url}/dashboard/activity?actor=%00x`, { headers: { cookie } })
+    const nobody = await fetch(`${sidecar.url}/dashboard/activity?actor=nobody-here`, { headers: { cookie } })
     expect(nobody.status).toBe(200)
     expect(await nobody.text()).toContain('Nothing recorded')
+    // U+0000 in a query is refused before any page reads it (security finding 11).
+    const nul = await fetch(`${sidecar.url}/dashboard/activity?actor=%00x`, { headers: { cookie } })
+    expect(nul.status).toBe(400)
   })
 
   it('refuses an action below the role it needs, saying which role, and changes nothing', async () => {
