@@ -71,6 +71,8 @@ function words(name: string): string[] {
   return text
     .toLowerCase()
     .replace(/['’.]/g, '')
+    // A/S, K/S: one legal form written with a slash.
+    .replace(/\b([a-z])\/([a-z])\b/g, '$1$2')
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word.length > 0 && !CONNECTORS.has(word))
     .map((word) => LEGAL_FORMS.get(word) ?? word.replace(UMLAUT_SPELLING, '$1'))
