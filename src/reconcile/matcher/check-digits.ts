@@ -91,7 +91,9 @@ export function isValidOgm(digits: string): boolean {
 
 /** Swiss QR reference: 27 digits, the last a recursive mod 10 check digit. */
 export function isValidQrr(digits: string): boolean {
-  return isDigits(digits, 27, 27) && recursiveMod10CheckDigit(digits.slice(0, 26)) === digits.charCodeAt(26) - 48
+  return (
+    isDigits(digits, 27, 27) && recursiveMod10CheckDigit(digits.slice(0, 26)) === digits.charCodeAt(26) - 48
+  )
 }
 
 /** Norwegian KID: 2–25 digits, the last a Luhn (mod 10) or mod 11 check digit (`-` for 10). */
@@ -107,7 +109,10 @@ export function isValidKid(text: string): boolean {
 
 /** Finnish reference number: 4–20 digits, the last from weights 7, 3, 1. */
 export function isValidFinnish(digits: string): boolean {
-  return isDigits(digits, 4, 20) && finnishCheckDigit(digits.slice(0, -1)) === digits.charCodeAt(digits.length - 1) - 48
+  return (
+    isDigits(digits, 4, 20) &&
+    finnishCheckDigit(digits.slice(0, -1)) === digits.charCodeAt(digits.length - 1) - 48
+  )
 }
 
 /**

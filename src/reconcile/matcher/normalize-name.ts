@@ -7,9 +7,23 @@ export const LEGAL_FORMS: ReadonlyMap<string, string> = new Map([
   ...['ab', 'ag', 'aps', 'as', 'asa', 'bv', 'bvba', 'eg', 'ek', 'ev', 'gbr', 'gmbh', 'kg', 'kgaa', 'kk'].map(
     (form) => [form, form] as const,
   ),
-  ...['llc', 'llp', 'lp', 'ltd', 'mbh', 'nv', 'ohg', 'oy', 'oyj', 'plc', 'pty', 'sa', 'sarl', 'sas', 'sasu'].map(
-    (form) => [form, form] as const,
-  ),
+  ...[
+    'llc',
+    'llp',
+    'lp',
+    'ltd',
+    'mbh',
+    'nv',
+    'ohg',
+    'oy',
+    'oyj',
+    'plc',
+    'pty',
+    'sa',
+    'sarl',
+    'sas',
+    'sasu',
+  ].map((form) => [form, form] as const),
   ...['se', 'sl', 'slu', 'snc', 'spa', 'srl', 'ug', 'vof', 'co', 'corp', 'inc', 'eurl', 'sprl', 'scs'].map(
     (form) => [form, form] as const,
   ),
@@ -68,14 +82,16 @@ function words(name: string): string[] {
       .normalize('NFKD')
       .replace(/\p{M}+/gu, '')
   }
-  return text
-    .toLowerCase()
-    .replace(/['’.]/g, '')
-    // A/S, K/S: one legal form written with a slash.
-    .replace(/\b([a-z])\/([a-z])\b/g, '$1$2')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 0 && !CONNECTORS.has(word))
-    .map((word) => LEGAL_FORMS.get(word) ?? word.replace(UMLAUT_SPELLING, '$1'))
+  return (
+    text
+      .toLowerCase()
+      .replace(/['’.]/g, '')
+      // A/S, K/S: one legal form written with a slash.
+      .replace(/\b([a-z])\/([a-z])\b/g, '$1$2')
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => word.length > 0 && !CONNECTORS.has(word))
+      .map((word) => LEGAL_FORMS.get(word) ?? word.replace(UMLAUT_SPELLING, '$1'))
+  )
 }
 
 function isLegalForm(word: string | undefined): boolean {
