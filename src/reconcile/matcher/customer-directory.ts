@@ -107,7 +107,9 @@ export class CustomerDirectory {
       if (keys.size > 0) map.set(value, keys)
       else map.delete(value)
     }
-    for (const account of customer.learnedAccounts ?? []) learn(this.learnedAccounts, compactAccount(account))
+    for (const account of customer.learnedAccounts ?? []) {
+      learn(this.learnedAccounts, parseMaskedAccount(account)?.compact)
+    }
     for (const name of customer.learnedNames ?? []) learn(this.learnedNames, nameKey(name)?.full)
   }
 

@@ -119,12 +119,18 @@ class FieldScan {
     })
   }
 
-  /** The word before token `at`, past words for “number”, `#` and `:`; and whether it is glued to the number. */
+  /**
+   * The word before token `at`, past a word for “number” and past a one- or two-digit code (`TRN*1*<trace>` in
+   * ACH addenda).
+   */
   private wordBefore(tokens: readonly Token[], at: number): string | null {
     for (let index = at - 1, steps = 0; index >= 0 && steps < 2; index--, steps++) {
-      const word = (tokens[index] as Token).text
-      if (isDigitToken(tokens[index] as Token)) return null
-      if (!NUMBER_WORDS.has(word)) return word
+      const token = tokens[index] as Token
+      if (isDigitToken(token)) {
+        if (token.end - token.start > 2) return null
+        continue
+      }
+      if (!NUMBER_WORDS.has(token.text)) return token.text
     }
     return null
   }
@@ -406,7 +412,7 @@ class FieldScan {
       const issued = this.index.withIssuedReference(part.compact)
       if (issued.length > 0) return this.issuedHit(issued, part.compact, start, end)
       const body = part.via === 'rf' ? part.compact.slice(4) : part.compact.slice(0, 10)
-      const full = part.via === 'rf' ? this.index.withNumber(keys) : []
+      const full = part.via === 'rf' ? this.index.withCompactNumber(body) : []
       const structured = {
         via: part.via,
         scheme,

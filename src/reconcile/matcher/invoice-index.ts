@@ -28,6 +28,7 @@ export class InvoiceIndex {
   private readonly byNumber = new TokenTrie<MatchInvoice>()
   private readonly byCore = new TokenTrie<MatchInvoice>()
   private readonly byCompactCore = new Map<string, MatchInvoice[]>()
+  private readonly byCompactNumber = new Map<string, MatchInvoice[]>()
   private readonly byIssued = new Map<string, MatchInvoice[]>()
   private readonly byCustomerKey = new Map<CustomerKey, Map<string, MatchInvoice>>()
   private readonly issuedLengths = new Map<number, number>()
@@ -53,6 +54,7 @@ export class InvoiceIndex {
     // A number of digits only is its own core: finding it without a word for invoice is finding its core.
     if (parts.hasLetters && parts.core.length > 0) this.byCore.add(parts.core, invoice)
     if (parts.core.length > 1) add(this.byCompactCore, parts.compactCore, invoice)
+    add(this.byCompactNumber, compactReference(invoice.number), invoice)
     if (invoice.paymentReference) {
       const issued = compactReference(invoice.paymentReference)
       add(this.byIssued, issued, invoice)
@@ -76,6 +78,7 @@ export class InvoiceIndex {
     this.byNumber.delete(parts.key, same)
     if (parts.hasLetters && parts.core.length > 0) this.byCore.delete(parts.core, same)
     if (parts.core.length > 1) drop(this.byCompactCore, parts.compactCore, invoiceId)
+    drop(this.byCompactNumber, compactReference(old.number), invoiceId)
     if (old.paymentReference) {
       const issued = compactReference(old.paymentReference)
       drop(this.byIssued, issued, invoiceId)
@@ -112,6 +115,11 @@ export class InvoiceIndex {
   /** The invoices whose number core is exactly these digits, written together (20260007 for INV-2026-0007). */
   withCompactCore(digits: string): readonly MatchInvoice[] {
     return this.byCompactCore.get(digits) ?? []
+  }
+
+  /** The invoices whose number, letters and digits run together, is this (an RF body: `INV20240103`). */
+  withCompactNumber(compact: string): readonly MatchInvoice[] {
+    return this.byCompactNumber.get(compact) ?? []
   }
 
   /** Invoices whose printed payment reference is exactly this one (compact: letters and digits, upper case). */

@@ -44,9 +44,9 @@ describe('nameKey', () => {
     expect(nameKey('Acme')?.legalForm).toBeNull()
   })
 
-  it('keeps every word in order in the plain form, for names the bank cut short', () => {
+  it('keeps every word as written, in order, in the plain form, for names the bank cut short', () => {
     expect(nameKey('Internationale Maschinenbau Gesellschaft mbH')?.plain).toBe(
-      'internationale maschinenbau gmbh mbh',
+      'internationale maschinenbau gesellschaft mbh',
     )
   })
 })

@@ -70,10 +70,11 @@ export type NameKey = {
   legalForm: string | null
   /** `base` and `legalForm` together: tells legal-form twins (Müller GmbH, Müller KG) apart. */
   full: string
-  /** Every word, legal forms in their one spelling, in the order written: for names the bank cut short. */
+  /** Every word as written (folded), in order: for names the bank cut short. */
   plain: string
 }
 
+/** The words of a name, folded (case, accents, umlaut spellings), connectors dropped, legal forms as written. */
 function words(name: string): string[] {
   let text = name
   if (BEYOND_ASCII.test(text)) {
@@ -90,7 +91,7 @@ function words(name: string): string[] {
       .replace(/\b([a-z])\/([a-z])\b/g, '$1$2')
       .split(/[^\p{L}\p{N}]+/u)
       .filter((word) => word.length > 0 && !CONNECTORS.has(word))
-      .map((word) => LEGAL_FORMS.get(word) ?? word.replace(UMLAUT_SPELLING, '$1'))
+      .map((word) => word.replace(UMLAUT_SPELLING, '$1'))
   )
 }
 
@@ -105,8 +106,9 @@ function isLegalForm(word: string | undefined): boolean {
  */
 export function nameKey(name: string | null | undefined): NameKey | null {
   if (!name) return null
-  const all = words(name)
-  if (all.length === 0) return null
+  const written = words(name)
+  if (written.length === 0) return null
+  const all = written.map((word) => LEGAL_FORMS.get(word) ?? word)
   let start = 0
   let end = all.length
   const forms: string[] = []
@@ -114,7 +116,7 @@ export function nameKey(name: string | null | undefined): NameKey | null {
   while (end - start > 1 && isLegalForm(all[start])) forms.unshift(all[start++] as string)
   const base = all.slice(start, end).join(' ')
   const legalForm = forms.length > 0 ? [...new Set(forms)].sort().join(' ') : null
-  return { base, legalForm, full: legalForm ? `${base} ${legalForm}` : base, plain: all.join(' ') }
+  return { base, legalForm, full: legalForm ? `${base} ${legalForm}` : base, plain: written.join(' ') }
 }
 
 /** The name without its legal form, as the customer filter and lookups compare it; empty when it says nothing. */

@@ -5,7 +5,7 @@ import type { InvoiceLedger } from './invoice-ledger.js'
 import { openInvoicesOf, type MatchContext } from './match-context.js'
 import { formatUnits } from './money.js'
 import { OTHER_LABELS } from './reference-words.js'
-import { compareAge, suggestMatch } from './suggest.js'
+import { compareAge, suggestionKey, suggestMatch } from './suggest.js'
 import { tokenize } from './tokenize.js'
 import { REFERENCE_FIELDS, type Evidence, type MatchTransaction } from './types.js'
 
@@ -94,6 +94,16 @@ export function allocateByPayer(
         via: null,
         evidence: items,
       }))
+      return
+    }
+    if (!rejected.has(suggestionKey(transaction.id, [only.invoice.id]))) {
+      allocator.raise('suggested_match', payment, {
+        invoiceIds: [only.invoice.id],
+        amount: formatUnits(amount),
+        confidence: Math.min(total, config.autoApplyThreshold - 1),
+        reasons: reasonsOf(items),
+        evidence: items,
+      })
       return
     }
   }

@@ -23,20 +23,27 @@ function customersOf(ledgers: readonly InvoiceLedger[]): string[] {
 
 /**
  * One invoice per hit. A number several invoices share is settled by corroboration: the payer's own invoice, then
- * the one whose open amount the payment equals. Null: still ambiguous.
+ * the one whose open amount the payment equals. `ambiguous`: the ones still left.
  */
-function resolve(context: MatchContext, payment: Payment, hit: ReferenceHit): InvoiceLedger[] | null {
-  const ledgers = hit.invoiceIds.map((id) => context.allocator.ledger(id, payment.transaction.id))
-  if (ledgers.length <= 1) return ledgers
+function resolve(
+  context: MatchContext,
+  payment: Payment,
+  hit: ReferenceHit,
+): { ledgers: InvoiceLedger[] } | { ambiguous: InvoiceLedger[] } {
+  const all = hit.invoiceIds.map((id) => context.allocator.ledger(id, payment.transaction.id))
+  if (all.length <= 1) return { ledgers: all }
+  const sameCurrency = all.filter((ledger) => ledger.invoice.currency === payment.transaction.currency)
+  const ledgers = sameCurrency.length > 0 ? sameCurrency : all
+  if (ledgers.length === 1) return { ledgers }
   const payer = context.payer(payment)
   if (payer.customers.length === 1) {
     const own = ledgers.filter((ledger) => customerKeyOf(ledger.invoice) === payer.customers[0])
-    if (own.length === 1) return own
+    if (own.length === 1) return { ledgers: own }
   }
   const exact = ledgers.filter(
     (ledger) => !ledger.invoice.void && openFor(payment, ledger) === payment.amount,
   )
-  return exact.length === 1 ? exact : null
+  return exact.length === 1 ? { ledgers: exact } : { ambiguous: ledgers }
 }
 
 /** How the amount fits the named invoices: exactly (one, or the set's total), within the fee tolerance, or not. */
@@ -110,16 +117,17 @@ export function allocateByReference(
   const field = found.field
   const named: Named[] = []
   for (const hit of found.hits) {
-    const ledgers = resolve(context, payment, hit)
-    if (ledgers === null) {
+    const resolved = resolve(context, payment, hit)
+    if ('ambiguous' in resolved) {
+      const ids = resolved.ambiguous.map((ledger) => ledger.invoice.id).sort()
       allocator.raise('ambiguous_reference', payment, {
-        invoiceIds: [...hit.invoiceIds].sort(),
+        invoiceIds: ids,
         amount: formatUnits(payment.amount),
-        reasons: [`${field} "${hit.reference}" names ${hit.invoiceIds.length} invoices with that number`],
+        reasons: [`${field} "${hit.reference}" names ${ids.length} invoices with that number`],
       })
       return
     }
-    for (const ledger of ledgers) {
+    for (const ledger of resolved.ledgers) {
       if (!named.some((item) => item.ledger === ledger)) named.push({ ledger, hit })
     }
   }
@@ -150,6 +158,16 @@ export function allocateByReference(
   const elsewhere = corroborated ? [] : exactElsewhere(context, payment, ledgers)
   const weighed = live.map(({ ledger, hit }) => {
     const evidence = [...referenceEvidence(hit, field, ledger.invoice.number), amount]
+    if (amountFits && hit.invoiceWord) {
+      // “Rechnung 20240102” for INV-2024-0102 paid to the cent: the word for invoice and the amount explain a
+      // number that also reads as a date or a customer id.
+      for (const item of evidence) {
+        if (item.code === 'conflict_reads_as_date' || item.code === 'conflict_customer_number') {
+          item.conflict = 'explained'
+          item.text += '; the word for invoice before it and the exact amount say it is the invoice'
+        }
+      }
+    }
     const byPayer = payerEvidence(
       payer,
       customerKeyOf(ledger.invoice),
