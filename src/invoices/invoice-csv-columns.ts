@@ -13,6 +13,8 @@ export const INVOICE_CSV_COLUMNS = [
   'entityId',
   'accountId',
   'metadata',
+  'customerId',
+  'paymentReference',
 ] as const
 export type InvoiceCsvColumn = (typeof INVOICE_CSV_COLUMNS)[number]
 

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable } from 'kysely'
+import type { Evidence } from '../reconcile/matcher/index.js'
 import type { AllocationsTable, Database } from './database.js'
 
 export type AllocationRow = Selectable<AllocationsTable>
@@ -15,6 +16,7 @@ export type NewAllocation = {
   via: string | null
   confidence: number
   madeBy: 'engine' | 'person'
+  evidence: Evidence[]
 }
 
 export async function activeAllocationsOfTransactions(
@@ -67,6 +69,7 @@ export async function insertAllocations(
         via: allocation.via,
         confidence: allocation.confidence,
         made_by: allocation.madeBy,
+        evidence: JSON.stringify(allocation.evidence),
         created_at: at,
       })),
     )

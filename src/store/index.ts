@@ -153,10 +153,11 @@ export {
   loadInvoicesByNumberKeys,
   loadManualMatches,
   loadMatchTransactions,
-  loadOpenInvoicesOfPayers,
+  loadOpenInvoicesOfCustomers,
   loadRejectedSuggestions,
   saveInvoiceStates,
   saveTransactionReferences,
+  transactionsOfPayers,
   transactionsTouchingInvoices,
   transferLegTransactions,
 } from './matching-repo.js'
@@ -186,3 +187,14 @@ export {
 } from './transfer-legs-repo.js'
 export type { TransferLegsRow, TransferWithLegs } from './transfer-legs-repo.js'
 export { rejectSuggestion, removeManualMatch, setManualMatch } from './manual-matches-repo.js'
+export {
+  activeCustomerLinks,
+  customerNameKeys,
+  getCustomers,
+  learnCustomerLinks,
+  listCustomers,
+  loadCustomersForMatching,
+  removeCustomerLink,
+  upsertCustomers,
+} from './customers-repo.js'
+export type { CustomerLinkRow, CustomerRow, CustomerUpsertOutcome, CustomerWrite } from './customers-repo.js'

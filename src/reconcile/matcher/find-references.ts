@@ -2,6 +2,7 @@ import { validSchemes, type ReferenceScheme } from './check-digits.js'
 import { dateSpans, overlaps, type Span } from './date-spans.js'
 import type { InvoiceIndex } from './invoice-index.js'
 import { compactReference, numberParts } from './invoice-number.js'
+import { typoVariants } from './match-keys.js'
 import { normalizeReference, type ReferencePart } from './normalize-reference.js'
 import {
   INVOICE_WORDS,
@@ -367,17 +368,8 @@ class FieldScan {
     if (!/^\d{4,27}$/.test(compact) || validSchemes(compact).length > 0) return null
     if (!this.index.hasIssuedLength(compact.length)) return null
     const found = new Map<string, MatchInvoice>()
-    const tryVariant = (variant: string) => {
+    for (const variant of typoVariants(compact)) {
       for (const invoice of this.index.withIssuedReference(variant)) found.set(invoice.id, invoice)
-    }
-    for (let at = 0; at < compact.length; at++) {
-      for (let digit = 0; digit <= 9; digit++) {
-        if (String(digit) === compact[at]) continue
-        tryVariant(`${compact.slice(0, at)}${digit}${compact.slice(at + 1)}`)
-      }
-      if (at + 1 < compact.length && compact[at] !== compact[at + 1]) {
-        tryVariant(`${compact.slice(0, at)}${compact[at + 1]}${compact[at]}${compact.slice(at + 2)}`)
-      }
     }
     if (found.size === 0) return null
     const invoices = [...found.values()]

@@ -56,7 +56,7 @@ function plainText(transaction: MatchTransaction): string {
 }
 
 /** What in the outflow's text says money went back: a return reason code, or the word for it. */
-function returnSignals(outflow: MatchTransaction): Evidence[] {
+export function returnSignals(outflow: MatchTransaction): Evidence[] {
   const text = plainText(outflow)
   const signals: Evidence[] = []
   const code = CODE.exec(text.toUpperCase())?.[1]

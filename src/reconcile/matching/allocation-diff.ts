@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js'
-import type { Allocation } from '../matcher/index.js'
+import type { Allocation, Evidence } from '../matcher/index.js'
+import { canonicalJson } from '../../store/index.js'
 
 /** An active allocation as the store holds it. */
 export type StoredAllocation = {
@@ -15,6 +16,7 @@ export type StoredAllocation = {
   via: string | null
   confidence: number
   madeBy: 'engine' | 'person'
+  evidence: Evidence[]
 }
 
 export type AllocationDiff = {
@@ -42,7 +44,9 @@ function same(stored: StoredAllocation, produced: Allocation): boolean {
     stored.field === produced.field &&
     stored.reference === produced.reference &&
     stored.via === produced.via &&
-    stored.confidence === produced.confidence
+    stored.confidence === produced.confidence &&
+    // jsonb keeps keys in its own order: compare the evidence as canonical JSON.
+    canonicalJson(stored.evidence) === canonicalJson(produced.evidence)
   )
 }
 

@@ -9,6 +9,7 @@ import * as transfers from './0007-transfers.js'
 import * as invoices from './0008-invoices.js'
 import * as matching from './0009-matching.js'
 import * as transferList from './0010-transfer-list.js'
+import * as evidenceAndCustomers from './0014-evidence-and-customers.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-invoices': invoices,
   '0009-matching': matching,
   '0010-transfer-list': transferList,
+  '0014-evidence-and-customers': evidenceAndCustomers,
 }
