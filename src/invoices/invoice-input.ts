@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { FieldProblem } from '../csv-rows/index.js'
 import { compactReference, isValidRf, tokenKey } from '../reconcile/matcher/index.js'
 
 /** An invoice as the caller writes it (API body, library call, CSV row), validated. Amounts are decimal strings. */
@@ -19,7 +20,7 @@ export type InvoiceInput = {
 }
 
 /** A field that failed validation and why, in words a person can act on. */
-export type InvoiceFieldProblem = { field: string; message: string }
+export type InvoiceFieldProblem = FieldProblem
 
 export type InvoiceValidation =
   { ok: true; invoice: InvoiceInput } | { ok: false; problems: InvoiceFieldProblem[] }

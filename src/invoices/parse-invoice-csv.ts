@@ -1,78 +1,25 @@
-import { Readable } from 'node:stream'
-import { parse, type CsvError, type Info } from 'csv-parse'
-import { INVOICE_CSV_COLUMNS, readHeader, type InvoiceCsvColumn } from './invoice-csv-columns.js'
-import { validateInvoice, type InvoiceFieldProblem, type InvoiceInput } from './invoice-input.js'
-import { lineBreakNormalizer } from './line-break-normalizer.js'
+import {
+  LIST_SEPARATOR,
+  parseCsvRows,
+  type CsvInput,
+  type CsvRowError,
+  type ParseCsvOptions,
+} from '../csv-rows/index.js'
+import { INVOICE_CSV_SCHEMA } from './invoice-csv-columns.js'
+import type { InvoiceInput } from './invoice-input.js'
 
 /** A row that cannot be imported: its first line in the file (the header is line 1) and every reason. */
-export type InvoiceCsvRowError = { line: number; id: string | null; reasons: InvoiceFieldProblem[] }
+export type InvoiceCsvRowError = CsvRowError
 
 export type InvoiceCsvResult =
   { ok: true; invoices: InvoiceInput[] } | { ok: false; errors: InvoiceCsvRowError[]; rows: number }
 
-export type InvoiceCsvInput = string | Uint8Array | NodeJS.ReadableStream | AsyncIterable<string | Uint8Array>
+export type InvoiceCsvInput = CsvInput
 
-export type ParseInvoiceCsvOptions = {
-  /** Called as the input is read, with the bytes read so far (for a progress bar). */
-  onBytes?: (bytesRead: number) => void
-}
+export type ParseInvoiceCsvOptions = ParseCsvOptions
 
 /** Aliases are one cell: names separated by `|`. */
-export const ALIAS_SEPARATOR = '|'
-
-const SYNTAX_MESSAGES: Record<string, string> = {
-  CSV_QUOTE_NOT_CLOSED: 'a quoted field opened on this line or further down is never closed',
-  CSV_INVALID_CLOSING_QUOTE:
-    'a closing quote is followed by other characters; inside a quoted field write a quote as ""',
-  INVALID_OPENING_QUOTE: 'a quote inside an unquoted field; quote the whole field and write the quote as ""',
-}
-
-type ParsedRecord = { record: string[]; info: Info }
-
-function toStream(input: InvoiceCsvInput): NodeJS.ReadableStream {
-  if (typeof input === 'string' || input instanceof Uint8Array) return Readable.from([Buffer.from(input)])
-  if ('pipe' in input) return input
-  return Readable.from(input)
-}
-
-function lineBreaks(values: readonly string[]): number {
-  let count = 0
-  for (const value of values) for (const char of value) if (char === '\n' || char === '\r') count++
-  return count
-}
-
-function columnOrder(field: string): number {
-  return INVOICE_CSV_COLUMNS.indexOf(field as InvoiceCsvColumn)
-}
-
-function isBlank(values: readonly string[]): boolean {
-  return values.every((value) => value === '')
-}
-
-/** A CSV row as the fields validateInvoice reads; an empty cell is an absent field. */
-function rowFields(
-  columns: readonly InvoiceCsvColumn[],
-  values: readonly string[],
-): { fields: { [key: string]: unknown }; problems: InvoiceFieldProblem[] } {
-  const fields: { [key: string]: unknown } = {}
-  const problems: InvoiceFieldProblem[] = []
-  columns.forEach((column, index) => {
-    const value = values[index] ?? ''
-    if (value === '') return
-    if (column === 'customerAliases') {
-      fields[column] = value.split(ALIAS_SEPARATOR).map((alias) => alias.trim())
-    } else if (column === 'metadata') {
-      try {
-        fields[column] = JSON.parse(value)
-      } catch {
-        problems.push({ field: column, message: 'is not valid JSON; write an object such as {"po":"4711"}' })
-      }
-    } else {
-      fields[column] = value
-    }
-  })
-  return { fields, problems }
-}
+export const ALIAS_SEPARATOR = LIST_SEPARATOR
 
 /**
  * Reads an invoice CSV (header row first; UTF-8 with or without a BOM; LF or CRLF; RFC 4180 quoting) and
@@ -83,84 +30,6 @@ export async function parseInvoiceCsv(
   input: InvoiceCsvInput,
   options: ParseInvoiceCsvOptions = {},
 ): Promise<InvoiceCsvResult> {
-  const errors: InvoiceCsvRowError[] = []
-  const invoices: InvoiceInput[] = []
-  const firstLineOf = new Map<string, number>()
-  let columns: InvoiceCsvColumn[] | undefined
-  let headerSeen = false
-  let rows = 0
-  let lastRecordEnd = 0
-  const parser = parse({
-    bom: true,
-    info: true,
-    trim: true,
-    skip_empty_lines: true,
-    relax_column_count: true,
-    skip_records_with_error: true,
-    on_record: (record: string[], info: Info) => {
-      lastRecordEnd = info.lines
-      return record
-    },
-    on_skip: (error: CsvError | undefined) => {
-      if (!error) return
-      rows++
-      errors.push({
-        // csv-parse only notices an unclosed quote at the end of the input; it opened after the last record.
-        line: error.code === 'CSV_QUOTE_NOT_CLOSED' ? lastRecordEnd + 1 : Number(error.lines),
-        id: null,
-        reasons: [{ field: '', message: SYNTAX_MESSAGES[error.code] ?? error.message }],
-      })
-    },
-  })
-  const source = toStream(input)
-  source.on('error', (error) => parser.destroy(error))
-  source.pipe(lineBreakNormalizer(options.onBytes)).pipe(parser)
-  for await (const { record, info } of parser as AsyncIterable<ParsedRecord>) {
-    const line = info.lines - lineBreaks(record)
-    if (!headerSeen) {
-      headerSeen = true
-      const layout = readHeader(record)
-      if (!layout.ok) {
-        errors.push({ line, id: null, reasons: layout.problems })
-        continue
-      }
-      columns = layout.columns
-      continue
-    }
-    if (isBlank(record)) continue
-    rows++
-    if (!columns) continue
-    if (record.length !== columns.length) {
-      errors.push({
-        line,
-        id: null,
-        reasons: [{ field: '', message: `has ${record.length} fields; the header has ${columns.length}` }],
-      })
-      continue
-    }
-    const { fields, problems } = rowFields(columns, record)
-    const validation = validateInvoice(fields)
-    const reasons = [...problems, ...(validation.ok ? [] : validation.problems)].sort(
-      (a, b) => columnOrder(a.field) - columnOrder(b.field),
-    )
-    const id = typeof fields.id === 'string' ? fields.id : null
-    if (id !== null) {
-      const first = firstLineOf.get(id)
-      if (first === undefined) firstLineOf.set(id, line)
-      else
-        reasons.push({ field: 'id', message: `"${id}" is also on line ${first}; an invoice may appear once` })
-    }
-    if (reasons.length > 0) errors.push({ line, id, reasons })
-    else if (validation.ok) invoices.push(validation.invoice)
-  }
-  if (!headerSeen) {
-    errors.push({
-      line: 1,
-      id: null,
-      reasons: [{ field: '', message: 'the file is empty; its first line must name the columns' }],
-    })
-  }
-  // Syntax errors are reported while the parser runs ahead of this loop: put every error in file order.
-  errors.sort((a, b) => a.line - b.line)
-  return errors.length > 0 ? { ok: false, errors, rows } : { ok: true, invoices }
+  const parsed = await parseCsvRows(input, INVOICE_CSV_SCHEMA, options)
+  return parsed.ok ? { ok: true, invoices: parsed.rows } : parsed
 }

@@ -1,0 +1,5 @@
+export { parseCsvRows, LIST_SEPARATOR } from './parse-csv-rows.js'
+export type { CsvInput, CsvRowError, CsvRowsResult, CsvSchema, ParseCsvOptions } from './parse-csv-rows.js'
+export { readHeader } from './read-header.js'
+export type { ColumnLayout, FieldProblem } from './read-header.js'
+export { lineBreakNormalizer } from './line-break-normalizer.js'
