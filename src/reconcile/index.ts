@@ -36,6 +36,7 @@ export type { MirrorExportFormat } from './mirror-export/index.js'
 export {
   AGE_BUCKETS,
   createMatchingService,
+  customerPayerKeys,
   matchLockName,
   matchReport,
   MatchingRequestError,

@@ -5,6 +5,7 @@ import { alertRoutes } from './alerts.js'
 import { allocationRoutes } from './allocations.js'
 import { balanceProofRoutes } from './balance-proof.js'
 import { connectionRoutes } from './connections.js'
+import { customerRoutes } from './customers.js'
 import { exceptionRoutes } from './exceptions.js'
 import { invoiceRoutes } from './invoices.js'
 import { overviewRoutes } from './overview.js'
@@ -26,5 +27,6 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(reportRoutes(context))
   router.use(invoiceRoutes(context))
   router.use(alertRoutes(context))
+  router.use(customerRoutes(context))
   return router
 }

@@ -1,47 +1,11 @@
-import express, { Router, type Response } from 'express'
-import { createInvoices, InvoiceError, type InvoiceCsvRowError } from '../../invoices/index.js'
+import { Router } from 'express'
+import { createInvoices } from '../../invoices/index.js'
 import { handle, SidecarApiError } from '../api-error.js'
-import { refuseLargeBody } from '../refuse-large-body.js'
-import { unstorableLine } from './refuse-unstorable-text.js'
 import type { SidecarContext } from '../runtime.js'
-
-/** CSV bodies are read whole before anything is written; 50 MB holds several hundred thousand invoices. */
-const CSV_BODY_LIMIT = 50 * 1024 * 1024
-const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv']
-
-/** Library errors become API errors whose paths say where the field was: params, body or query. */
-function asApiError(error: unknown, where: (path: string) => string): unknown {
-  if (!(error instanceof InvoiceError)) return error
-  const details = error.details?.map((detail) => ({ path: where(detail.path), message: detail.message }))
-  const message = details
-    ? details.map((detail) => `${detail.path} ${detail.message}`).join('; ')
-    : error.message
-  return new SidecarApiError(error.status, error.code, message, details)
-}
-
-const inBody = (path: string) => (path === 'id' ? 'params.id' : path ? `body.${path}` : 'body')
-const inQuery = (path: string) => `query.${path}`
+import { csvBody, csvOf, inBody, inQuery, libraryError, objectBody, rejectImport } from './library-request.js'
 
 function notFound(id: string): SidecarApiError {
   return new SidecarApiError(404, 'not_found', `No invoice ${JSON.stringify(id)}.`)
-}
-
-function rejectImport(res: Response, rows: number, errors: InvoiceCsvRowError[]): void {
-  const details = errors.flatMap((row) =>
-    row.reasons.map((reason) => ({
-      path: reason.field ? `line.${row.line}.${reason.field}` : `line.${row.line}`,
-      message: reason.message,
-    })),
-  )
-  res.status(400).json({
-    error: {
-      code: 'invalid_csv',
-      message: `${errors.length} ${errors.length === 1 ? 'row is' : 'rows are'} invalid (of ${rows}); nothing was imported.`,
-      requestId: String(res.locals.requestId ?? ''),
-      details,
-      rows: errors,
-    },
-  })
 }
 
 /**
@@ -55,32 +19,9 @@ export function invoiceRoutes(context: SidecarContext): Router {
 
   router.post(
     '/invoices/import',
-    refuseLargeBody(CSV_BODY_LIMIT, CSV_TYPES),
-    express.text({ type: CSV_TYPES, limit: CSV_BODY_LIMIT }),
+    ...csvBody(),
     handle(async (req, res) => {
-      const body: unknown = req.body
-      const csv =
-        typeof body === 'string'
-          ? body
-          : typeof body === 'object' && body !== null && typeof (body as { csv?: unknown }).csv === 'string'
-            ? (body as { csv: string }).csv
-            : undefined
-      if (csv === undefined) {
-        throw new SidecarApiError(
-          400,
-          'validation_error',
-          'body must be the CSV file (Content-Type: text/csv) or JSON { "csv": "<the file>" }.',
-          [{ path: 'body', message: 'must be a CSV text or JSON { "csv": string }' }],
-        )
-      }
-      const line = unstorableLine(csv)
-      if (line !== undefined) {
-        const message = 'must not contain U+0000 or an unpaired surrogate'
-        throw new SidecarApiError(400, 'invalid_csv', `line ${line} ${message}; nothing was imported.`, [
-          { path: `line.${line}`, message },
-        ])
-      }
-      const result = await invoices.import(csv)
+      const result = await invoices.import(csvOf(req.body))
       if (!result.ok) return rejectImport(res, result.rows, result.errors)
       res.json({
         rows: result.rows,
@@ -95,20 +36,9 @@ export function invoiceRoutes(context: SidecarContext): Router {
     '/invoices/:id',
     handle(async (req, res) => {
       const id = String(req.params.id)
-      const body: unknown = req.body
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw new SidecarApiError(400, 'validation_error', 'body must be a JSON object (the invoice).', [
-          { path: 'body', message: 'must be a JSON object' },
-        ])
-      }
-      const given = (body as { id?: unknown }).id
-      if (given !== undefined && given !== id) {
-        throw new SidecarApiError(400, 'validation_error', 'body.id must equal the id in the path.', [
-          { path: 'body.id', message: 'must equal the id in the path' },
-        ])
-      }
+      const body = objectBody(req.body, id, 'the invoice')
       const result = await invoices.upsert({ ...body, id }).catch((error: unknown) => {
-        throw asApiError(error, inBody)
+        throw libraryError(error, inBody)
       })
       res.status(result.created ? 201 : 200).json(result.invoice)
     }),
@@ -131,7 +61,7 @@ export function invoiceRoutes(context: SidecarContext): Router {
       const page = await invoices
         .list({ status: query.status, customer: query.customer, cursor: query.cursor, limit: query.limit })
         .catch((error: unknown) => {
-          throw asApiError(error, inQuery)
+          throw libraryError(error, inQuery)
         })
       res.json({ ...page, meta: { requestId: String(res.locals.requestId) } })
     }),
