@@ -81,11 +81,13 @@ function presentAllocation(allocation: Allocation | StoredAllocation): Record<st
 }
 
 /** Why a held allocation went away, in the words the store records. */
-function reversalReason(set: ClosedSet, allocation: StoredAllocation): string {
+function reversalReason(set: ClosedSet, result: ReconcileResult, allocation: StoredAllocation): string {
   const entry = set.transactions.get(allocation.transactionId)
   if (!entry) return 'transaction_removed'
   if (transactionPhase(entry.transaction) === 'inactive') return `transaction_${entry.transaction.status}`
   if (entry.transferLeg) return 'transfer_leg'
+  if (result.returns.some((item) => item.inflowTransactionId === allocation.transactionId))
+    return 'payment_returned'
   if (allocation.madeBy === 'person') return 'unmatched_by_person'
   return 'no_longer_matched'
 }
@@ -163,7 +165,9 @@ export async function applyMatchResult(db: Kysely<Database>, context: ApplyConte
   const transactionIds = [...set.transactionIds]
 
   const held = (await activeAllocationsOfTransactions(db, transactionIds)).map(storedAllocationOf)
-  const diff = diffAllocations(held, result.allocations, (allocation) => reversalReason(set, allocation))
+  const diff = diffAllocations(held, result.allocations, (allocation) =>
+    reversalReason(set, result, allocation),
+  )
   await reverseAllocations(
     db,
     diff.reverse.map(({ allocation, reason }) => ({ id: allocation.id, reason })),

@@ -101,7 +101,7 @@ async function runBatch(
     const result = reconcile({
       invoices: [...set.invoices.values()],
       transactions: [...set.transactions.values()]
-        .filter((entry) => entry.matchable)
+        .filter((entry) => entry.matchable || entry.outcome === 'return')
         .map((entry) => entry.transaction),
       manualAllocations: set.manualAllocations,
       rejectedSuggestions: set.rejectedSuggestions,
