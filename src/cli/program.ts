@@ -3,6 +3,7 @@ import { auditCommand } from './audit.js'
 import { connectCommand } from './connect.js'
 import { demoCommand } from './demo.js'
 import { invoicesCommand } from './invoices.js'
+import { matchCommand } from './match.js'
 import type { CommandIo } from './io.js'
 import { receiverCommand } from './receiver.js'
 import { reportCommand } from './report.js'
@@ -40,6 +41,7 @@ export function buildProgram(io: CommandIo): Command {
     reportCommand(io),
     auditCommand(io),
     invoicesCommand(io),
+    matchCommand(io),
   ]) {
     program.addCommand(inherit(command, program))
   }

@@ -2,7 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { publishAppEvent } from '../../src/app-events/index.js'
 import { createCustomers } from '../../src/customers/index.js'
 import { silentLogger } from '../../src/observability/index.js'
-import { createMatchingService } from '../../src/reconcile/index.js'
+import { runCli } from '../../src/cli/index.js'
+import { createMatchingService, dryRunMatching, matchConfig } from '../../src/reconcile/index.js'
+import { rfCheckDigits } from '../../src/reconcile/matcher/index.js'
+import { testIo } from '../cli/test-io.js'
+import { TEST_DATABASE_URL } from '../support/test-database.js'
 import { createMatchingStore, type MatchingStore } from './matching-fixture.js'
 
 let store: MatchingStore
@@ -128,5 +132,41 @@ describe('evidence through the store pipeline', () => {
     await store.run()
     const exception = await store.exception(`suggested_match:${tx}:new`)
     expect(exception!.details.reasons.join(' ')).toContain('replaced it')
+  })
+})
+
+describe('dry run', () => {
+  it('shows what a proposed threshold would apply, and writes nothing', async () => {
+    await store.invoice({ id: 'inv-1', number: 'INV-2024-0103', amount: '480.50' })
+    const body = '20240103'
+    const tx = await store.pay({ amount: '10', paymentReference: `RF${rfCheckDigits(body)}${body}` })
+    await store.run()
+    expect((await store.openExceptions()).map((row) => row.type)).toEqual(['suggested_match'])
+    const before = await store.db.selectFrom('audit_log').select('seq').execute()
+
+    const present = await dryRunMatching(store.db, { config: matchConfig() })
+    expect(present.results).toMatchObject([
+      {
+        transactionId: tx,
+        now: { outcome: 'suggested_match' },
+        proposed: { outcome: 'suggested_match' },
+        changes: false,
+      },
+    ])
+    const proposed = await dryRunMatching(store.db, {
+      config: matchConfig(),
+      proposed: { autoApplyThreshold: 70 },
+    })
+    expect(proposed.changes).toEqual({ applied: 1 })
+    expect(proposed.results[0]).toMatchObject({
+      proposed: { outcome: 'applied', invoiceIds: ['inv-1'] },
+      changes: true,
+    })
+
+    const t = testIo({ DATABASE_URL: TEST_DATABASE_URL, BANKREC_SCHEMA: store.schema, LOG_LEVEL: 'silent' })
+    expect(await runCli(['match', '--dry-run', '--threshold', '70'], t.io)).toBe(0)
+    expect(t.out()).toContain('1 would change (applied 1)')
+    expect(await store.allocations()).toEqual([])
+    expect(await store.db.selectFrom('audit_log').select('seq').execute()).toEqual(before)
   })
 })

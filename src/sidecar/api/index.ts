@@ -8,6 +8,7 @@ import { connectionRoutes } from './connections.js'
 import { customerRoutes } from './customers.js'
 import { exceptionRoutes } from './exceptions.js'
 import { invoiceRoutes } from './invoices.js'
+import { matchingRoutes } from './matching.js'
 import { overviewRoutes } from './overview.js'
 import { reportRoutes } from './report.js'
 import { transactionRoutes } from './transactions.js'
@@ -28,5 +29,6 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(invoiceRoutes(context))
   router.use(alertRoutes(context))
   router.use(customerRoutes(context))
+  router.use(matchingRoutes(context))
   return router
 }
