@@ -152,6 +152,8 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     await page.click('nav >> text=Exceptions')
     const suggestion = `tr[data-key="${suggestionKey}"]`
     expect(await page.textContent(suggestion)).toContain('GX-7781')
+    // The reasons of the suggestion, in words.
+    expect(await page.textContent(suggestion)).toContain('equals the open amount of invoice GX-7781')
     await page.click(`${suggestion} button:has-text("Accept")`)
     await page.waitForSelector('.notice.ok >> text=Suggestion accepted')
     expect(await page.$(suggestion)).toBeNull()
@@ -162,6 +164,10 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     expect(await paid.textContent()).toContain(payment.id.slice(0, 8))
     expect(await page.getAttribute('tr[data-invoice-id="inv-gx-2"]', 'data-status')).toBe('open')
     expect(await page.getAttribute('tr[data-invoice-id="inv-gx-3"]', 'data-status')).toBe('paid')
+    // An invoice's page shows why each payment was allocated to it.
+    await page.click('tr[data-invoice-id="inv-gx-3"] a')
+    await page.waitForSelector('#allocations .reasons')
+    expect(await page.textContent('#allocations')).toContain('holds invoice number GX-7790')
 
     await page.goto(`${sidecar.url}/dashboard`)
     await page.waitForSelector('#alerts li')

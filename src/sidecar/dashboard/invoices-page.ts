@@ -220,7 +220,14 @@ export function renderInvoice(data: InvoiceData): SafeHtml {
                       </td>
                       <td>
                         ${row.rule}${row.matched_reference && html` <small>"${row.matched_reference}"</small>`}
-                        · ${row.made_by}${row.settled ? '' : ' · pending'}
+                        ·
+                        ${row.made_by}${row.settled ? '' : ' · pending'}${
+                          row.evidence.length > 0 &&
+                          html`<br /><small class="reasons"
+                              >${row.confidence} % ·
+                              ${row.evidence.map((item) => html`${item.text}<br />`)}</small
+                            >`
+                        }
                       </td>
                       <td>
                         ${when(row.created_at, data.now)}${row.reversed_at && html`<br /><small>reversed: ${row.reversal_reason ?? ''}</small>`}
