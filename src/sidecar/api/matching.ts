@@ -1,17 +1,21 @@
 import { Router } from 'express'
 import { z } from 'zod'
-import { DecimalString } from '../../api-client/index.js'
 import { dryRunMatching } from '../../reconcile/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import { matchConfigOf } from '../match-config.js'
 import type { SidecarContext } from '../runtime.js'
 
+/** A tolerance: a plain decimal string, not negative, as the matcher keeps it (up to 18 decimals). */
+const Tolerance = z
+  .string({ error: 'must be a decimal string such as "2.50"' })
+  .regex(/^\d{1,30}(\.\d{1,18})?$/, 'must be a plain decimal such as 2.50, not negative, up to 18 decimals')
+
 /** A configuration to try: any of the options a deployment sets, decimals as strings. */
 export const ProposedMatchConfig = z.strictObject({
   autoApplyThreshold: z.number().int().min(1).max(100).optional(),
   autoConfirmThreshold: z.number().int().min(0).max(100).nullable().optional(),
-  feeToleranceAbsolute: DecimalString.nullable().optional(),
-  feeTolerancePercent: DecimalString.nullable().optional(),
+  feeToleranceAbsolute: Tolerance.nullable().optional(),
+  feeTolerancePercent: Tolerance.nullable().optional(),
   maxSuggestionSetSize: z.number().int().min(1).max(5).optional(),
 })
 
