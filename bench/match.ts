@@ -157,7 +157,9 @@ function matchOne(index: InvoiceIndex, transaction: MatchTransaction): number {
       transaction.counterpartyAccountMasked,
     )
     const keys = new Set([...payer.customers, ...invoices.flatMap((invoice) => customerKeyOf(invoice) ?? [])])
-    for (const key of keys) invoices.push(...index.ofCustomerKey(key))
+    const named = new Set(invoices)
+    for (const key of keys)
+      for (const invoice of index.ofCustomerKey(key)) if (!named.has(invoice)) invoices.push(invoice)
   }
   const known = new Map([[transaction.id, references]])
   return reconcile({ index, invoices, transactions: [transaction], references: known }).allocations.length

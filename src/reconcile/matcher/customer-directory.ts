@@ -54,6 +54,8 @@ export class CustomerDirectory {
   private plain: Array<[string, CustomerKey]> | null = null
   private readonly plainCounts = new Map<string, number>()
   private readonly names = new Map<string, NameKey | null>()
+  /** Payers recognised since the last change of the directory, by name and shown account. */
+  private readonly payers = new Map<string, PayerIdentity>()
 
   /** Whether `id` is the id of a customer of the master data (a number equal to it is a customer number). */
   hasCustomerId(id: string): boolean {
@@ -65,6 +67,7 @@ export class CustomerDirectory {
   }
 
   upsertCustomer(customer: MatchCustomer): void {
+    this.payers.clear()
     this.removeCustomer(customer.id)
     this.customers.set(customer.id, customer)
     this.eachFact(customer, 1)
@@ -73,6 +76,7 @@ export class CustomerDirectory {
   removeCustomer(id: string): void {
     const old = this.customers.get(id)
     if (!old) return
+    this.payers.clear()
     this.customers.delete(id)
     this.eachFact(old, -1)
   }
@@ -114,6 +118,7 @@ export class CustomerDirectory {
   }
 
   private countName(key: CustomerKey, name: string | null | undefined, delta: 1 | -1): void {
+    this.payers.clear()
     const parsed = nameKey(name)
     if (!parsed) return
     const entries = this.byBase.get(parsed.base) ?? []
@@ -179,6 +184,18 @@ export class CustomerDirectory {
 
   /** Recognises the payer: master-data account, learned account, learned name, then name. */
   identify(name: string | null | undefined, shownAccount: string | null | undefined): PayerIdentity {
+    // Payers repeat month after month: remember who they were until the directory changes.
+    const cacheKey = `${name ?? ''}\u0000${shownAccount ?? ''}`
+    let payer = this.payers.get(cacheKey)
+    if (!payer) {
+      if (this.payers.size >= NAME_CACHE_LIMIT) this.payers.clear()
+      payer = this.recognise(name, shownAccount)
+      this.payers.set(cacheKey, payer)
+    }
+    return payer
+  }
+
+  private recognise(name: string | null | undefined, shownAccount: string | null | undefined): PayerIdentity {
     const shown = parseMaskedAccount(shownAccount)
     if (shown) {
       const owners = new Set<CustomerKey>()

@@ -175,6 +175,11 @@ class FieldScan {
     return conflicts
   }
 
+  /** Only the issued references of free text. */
+  readIssuedOnly(tokens: readonly Token[]): void {
+    this.readIssued(tokens, new Array<boolean>(tokens.length).fill(false))
+  }
+
   /** Free text: issued references first, then whole numbers, then number cores, each on what is left. */
   readText(tokens: readonly Token[], impliedInvoiceWord = false): void {
     const taken = new Array<boolean>(tokens.length).fill(false)
@@ -241,7 +246,8 @@ class FieldScan {
     }
     for (let at = 0; at < tokens.length; at++) {
       const token = tokens[at] as Token
-      if (taken[at] || !isDigitToken(token) || token.end - token.start < 2) continue
+      if (taken[at] || !isDigitToken(token) || !this.index.hasCompactCoreLength(token.end - token.start))
+        continue
       const found = this.index.withCompactCore(this.text.slice(token.start, token.end))
       if (found.length > 0) this.coreHit(tokens, found, at, at + 1, impliedWord)
     }
@@ -455,13 +461,27 @@ function strength(hit: ReferenceHit): number {
   return hit.conflicts.length > 0 ? 0.5 : RANK[hit.kind]
 }
 
-function readField(index: InvoiceIndex, text: string, source: ReferenceSource): FieldScan {
+/**
+ * Reads one field. With `codesOnly` only what could outrank a whole number is read (structured codes and issued
+ * references): a later field is read that way once an earlier one named an invoice by its whole number.
+ */
+function readField(
+  index: InvoiceIndex,
+  text: string,
+  source: ReferenceSource,
+  codesOnly: boolean,
+): FieldScan {
   const scan = new FieldScan(index, text, source)
   for (const part of normalizeReference(text)) {
-    if (part.kind === 'text') scan.readText(part.tokens)
-    else scan.readCode(part)
+    if (part.kind === 'code') {
+      if (!codesOnly || part.via !== 'swift') scan.readCode(part)
+    } else if (!codesOnly) {
+      scan.readText(part.tokens)
+    } else if (index.hasIssuedReferences) {
+      scan.readIssuedOnly(part.tokens)
+    }
   }
-  scan.hits.sort((a, b) => a.start - b.start)
+  if (scan.hits.length > 1) scan.hits.sort((a, b) => a.start - b.start)
   return scan
 }
 
@@ -476,7 +496,10 @@ export function findReferences(index: InvoiceIndex, source: ReferenceSource): Tr
   for (const field of REFERENCE_FIELDS) {
     const text = source[field]
     if (!text) continue
-    const hits = readField(index, text, source).hits.map(({ start: _start, ...hit }) => hit)
+    const codesOnly: boolean = best !== null && best.strength >= RANK.full
+    const hits: ReferenceHit[] = readField(index, text, source, codesOnly).hits.map(
+      ({ start: _start, ...hit }) => hit,
+    )
     if (hits.length === 0) continue
     const fieldStrength = Math.max(...hits.map(strength))
     if (!best || fieldStrength > best.strength) best = { field, hits, strength: fieldStrength }

@@ -15,6 +15,12 @@ function drop<K, V extends { id: string }>(map: Map<K, V[]>, key: K, id: string)
   else map.delete(key)
 }
 
+function count(map: Map<number, number>, key: number, delta: 1 | -1): void {
+  const left = (map.get(key) ?? 0) + delta
+  if (left > 0) map.set(key, left)
+  else map.delete(key)
+}
+
 /**
  * Every known invoice (open, paid and void: a payment naming a paid or void invoice still names it), by the token
  * key of its number, by its number's core (the digits without the prefix word, as tokens and run together), by the
@@ -32,6 +38,7 @@ export class InvoiceIndex {
   private readonly byIssued = new Map<string, MatchInvoice[]>()
   private readonly byCustomerKey = new Map<CustomerKey, Map<string, MatchInvoice>>()
   private readonly issuedLengths = new Map<number, number>()
+  private readonly compactCoreLengths = new Map<number, number>()
 
   constructor(invoices: Iterable<MatchInvoice> = [], customers: Iterable<MatchCustomer> = []) {
     for (const customer of customers) this.customers.upsertCustomer(customer)
@@ -53,12 +60,15 @@ export class InvoiceIndex {
     this.byNumber.add(parts.key, invoice)
     // A number of digits only is its own core: finding it without a word for invoice is finding its core.
     if (parts.hasLetters && parts.core.length > 0) this.byCore.add(parts.core, invoice)
-    if (parts.core.length > 1) add(this.byCompactCore, parts.compactCore, invoice)
+    if (parts.core.length > 1) {
+      add(this.byCompactCore, parts.compactCore, invoice)
+      count(this.compactCoreLengths, parts.compactCore.length, 1)
+    }
     add(this.byCompactNumber, compactReference(invoice.number), invoice)
     if (invoice.paymentReference) {
       const issued = compactReference(invoice.paymentReference)
       add(this.byIssued, issued, invoice)
-      this.issuedLengths.set(issued.length, (this.issuedLengths.get(issued.length) ?? 0) + 1)
+      count(this.issuedLengths, issued.length, 1)
     }
     const key = customerKeyOf(invoice)
     if (key) {
@@ -77,14 +87,15 @@ export class InvoiceIndex {
     const same = (invoice: MatchInvoice) => invoice.id === invoiceId
     this.byNumber.delete(parts.key, same)
     if (parts.hasLetters && parts.core.length > 0) this.byCore.delete(parts.core, same)
-    if (parts.core.length > 1) drop(this.byCompactCore, parts.compactCore, invoiceId)
+    if (parts.core.length > 1) {
+      drop(this.byCompactCore, parts.compactCore, invoiceId)
+      count(this.compactCoreLengths, parts.compactCore.length, -1)
+    }
     drop(this.byCompactNumber, compactReference(old.number), invoiceId)
     if (old.paymentReference) {
       const issued = compactReference(old.paymentReference)
       drop(this.byIssued, issued, invoiceId)
-      const left = (this.issuedLengths.get(issued.length) ?? 1) - 1
-      if (left > 0) this.issuedLengths.set(issued.length, left)
-      else this.issuedLengths.delete(issued.length)
+      count(this.issuedLengths, issued.length, -1)
     }
     const key = customerKeyOf(old)
     const invoices = key ? this.byCustomerKey.get(key) : undefined
@@ -115,6 +126,11 @@ export class InvoiceIndex {
   /** The invoices whose number core is exactly these digits, written together (20260007 for INV-2026-0007). */
   withCompactCore(digits: string): readonly MatchInvoice[] {
     return this.byCompactCore.get(digits) ?? []
+  }
+
+  /** Whether some invoice's core, written together, is `length` digits long (worth looking up). */
+  hasCompactCoreLength(length: number): boolean {
+    return this.compactCoreLengths.has(length)
   }
 
   /** The invoices whose number, letters and digits run together, is this (an RF body: `INV20240103`). */
