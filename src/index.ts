@@ -89,3 +89,8 @@ export type {
 
 export { loadConfig, ConfigError } from './config/index.js'
 export type { BankrecEnv } from './config/index.js'
+
+export { createCustomers, CustomerError } from './customers/index.js'
+export type { Customer, Customers, CustomersContext, LearnedLink } from './customers/index.js'
+export { dryRunMatching } from './reconcile/index.js'
+export type { DryRunReport } from './reconcile/index.js'
