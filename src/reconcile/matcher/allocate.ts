@@ -5,7 +5,6 @@ import { formatUnits, minUnits, toUnits } from './money.js'
 import type {
   Allocation,
   AllocationRule,
-  Evidence,
   ManualAllocation,
   MatchException,
   MatchExceptionType,
