@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs'
 import {
   InvoiceIndex,
   matchConfig,
+  paymentOutcome,
   reconcile,
   type MatchConfigInput,
   type MatchCustomer,
   type MatchInvoice,
   type MatchTransaction,
-  type ReconcileResult,
+  type PaymentOutcome,
 } from '../../src/reconcile/matcher/index.js'
 
 /** What a case says must happen to its payment. */
@@ -43,38 +44,14 @@ export function loadCorpus(): Corpus {
   return JSON.parse(readFileSync(CORPUS_FILE, 'utf8')) as Corpus
 }
 
-const EXCEPTION_OUTCOMES: Record<string, ExpectedOutcome> = {
+const OUTCOMES: Record<PaymentOutcome['outcome'], ExpectedOutcome> = {
+  applied: 'applied',
   suggested_match: 'suggested',
   unmatched_payment: 'unmatched',
   ambiguous_reference: 'ambiguous',
   currency_mismatch: 'currency_mismatch',
   payment_returned: 'returned',
-}
-
-/** What the matcher did with the case's payment: applied (engine allocations), an exception, or nothing. */
-function outcomeOf(
-  result: ReconcileResult,
-  paymentId: string,
-): Omit<CaseResult, 'case' | 'wrongAutomatic' | 'outcomeRight' | 'reasonsRight'> {
-  const applied = result.allocations.filter(
-    (item) => item.transactionId === paymentId && item.madeBy === 'engine',
-  )
-  if (applied.length > 0) {
-    return {
-      outcome: 'applied',
-      invoiceIds: applied.map((item) => item.invoiceId),
-      codes: applied.flatMap((item) => item.evidence.map((evidence) => evidence.code)),
-    }
-  }
-  const exception = result.exceptions.find(
-    (item) => item.transactionId === paymentId && item.type !== 'overpayment',
-  )
-  if (!exception) return { outcome: 'none', invoiceIds: [], codes: [] }
-  return {
-    outcome: EXCEPTION_OUTCOMES[exception.type] ?? 'unmatched',
-    invoiceIds: exception.invoiceIds,
-    codes: exception.evidence.map((item) => item.code),
-  }
+  none: 'none',
 }
 
 /** Matches one case's payment against the books (and its own prior transactions). */
@@ -87,7 +64,12 @@ export function runCase(corpus: Corpus, entry: CorpusCase, config: MatchConfigIn
     transactions: [...(entry.prior ?? []), entry.payment],
     config: matchConfig(config),
   })
-  const found = outcomeOf(result, entry.payment.id)
+  const outcome = paymentOutcome(result, entry.payment.id)
+  const found = {
+    outcome: OUTCOMES[outcome.outcome],
+    invoiceIds: outcome.invoiceIds,
+    codes: outcome.evidence.map((item) => item.code),
+  }
   const expected = entry.expect
   const sameInvoices = [...found.invoiceIds].sort().join() === [...expected.invoiceIds].sort().join()
   return {

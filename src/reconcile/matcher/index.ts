@@ -38,6 +38,8 @@ export { LEGAL_FORMS, mayBeCut, nameKey, normalizeName } from './normalize-name.
 export type { NameKey } from './normalize-name.js'
 export { normalizeReference } from './normalize-reference.js'
 export type { ReferencePart } from './normalize-reference.js'
+export { paymentOutcome } from './payment-outcome.js'
+export type { PaymentOutcome } from './payment-outcome.js'
 export { reconcile } from './reconcile.js'
 export type { ReconcileInput, ReconcileResult } from './reconcile.js'
 export { isValidRfReference, rfCheckDigits } from './rf-reference.js'

@@ -1,28 +1,14 @@
 import type { Kysely } from 'kysely'
 import {
   matchConfig,
-  reconcile,
+  paymentOutcome,
   type MatchConfig,
   type MatchConfigInput,
-  type ReconcileResult,
+  type PaymentOutcome,
 } from '../matcher/index.js'
 import type { Database } from '../../store/index.js'
 import { loadClosedSet } from './load-closed-set.js'
-
-/** What the engine does (or would do) with one payment. */
-export type PaymentOutcome = {
-  outcome:
-    | 'applied'
-    | 'suggested_match'
-    | 'unmatched_payment'
-    | 'ambiguous_reference'
-    | 'currency_mismatch'
-    | 'payment_returned'
-    | 'none'
-  invoiceIds: string[]
-  confidence: number | null
-  reasons: string[]
-}
+import { reconcileSet } from './run-matching.js'
 
 export type DryRunPayment = {
   transactionId: string
@@ -46,30 +32,6 @@ export type DryRunReport = {
 }
 
 const UNMATCHED_TYPES = ['unmatched_payment', 'suggested_match', 'ambiguous_reference'] as const
-
-function outcomeOf(result: ReconcileResult, transactionId: string): PaymentOutcome {
-  const applied = result.allocations.filter(
-    (item) => item.transactionId === transactionId && item.madeBy === 'engine',
-  )
-  if (applied.length > 0) {
-    return {
-      outcome: 'applied',
-      invoiceIds: applied.map((item) => item.invoiceId),
-      confidence: Math.min(...applied.map((item) => item.confidence)),
-      reasons: [...new Set(applied.flatMap((item) => item.evidence.map((evidence) => evidence.text)))],
-    }
-  }
-  const exception = result.exceptions.find(
-    (item) => item.transactionId === transactionId && item.type !== 'overpayment',
-  )
-  if (!exception) return { outcome: 'none', invoiceIds: [], confidence: null, reasons: [] }
-  return {
-    outcome: exception.type as PaymentOutcome['outcome'],
-    invoiceIds: exception.invoiceIds,
-    confidence: exception.confidence,
-    reasons: exception.reasons,
-  }
-}
 
 function same(a: PaymentOutcome, b: PaymentOutcome): boolean {
   return a.outcome === b.outcome && [...a.invoiceIds].sort().join() === [...b.invoiceIds].sort().join()
@@ -104,30 +66,20 @@ export async function dryRunMatching(
         invoiceIds: row.invoice_ids,
         confidence: row.confidence,
         reasons: row.details.reasons,
+        evidence: row.details.evidence ?? [],
       },
     ]),
   )
   if (now.size === 0) return { payments: 0, changes: {}, results: [] }
   const set = await loadClosedSet(db, { transactionIds: now.keys(), invoiceIds: [] })
-  const run = (config: MatchConfig) =>
-    reconcile({
-      invoices: [...set.invoices.values()],
-      transactions: [...set.transactions.values()]
-        .filter((entry) => entry.matchable || entry.outcome === 'return')
-        .map((entry) => entry.transaction),
-      manualAllocations: set.manualAllocations,
-      rejectedSuggestions: set.rejectedSuggestions,
-      config,
-      index: set.index,
-    })
-  const present = run(options.config)
-  const proposed = options.proposed ? run(proposedConfig) : present
+  const present = reconcileSet(set, options.config)
+  const proposed = options.proposed ? reconcileSet(set, proposedConfig) : present
   const results: DryRunPayment[] = []
   const changes: Record<string, number> = {}
   for (const [transactionId, current] of now) {
     const entry = set.transactions.get(transactionId)
     if (!entry) continue
-    const wouldBe = outcomeOf(proposed, transactionId)
+    const wouldBe = paymentOutcome(proposed, transactionId)
     const changed = !same(current, wouldBe)
     if (changed) changes[wouldBe.outcome] = (changes[wouldBe.outcome] ?? 0) + 1
     results.push({
@@ -135,7 +87,7 @@ export async function dryRunMatching(
       amount: String(entry.transaction.amount),
       currency: entry.transaction.currency,
       now: current,
-      present: outcomeOf(present, transactionId),
+      present: paymentOutcome(present, transactionId),
       proposed: wouldBe,
       changes: changed,
     })
