@@ -111,7 +111,7 @@ export function referenceEvidence(hit: ReferenceHit, field: ReferenceField, numb
 export function payerEvidence(
   payer: PayerIdentity,
   customerKey: string | null,
-  customerLabel: string,
+  customerLabel: () => string,
   amountFits: boolean,
 ): Evidence | null {
   if (payer.customers.length === 0 || customerKey === null) return null
@@ -129,7 +129,7 @@ export function payerEvidence(
   return {
     code: 'conflict_other_customer',
     points: 0,
-    text: `${payer.text}, but the invoice is ${customerLabel}’s${amountFits ? '; the amount fits it exactly' : ''}`,
+    text: `${payer.text}, but the invoice is ${customerLabel()}’s${amountFits ? '; the amount fits it exactly' : ''}`,
     conflict: amountFits ? 'explained' : 'unexplained',
   }
 }

@@ -472,6 +472,8 @@ function readField(
   codesOnly: boolean,
 ): FieldScan {
   const scan = new FieldScan(index, text, source)
+  // A field read for codes only that holds no code and no digits cannot outrank anything: skip tokenizing it.
+  if (codesOnly && !/\d/.test(text)) return scan
   for (const part of normalizeReference(text)) {
     if (part.kind === 'code') {
       if (!codesOnly || part.via !== 'swift') scan.readCode(part)

@@ -171,7 +171,7 @@ export function allocateByReference(
     const byPayer = payerEvidence(
       payer,
       customerKeyOf(ledger.invoice),
-      customerLabel(context, ledger.invoice),
+      () => customerLabel(context, ledger.invoice),
       amountFits,
     )
     if (byPayer) evidence.push(byPayer)
