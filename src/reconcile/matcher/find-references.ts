@@ -1,7 +1,7 @@
 import { validSchemes, type ReferenceScheme } from './check-digits.js'
 import { dateSpans, overlaps, type Span } from './date-spans.js'
 import type { InvoiceIndex } from './invoice-index.js'
-import { compactReference, numberParts } from './invoice-number.js'
+import { compactReference, numberParts, type NumberParts } from './invoice-number.js'
 import { typoVariants } from './match-keys.js'
 import { normalizeReference, type ReferencePart } from './normalize-reference.js'
 import {
@@ -67,6 +67,18 @@ export type ReferenceSource = Pick<
 >
 
 const NONE: TransactionReferences = { outcome: 'none' }
+
+// Invoices are immutable values (an upsert replaces the object): their number's parts can be kept with them.
+const partsOf = new WeakMap<MatchInvoice, NumberParts>()
+
+function invoiceParts(invoice: MatchInvoice): NumberParts {
+  let parts = partsOf.get(invoice)
+  if (!parts) {
+    parts = numberParts(invoice.number)
+    partsOf.set(invoice, parts)
+  }
+  return parts
+}
 const SHORT_CORE_DIGITS = 4
 
 function isDigitToken(token: Token): boolean {
@@ -191,7 +203,7 @@ class FieldScan {
       const first = tokens[match.start] as Token
       const last = tokens[match.end - 1] as Token
       const word = impliedInvoiceWord || this.hasInvoiceWord(tokens, match.start)
-      const digitsOnly = !numberParts((match.values[0] as MatchInvoice).number).hasLetters
+      const digitsOnly = !invoiceParts(match.values[0] as MatchInvoice).hasLetters
       const digits = keys.slice(match.start, match.end).join('').length
       if (!digitsOnly) {
         this.hit(match.values, first.start, last.end, {
@@ -260,7 +272,7 @@ class FieldScan {
     to: number,
     impliedWord: boolean,
   ): void {
-    const digits = numberParts((candidates[0] as MatchInvoice).number).coreDigits
+    const digits = invoiceParts(candidates[0] as MatchInvoice).coreDigits
     const conflicts = this.conflictsOf(tokens, from, to)
     const before = tokens[from - 1]
     const first = tokens[from] as Token
