@@ -92,3 +92,7 @@ export type { BankrecEnv } from './config/index.js'
 
 export { ROLES, roleAllows, assertSecondPerson, MakerCheckerError } from './users/index.js'
 export type { Actor, Role } from './users/index.js'
+export { createCustomers, CustomerError } from './customers/index.js'
+export type { Customer, Customers, CustomersContext, LearnedLink } from './customers/index.js'
+export { dryRunMatching } from './reconcile/index.js'
+export type { DryRunReport } from './reconcile/index.js'

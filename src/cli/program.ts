@@ -3,6 +3,7 @@ import { auditCommand } from './audit.js'
 import { connectCommand } from './connect.js'
 import { demoCommand } from './demo.js'
 import { invoicesCommand } from './invoices.js'
+import { matchCommand } from './match.js'
 import type { CommandIo } from './io.js'
 import { receiverCommand } from './receiver.js'
 import { reportCommand } from './report.js'
@@ -42,6 +43,7 @@ export function buildProgram(io: CommandIo): Command {
     auditCommand(io),
     invoicesCommand(io),
     usersCommand(io),
+    matchCommand(io),
   ]) {
     program.addCommand(inherit(command, program))
   }

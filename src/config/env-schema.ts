@@ -94,6 +94,8 @@ export const BankrecEnv = z
     /** How often the connection health rules run (stale sync, errored too long, reminders). */
     ALERT_TICK_SECONDS: whole(1, 3600).default(60),
     TRANSFER_LEG_WINDOW_SECONDS: whole(60, 30 * 86_400).default(3 * 86_400),
+    /** Evidence score (0–100) from which a match is applied without a person (docs/matching.md). */
+    MATCH_AUTO_APPLY_THRESHOLD: whole(1, 100).default(85),
     /** First delay of polling a non-terminal transfer; each poll without a change doubles it. */
     TRANSFER_POLL_INITIAL_SECONDS: whole(1, 86_400).default(10),
     /** Longest delay between two polls of a non-terminal transfer. */

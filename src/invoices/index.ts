@@ -14,7 +14,6 @@ export type { Invoice } from './invoice-view.js'
 export { validateInvoice, INVOICE_ID_PATTERN, CURRENCY_PATTERN, READ_ONLY_FIELDS } from './invoice-input.js'
 export type { InvoiceInput, InvoiceFieldProblem, InvoiceValidation } from './invoice-input.js'
 export { parseInvoiceCsv, ALIAS_SEPARATOR } from './parse-invoice-csv.js'
-export { importRefusalMessage } from './import-refusal.js'
 export type {
   InvoiceCsvInput,
   InvoiceCsvResult,

@@ -1,4 +1,5 @@
-import type { InvoiceFieldProblem } from './invoice-input.js'
+import type { CsvSchema } from '../csv-rows/index.js'
+import { validateInvoice, type InvoiceInput } from './invoice-input.js'
 
 /** The CSV columns, in the order bankrec writes them. Only id, number, amount and currency are required. */
 export const INVOICE_CSV_COLUMNS = [
@@ -13,44 +14,20 @@ export const INVOICE_CSV_COLUMNS = [
   'entityId',
   'accountId',
   'metadata',
+  'customerId',
+  'paymentReference',
 ] as const
 export type InvoiceCsvColumn = (typeof INVOICE_CSV_COLUMNS)[number]
 
-const REQUIRED: readonly InvoiceCsvColumn[] = ['id', 'number', 'amount', 'currency']
-
-/** Header names compare without case, spaces, underscores or hyphens: `Customer Name`, `customer_name`. */
-function headerKey(name: string): string {
-  return name.toLowerCase().replace(/[\s_-]+/g, '')
-}
-
-const BY_KEY = new Map<string, InvoiceCsvColumn>(
-  INVOICE_CSV_COLUMNS.map((column) => [headerKey(column), column]),
-)
-
-export type ColumnLayout =
-  { ok: true; columns: InvoiceCsvColumn[] } | { ok: false; problems: InvoiceFieldProblem[] }
-
-/** Maps the header row to the invoice fields; every unknown, repeated or missing column is a problem. */
-export function readHeader(header: readonly string[]): ColumnLayout {
-  const problems: InvoiceFieldProblem[] = []
-  const columns: InvoiceCsvColumn[] = []
-  const seen = new Set<InvoiceCsvColumn>()
-  for (const name of header) {
-    const column = BY_KEY.get(headerKey(name))
-    if (!column) {
-      problems.push({
-        field: name,
-        message: `is not a column of an invoice file; the columns are ${INVOICE_CSV_COLUMNS.join(', ')}`,
-      })
-    } else if (seen.has(column)) {
-      problems.push({ field: name, message: `repeats the column ${column}` })
-    } else {
-      seen.add(column)
-      columns.push(column)
-    }
-  }
-  for (const column of REQUIRED) {
-    if (!seen.has(column)) problems.push({ field: column, message: 'column is missing from the header' })
-  }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, columns }
+/** An invoice file: aliases separated by `|`, metadata as JSON. */
+export const INVOICE_CSV_SCHEMA: CsvSchema<InvoiceCsvColumn, InvoiceInput> = {
+  noun: 'an invoice',
+  columns: INVOICE_CSV_COLUMNS,
+  required: ['id', 'number', 'amount', 'currency'],
+  lists: ['customerAliases'],
+  json: ['metadata'],
+  validate(fields) {
+    const result = validateInvoice(fields)
+    return result.ok ? { ok: true, value: result.invoice } : result
+  },
 }

@@ -5,7 +5,7 @@ export type InvoiceErrorDetail = { path: string; message: string }
  * stable (validation_error, invalid_cursor, not_found); every detail names the field at fault.
  */
 export class InvoiceError extends Error {
-  override readonly name = 'InvoiceError'
+  override readonly name: string = 'InvoiceError'
 
   constructor(
     readonly status: number,

@@ -22,6 +22,8 @@ describe('validateInvoice', () => {
         entityId: null,
         accountId: null,
         metadata: null,
+        customerId: null,
+        paymentReference: null,
       },
     })
   })
@@ -77,6 +79,9 @@ describe('validateInvoice', () => {
     ['entityId', { entityId: 'e'.repeat(256) }, 'must be at most 255 characters'],
     ['metadata', { metadata: [1, 2] }, 'must be a JSON object'],
     ['metadata', { metadata: { blob: 'x'.repeat(16_400) } }, 'must be at most 16384 characters as JSON'],
+    ['customerId', { customerId: 'has space' }, 'must be a customer id'],
+    ['paymentReference', { paymentReference: 'RF19 5390 0754 7034' }, 'check digits do not add up'],
+    ['paymentReference', { paymentReference: 'REF#1' }, 'may hold only letters, digits'],
     ['status', { status: 'paid' }, 'is derived by bankrec and cannot be written'],
     ['amountt', { amountt: '1' }, 'is not an invoice field'],
   ])('names the field %s when %j', (field, change, message) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { tokenKey } from '../reconcile/matcher/index.js'
+import type { FieldProblem } from '../csv-rows/index.js'
+import { compactReference, isValidRf, tokenKey } from '../reconcile/matcher/index.js'
 
 /** An invoice as the caller writes it (API body, library call, CSV row), validated. Amounts are decimal strings. */
 export type InvoiceInput = {
@@ -14,10 +15,12 @@ export type InvoiceInput = {
   entityId: string | null
   accountId: string | null
   metadata: Record<string, unknown> | null
+  customerId: string | null
+  paymentReference: string | null
 }
 
 /** A field that failed validation and why, in words a person can act on. */
-export type InvoiceFieldProblem = { field: string; message: string }
+export type InvoiceFieldProblem = FieldProblem
 
 export type InvoiceValidation =
   { ok: true; invoice: InvoiceInput } | { ok: false; problems: InvoiceFieldProblem[] }
@@ -32,6 +35,7 @@ const MAX_NAME = 200
 const MAX_ALIASES = 20
 const MAX_NUMBER = 140
 const MAX_REF = 255
+const MAX_PAYMENT_REFERENCE = 140
 const MAX_METADATA_CHARS = 16_384
 
 /** Fields bankrec derives: an invoice round-tripped from GET may carry them; they are refused by name. */
@@ -123,6 +127,25 @@ const invoiceSchema = z.object({
   dueDate: optionalDate,
   entityId: optionalText(MAX_REF),
   accountId: optionalText(MAX_REF),
+  customerId: optionalText(MAX_REF).refine(
+    (value) => value === null || INVOICE_ID_PATTERN.test(value),
+    'must be a customer id: 1 to 255 letters, digits, or . _ : ~ - (starting with a letter or digit)',
+  ),
+  paymentReference: optionalText(MAX_PAYMENT_REFERENCE)
+    .refine(
+      (value) => value === null || /^[0-9A-Za-z +*/.-]+$/.test(value),
+      'may hold only letters, digits, spaces and + * / . -',
+    )
+    .refine(
+      (value) => value === null || compactReference(value).length > 0,
+      'must contain a letter or a digit',
+    )
+    // An RF reference printed with wrong check digits would never be paid as printed: refuse it here.
+    .refine(
+      (value) =>
+        value === null || !/^RF\d\d/i.test(compactReference(value)) || isValidRf(compactReference(value)),
+      'is not a valid RF creditor reference (ISO 11649): its check digits do not add up',
+    ),
   metadata: z
     .record(z.string(), z.unknown(), { error: 'must be a JSON object, such as {"po":"4711"}' })
     .nullish()

@@ -14,6 +14,10 @@ export type Invoice = {
   entityId: string | null
   accountId: string | null
   metadata: Record<string, unknown> | null
+  /** The customer of the master data (GET /api/customers/{id}). */
+  customerId: string | null
+  /** The payment reference printed on the invoice. */
+  paymentReference: string | null
   status: InvoiceStatus
   /** Settled allocations, never more than the amount. */
   amountPaid: string
@@ -50,6 +54,8 @@ export function invoiceView(row: InvoiceRow, derived?: InvoiceStateColumns | nul
     entityId: row.entity_id,
     accountId: row.account_id,
     metadata: row.metadata,
+    customerId: row.customer_id,
+    paymentReference: row.payment_reference,
     status,
     amountPaid: derived?.amount_paid ?? '0',
     amountPending: derived?.amount_pending ?? '0',

@@ -36,11 +36,20 @@ export type { MirrorExportFormat } from './mirror-export/index.js'
 export {
   AGE_BUCKETS,
   createMatchingService,
+  customerPayerKeys,
+  dryRunMatching,
   matchLockName,
   matchReport,
   MatchingRequestError,
   RECONCILE_QUEUE,
   runMatching,
 } from './matching/index.js'
-export { matchConfig } from './matcher/index.js'
-export type { MatchingService, MatchReport, MatchRunSummary, ReportLine } from './matching/index.js'
+export { matchConfig, DEFAULT_MATCH_CONFIG } from './matcher/index.js'
+export type { MatchConfig, MatchConfigInput } from './matcher/index.js'
+export type {
+  DryRunReport,
+  MatchingService,
+  MatchReport,
+  MatchRunSummary,
+  ReportLine,
+} from './matching/index.js'

@@ -12,3 +12,4 @@ export { createSidecarMetrics, OPEN_INCIDENTS_GAUGE, MATCH_RATE_GAUGE } from './
 export type { SidecarMetrics, GaugeSpec, GaugeSample, GaugeCollector } from './metrics.js'
 export { createAuthenticator } from './auth/index.js'
 export type { Authenticator } from './auth/index.js'
+export { matchConfigOf } from './match-config.js'

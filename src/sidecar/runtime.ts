@@ -25,7 +25,6 @@ import {
   createSyncWorker,
   requestConnectionSync,
   type ConnectionSyncJobData,
-  matchConfig,
   type MatchingService,
 } from '../reconcile/index.js'
 import {
@@ -46,6 +45,7 @@ import {
 import { createUsers, type Users } from '../users/index.js'
 import { createSidecarAuth, type SidecarAuth } from './auth/index.js'
 import { createDrain } from './drain.js'
+import { matchConfigOf } from './match-config.js'
 import { createSidecarApp } from './http-app.js'
 import { createSidecarMetrics, MATCH_RATE_GAUGE, type SidecarMetrics } from './metrics.js'
 import { openBank, type OpenBank } from './open-bank.js'
@@ -189,7 +189,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       clock,
       logger,
       publish: appEvents.publish,
-      config: matchConfig({ transferLegWindowSeconds: config.TRANSFER_LEG_WINDOW_SECONDS }),
+      config: matchConfigOf(config),
     })
     closers.push(() => reconcile.close())
     queues.push(reconcile.queue)

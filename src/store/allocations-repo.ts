@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable } from 'kysely'
+import type { Evidence } from '../reconcile/matcher/index.js'
 import type { AllocationsTable, Database } from './database.js'
 
 export type AllocationRow = Selectable<AllocationsTable>
@@ -17,6 +18,7 @@ export type NewAllocation = {
   madeBy: 'engine' | 'person'
   /** The user whose manual match this is (madeBy person). */
   actor?: string | null
+  evidence: Evidence[]
 }
 
 export async function activeAllocationsOfTransactions(
@@ -70,6 +72,7 @@ export async function insertAllocations(
         confidence: allocation.confidence,
         made_by: allocation.madeBy,
         actor: allocation.actor ?? null,
+        evidence: JSON.stringify(allocation.evidence),
         created_at: at,
       })),
     )

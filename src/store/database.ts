@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely'
 import type { AlertNotice, ConnectionHealth, NoticeSubject, TransferTracking } from '../alerts/index.js'
+import type { Evidence } from '../reconcile/matcher/index.js'
 
 /** Timestamps are written as Date or ISO strings and read as Date. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>
@@ -279,6 +280,12 @@ export type InvoicesTable = {
   entity_id: string | null
   account_id: string | null
   metadata: NullableJson<Record<string, unknown>>
+  /** The customer of the master data (customers.id); not enforced: an invoice may come before its customer. */
+  customer_id: ColumnType<string | null, string | null | undefined, string | null>
+  /** The payment reference printed on the invoice (RF, OGM, KID, Finnish, QR reference, free form). */
+  payment_reference: ColumnType<string | null, string | null | undefined, string | null>
+  /** Every key a payment can name the invoice by (matcher's invoiceMatchKeys), GIN-indexed. */
+  match_keys: ColumnType<string[], string[] | undefined, string[]>
   voided_at: Timestamp | null
   /** bigint: pg returns it as a string. Grows by one with every change. */
   version: ColumnType<string, string | number | undefined, string | number>
@@ -304,6 +311,8 @@ export type AllocationsTable = {
   via: string | null
   confidence: number
   made_by: 'engine' | 'person'
+  /** The evidence weighed (matcher's Evidence[]). */
+  evidence: ColumnType<Evidence[], string | undefined, string>
   created_at: Timestamp
   reversed_at: Timestamp | null
   reversal_reason: string | null
@@ -337,8 +346,8 @@ export type MatchExceptionsTable = {
   amount: Numeric | null
   confidence: number | null
   settled: boolean
-  /** { reasons: string[] } */
-  details: JSONColumnType<{ reasons: string[] }>
+  /** { reasons: string[], evidence?: Evidence[] } */
+  details: JSONColumnType<{ reasons: string[]; evidence?: Evidence[] }>
   times_opened: ColumnType<number, number | undefined, number>
   opened_at: Timestamp
   updated_at: Timestamp
@@ -355,7 +364,39 @@ export type TransactionReferencesTable = {
   candidate_keys: string[]
   /** The normalized counterparty name. */
   payer_key: string | null
+  /** Who may be paying (name key, account tail, learned keys), for the transactions a customer change concerns. */
+  payer_keys: ColumnType<string[], string[] | undefined, string[]>
   updated_at: Timestamp
+}
+
+/** A customer of the master data: who pays invoices. */
+export type CustomersTable = {
+  id: string
+  name: string
+  aliases: ColumnType<string[], string[] | undefined, string[]>
+  bank_accounts: ColumnType<string[], string[] | undefined, string[]>
+  /** The name and aliases without legal form (matcher's normalizeName), for recognising payers. */
+  name_keys: ColumnType<string[], string[] | undefined, string[]>
+  /** The last four characters of each bank account, to find the customer of a masked account. */
+  account_tails: ColumnType<string[], string[] | undefined, string[]>
+  version: ColumnType<string, string | number | undefined, string | number>
+  created_at: DefaultedTimestamp
+  updated_at: DefaultedTimestamp
+}
+
+/** What a person's match taught: this account or name pays this customer. Removed links are kept. */
+export type CustomerLinksTable = {
+  id: Generated<string>
+  customer_id: string
+  kind: 'account' | 'name'
+  /** As the bank showed it. */
+  value: string
+  /** As compared: the masked account letter by letter, or the name's full key. */
+  key: string
+  transaction_id: string | null
+  invoice_id: string | null
+  created_at: Timestamp
+  removed_at: Timestamp | null
 }
 
 /** The outbox of matching: transactions and invoices whose matches must be computed again. */
@@ -424,6 +465,8 @@ export type UsersTable = {
 }
 
 export type Database = {
+  customers: CustomersTable
+  customer_links: CustomerLinksTable
   allocations: AllocationsTable
   invoice_state: InvoiceStateTable
   match_exceptions: MatchExceptionsTable

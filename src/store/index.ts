@@ -153,10 +153,11 @@ export {
   loadInvoicesByNumberKeys,
   loadManualMatches,
   loadMatchTransactions,
-  loadOpenInvoicesOfPayers,
+  loadOpenInvoicesOfCustomers,
   loadRejectedSuggestions,
   saveInvoiceStates,
   saveTransactionReferences,
+  transactionsOfPayers,
   transactionsTouchingInvoices,
   transferLegTransactions,
 } from './matching-repo.js'
@@ -189,3 +190,14 @@ export { rejectSuggestion, removeManualMatch, setManualMatch } from './manual-ma
 export type { ManualMatchActor } from './manual-matches-repo.js'
 export { findActiveUser, insertUser, listUsers, revokeUser, setUserRole } from './users-repo.js'
 export type { NewUser, UserRow } from './users-repo.js'
+export {
+  activeCustomerLinks,
+  customerNameKeys,
+  getCustomers,
+  learnCustomerLinks,
+  listCustomers,
+  loadCustomersForMatching,
+  removeCustomerLink,
+  upsertCustomers,
+} from './customers-repo.js'
+export type { CustomerLinkRow, CustomerRow, CustomerUpsertOutcome, CustomerWrite } from './customers-repo.js'

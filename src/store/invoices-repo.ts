@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
-import { normalizeName, tokenKey } from '../reconcile/matcher/index.js'
+import { invoiceMatchKeys, normalizeName, tokenKey } from '../reconcile/matcher/index.js'
 import type { Database, InvoicesTable, InvoiceStateTable } from './database.js'
 
 export type InvoiceRow = Selectable<InvoicesTable>
@@ -26,6 +26,8 @@ export type InvoiceWrite = {
   entityId?: string | null
   accountId?: string | null
   metadata?: Record<string, unknown> | null
+  customerId?: string | null
+  paymentReference?: string | null
 }
 
 /** `changed` is false when the stored invoice already had these fields (nothing written, version kept). */
@@ -48,7 +50,7 @@ export type InvoiceListFilter = {
 /** Runs inside the writing transaction with the ids actually written (created, changed or voided). */
 export type InvoicesWrittenHook = (trx: Transaction<Database>, changedIds: string[]) => Promise<void>
 
-/** 13 parameters a row: 1,000 rows stay well below PostgreSQL's 65,535 bind parameters. */
+/** 16 parameters a row: 1,000 rows stay well below PostgreSQL's 65,535 bind parameters. */
 const ROWS_PER_STATEMENT = 1000
 
 /** The key an invoice number is compared by: the matcher's tokens, so `INV-0001001` and `inv 1001` are one. */
@@ -84,6 +86,9 @@ function toRow(invoice: InvoiceWrite, now: Date) {
     entity_id: invoice.entityId ?? null,
     account_id: invoice.accountId ?? null,
     metadata: invoice.metadata == null ? null : JSON.stringify(invoice.metadata),
+    customer_id: invoice.customerId ?? null,
+    payment_reference: invoice.paymentReference ?? null,
+    match_keys: invoiceMatchKeys(invoice),
     created_at: now,
     updated_at: now,
   }
@@ -102,6 +107,9 @@ const CALLER_COLUMNS = [
   'entity_id',
   'account_id',
   'metadata',
+  'customer_id',
+  'payment_reference',
+  'match_keys',
 ] as const
 
 async function upsertChunk(

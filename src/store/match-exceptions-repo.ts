@@ -1,4 +1,5 @@
 import { type Kysely } from 'kysely'
+import type { Evidence } from '../reconcile/matcher/index.js'
 import type { Database } from './database.js'
 import type { MatchExceptionRow } from './matching-repo.js'
 
@@ -12,6 +13,7 @@ export type ExceptionWrite = {
   confidence: number | null
   settled: boolean
   reasons: string[]
+  evidence: Evidence[]
 }
 
 /**
@@ -32,7 +34,7 @@ export async function openException(
     amount: exception.amount,
     confidence: exception.confidence,
     settled: exception.settled,
-    details: JSON.stringify({ reasons: exception.reasons }),
+    details: JSON.stringify({ reasons: exception.reasons, evidence: exception.evidence }),
     updated_at: at,
   }
   if (!existing) {

@@ -30,7 +30,7 @@ export async function loadInvoicesById(db: Kysely<Database>, ids: readonly strin
     .execute()
 }
 
-/** Invoices whose number key is one of `keys`: every invoice a text with those token runs can name. */
+/** Invoices one of whose match keys is among `keys`: every invoice a text with those keys can name. */
 export async function loadInvoicesByNumberKeys(
   db: Kysely<Database>,
   keys: readonly string[],
@@ -39,20 +39,28 @@ export async function loadInvoicesByNumberKeys(
   return db
     .selectFrom('invoices')
     .selectAll()
-    .where(sql<boolean>`normalized_number = any(${[...keys]}::text[])`)
+    .where(sql<boolean>`match_keys && ${[...keys]}::text[]`)
     .execute()
 }
 
-/** Live invoices of these payers that are not paid or overpaid: the candidates of rule 5. */
-export async function loadOpenInvoicesOfPayers(
+/**
+ * Live invoices that are not paid or overpaid, of these customers of the master data or (invoices without one)
+ * whose customer name is one of `nameKeys`: the candidates of the payer's exact amount and of suggestions.
+ */
+export async function loadOpenInvoicesOfCustomers(
   db: Kysely<Database>,
-  payerKeys: readonly string[],
+  customers: { ids: readonly string[]; nameKeys: readonly string[] },
 ): Promise<InvoiceRow[]> {
-  if (payerKeys.length === 0) return []
+  if (customers.ids.length === 0 && customers.nameKeys.length === 0) return []
   return db
     .selectFrom('invoices')
     .selectAll('invoices')
-    .where(sql<boolean>`customer_keys && ${[...payerKeys]}::text[]`)
+    .where((eb) =>
+      eb.or([
+        sql<boolean>`customer_id = any(${[...customers.ids]}::text[])`,
+        sql<boolean>`customer_id is null and customer_keys && ${[...customers.nameKeys]}::text[]`,
+      ]),
+    )
     .where('voided_at', 'is', null)
     .where(({ not, exists, selectFrom }) =>
       not(
@@ -83,20 +91,21 @@ export async function invoicesHeldByTransactions(
 }
 
 /**
- * The transactions whose matching depends on these invoices: those that named or may now name them (by number
- * key), that hold allocations or manual matches to them, and the unreferenced payments of their customers.
+ * The transactions whose matching depends on these invoices: those that named or may now name them (by match
+ * key), that hold allocations or manual matches to them, and the payments of their customers whose outcome
+ * depended on the customer's open invoices (`payerKeys`: the customers' payer keys).
  */
 export async function transactionsTouchingInvoices(
   db: Kysely<Database>,
-  invoices: { ids: readonly string[]; numberKeys: readonly string[]; customerKeys: readonly string[] },
+  invoices: { ids: readonly string[]; matchKeys: readonly string[]; payerKeys: readonly string[] },
 ): Promise<string[]> {
   if (invoices.ids.length === 0) return []
   const ids = [...invoices.ids]
   const { rows } = await sql<{ id: string }>`
     select transaction_id::text as id from transaction_references
     where invoice_ids && ${ids}::text[]
-      or candidate_keys && ${[...invoices.numberKeys]}::text[]
-      or (outcome = 'none' and payer_key = any(${[...invoices.customerKeys]}::text[]))
+      or candidate_keys && ${[...invoices.matchKeys]}::text[]
+      or (outcome in ('none', 'named_payer') and payer_keys && ${[...invoices.payerKeys]}::text[])
     union select transaction_id::text from allocations where invoice_id = any(${ids}::text[]) and reversed_at is null
     union select transaction_id::text from manual_matches where invoice_id = any(${ids}::text[]) and removed_at is null
   `.execute(db)
@@ -164,6 +173,23 @@ export type TransactionReferencesWrite = {
   invoiceIds: string[]
   candidateKeys: string[]
   payerKey: string | null
+  payerKeys: string[]
+}
+
+/** Transactions whose payer keys share one of `keys` (a customer changed, or an outflow may return them). */
+export async function transactionsOfPayers(
+  db: Kysely<Database>,
+  keys: readonly string[],
+  options: { amount?: string } = {},
+): Promise<string[]> {
+  if (keys.length === 0) return []
+  const { rows } = await sql<{ id: string }>`
+    select r.transaction_id::text as id from transaction_references r
+    ${options.amount === undefined ? sql`` : sql`join transactions t on t.id = r.transaction_id`}
+    where r.payer_keys && ${[...keys]}::text[]
+    ${options.amount === undefined ? sql`` : sql`and t.amount = ${options.amount}::numeric`}
+  `.execute(db)
+  return rows.map((row) => row.id)
 }
 
 export async function saveTransactionReferences(
@@ -181,6 +207,7 @@ export async function saveTransactionReferences(
           invoice_ids: row.invoiceIds,
           candidate_keys: row.candidateKeys,
           payer_key: row.payerKey,
+          payer_keys: row.payerKeys,
           updated_at: at,
         })),
       )
@@ -190,6 +217,7 @@ export async function saveTransactionReferences(
           invoice_ids: eb.ref('excluded.invoice_ids'),
           candidate_keys: eb.ref('excluded.candidate_keys'),
           payer_key: eb.ref('excluded.payer_key'),
+          payer_keys: eb.ref('excluded.payer_keys'),
           updated_at: eb.ref('excluded.updated_at'),
         })),
       )

@@ -155,6 +155,8 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     await page.click('nav >> text=Exceptions')
     const suggestion = `tr[data-key="${suggestionKey}"]`
     expect(await page.textContent(suggestion)).toContain('GX-7781')
+    // The reasons of the suggestion, in words.
+    expect(await page.textContent(suggestion)).toContain('equals the open amount of invoice GX-7781')
     await page.click(`${suggestion} button:has-text("Accept")`)
     await page.waitForSelector('.notice.ok >> text=Suggestion accepted')
     expect(await page.$(suggestion)).toBeNull()
@@ -168,6 +170,11 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     await page.click('tr[data-invoice-id="inv-gx-1"] a:has-text("GX-7781")')
     expect(await page.textContent('#allocations .made-by')).toBe('carla')
     expect(await page.$('#allocations button:has-text("Unmatch")')).not.toBeNull()
+    // An invoice's page shows why each payment was allocated to it.
+    await page.click('nav >> text=Invoices')
+    await page.click('tr[data-invoice-id="inv-gx-3"] a')
+    await page.waitForSelector('#allocations .reasons')
+    expect(await page.textContent('#allocations')).toContain('holds invoice number GX-7790')
 
     await page.goto(`${sidecar.url}/dashboard`)
     await page.waitForSelector('#alerts li')

@@ -392,6 +392,85 @@ const CASES: Record<string, Case[]> = {
     ...ids('/api/users/:name').map((c) => ({ ...c, body: { role: 'viewer' } })),
   ],
   'DELETE /api/users/:name': ids('/api/users/:name'),
+  'PUT /api/customers/:id': [
+    ...malformed({ path: '/api/customers/cus-1' }),
+    { name: 'an array body', path: '/api/customers/cus-1', body: [{ name: 'Acme' }] },
+    { name: 'no name', path: '/api/customers/cus-1', body: { bankAccounts: [] }, names: 'name' },
+    {
+      name: 'an IBAN with wrong check digits',
+      path: '/api/customers/cus-1',
+      body: { name: 'Acme', bankAccounts: ['DE89 3704 0044 0532 0130 01'] },
+      names: 'bankAccounts.0',
+    },
+    ...INJECTIONS.map((s) => ({
+      name: `bank account ${s}`,
+      path: '/api/customers/cus-1',
+      body: { name: 'Acme', bankAccounts: [s] },
+      names: 'bankAccounts',
+    })),
+    { name: 'a 100k-char name', path: '/api/customers/cus-1', body: { name: LONG }, names: 'name' },
+    {
+      name: 'an unknown field',
+      path: '/api/customers/cus-1',
+      body: { name: 'A', colour: 'red' },
+      names: 'colour',
+    },
+    {
+      name: 'aliases not a list',
+      path: '/api/customers/cus-1',
+      body: { name: 'A', aliases: 'B' },
+      names: 'aliases',
+    },
+    ...ids('/api/customers/:id').map((c) => ({ ...c, body: { name: 'Acme' } })),
+    {
+      name: 'body id differs from the path',
+      path: '/api/customers/cus-1',
+      body: { id: 'cus-2', name: 'A' },
+      names: 'id',
+    },
+  ],
+  'GET /api/customers/:id': ids('/api/customers/:id'),
+  'GET /api/customers': [...queries('limit', ['0', '1e400']), ...queries('cursor', INJECTIONS)],
+  'POST /api/customers/import': [
+    { name: 'JSON without csv', body: { rows: [] }, names: 'body' },
+    ...malformed(),
+    {
+      name: 'CSV with a bad IBAN',
+      raw: 'id,name,bankAccounts\ncus-ok,Acme,\ncus-bad,Bad,DE00 1234',
+      contentType: 'text/csv',
+      names: 'bankAccounts',
+    },
+    {
+      name: 'CSV with an unknown column',
+      raw: 'id,name,color\nc,A,red',
+      contentType: 'text/csv',
+      names: 'color',
+    },
+    { name: 'an empty CSV', raw: '', contentType: 'text/csv' },
+  ],
+  'DELETE /api/customers/:id/learned/:linkId': [
+    ...ids('/api/customers/:id/learned/1'),
+    ...ODD_IDS.map((id) => ({
+      name: `odd link id ${id.slice(0, 20)}`,
+      path: `/api/customers/cus-1/learned/${id}`,
+    })),
+  ],
+  'POST /api/matching/dry-run': [
+    ...malformed(),
+    { name: 'a threshold of 0', body: { config: { autoApplyThreshold: 0 } }, names: 'autoApplyThreshold' },
+    {
+      name: 'a threshold as text',
+      body: { config: { autoApplyThreshold: 'high' } },
+      names: 'autoApplyThreshold',
+    },
+    ...BAD_DECIMALS.filter((v) => v !== null).map((value) => ({
+      name: `fee tolerance ${String(value).slice(0, 20)}`,
+      body: { config: { feeToleranceAbsolute: value } },
+      names: 'feeToleranceAbsolute',
+    })),
+    { name: 'an unknown option', body: { config: { colour: 'red' } }, names: 'colour' },
+    { name: 'a limit of 0', body: { limit: 0 }, names: 'limit' },
+  ],
 }
 
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>

@@ -71,6 +71,8 @@ describe('invoice API', () => {
       entityId: null,
       accountId: null,
       metadata: null,
+      customerId: null,
+      paymentReference: null,
       status: 'open',
       amountPaid: '0',
       amountPending: '0',

@@ -24,6 +24,7 @@ export type Payment = {
   paymentReference?: string | null
   description?: string | null
   counterpartyName?: string | null
+  counterpartyAccountMasked?: string | null
   postedDate?: string
   accountId?: string
   updatedAt?: string
@@ -47,6 +48,8 @@ export type MatchingStore = TestDatabase & {
 }
 
 const TABLES = [
+  'customers',
+  'customer_links',
   'allocations',
   'invoice_state',
   'match_exceptions',
@@ -94,7 +97,7 @@ export async function createMatchingStore(label: string, windowSeconds = 3600): 
         mcc: null,
         merchant_name: null,
         counterparty_name: payment.counterpartyName ?? null,
-        counterparty_account_masked: null,
+        counterparty_account_masked: payment.counterpartyAccountMasked ?? null,
         status: payment.status ?? 'posted',
         entry_type: payment.amount.startsWith('-') ? 'debit' : 'credit',
         rail: 'ach',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Allocator, MatcherInputError, referenceConfidence, type Payment } from './allocate.js'
+import { Allocator, MatcherInputError, type Described, type Payment } from './allocate.js'
 import { matchConfig } from './config.js'
 import { InvoiceLedger } from './invoice-ledger.js'
 import { toUnits } from './money.js'
@@ -23,14 +23,18 @@ const ledgers = () =>
     ].map((invoice) => [invoice.id, new InvoiceLedger(invoice)]),
   )
 
+const engine = (): Described => ({
+  origin: { rule: 'reference', field: 'paymentReference', madeBy: 'engine', confidence: 100 },
+  reference: null,
+  via: 'text',
+  evidence: [],
+})
+
 describe('Allocator', () => {
   it('distributes in the order given and books the rest as an overpayment of the last invoice', () => {
     const book = ledgers()
     const allocator = new Allocator(book, matchConfig())
-    allocator.byReference(payment('35'), 'paymentReference', [
-      { invoiceId: 'b', reference: 'B-1', via: 'text' },
-      { invoiceId: 'a', reference: 'A-1', via: 'text' },
-    ])
+    allocator.distribute(payment('35'), toUnits('35'), [book.get('b')!, book.get('a')!], engine)
     expect(allocator.allocations.map((allocation) => [allocation.invoiceId, allocation.amount])).toEqual([
       ['b', '20'],
       ['a', '10'],
@@ -42,9 +46,7 @@ describe('Allocator', () => {
   it('books pending money as pending and raises overpayments of it without touching amountOverpaid', () => {
     const book = ledgers()
     const allocator = new Allocator(book, matchConfig())
-    allocator.byReference(payment('15', 'tentative'), 'paymentReference', [
-      { invoiceId: 'a', reference: 'A-1', via: 'text' },
-    ])
+    allocator.distribute(payment('15', 'tentative'), toUnits('15'), [book.get('a')!], engine)
     expect(book.get('a')?.pending).toBe(toUnits('10'))
     expect(book.get('a')?.overpaid).toBe(0n)
     expect(allocator.exceptions).toMatchObject([{ type: 'overpayment', settled: false }])
@@ -52,11 +54,7 @@ describe('Allocator', () => {
 
   it('refuses a set that is not closed', () => {
     const allocator = new Allocator(ledgers(), matchConfig())
-    expect(() =>
-      allocator.byReference(payment('1'), 'paymentReference', [
-        { invoiceId: 'zz', reference: 'Z', via: 'text' },
-      ]),
-    ).toThrow(MatcherInputError)
+    expect(() => allocator.ledger('zz', 't')).toThrow(MatcherInputError)
   })
 
   it('caps a person’s matches at the transaction’s amount', () => {
@@ -69,11 +67,5 @@ describe('Allocator', () => {
       ['a', '10'],
       ['b', '2'],
     ])
-  })
-
-  it('is certain of remittance fields and codes, less of free text in descriptions', () => {
-    expect(referenceConfidence('paymentReference', 'text')).toBe(100)
-    expect(referenceConfidence('description', 'rf')).toBe(100)
-    expect(referenceConfidence('rawDescription', 'text')).toBe(90)
   })
 })

@@ -1,6 +1,5 @@
 import type { TransactionPhase } from './canonical-order.js'
 import { feeTolerance, withinFeeTolerance, type FeeTolerance, type MatchConfig } from './config.js'
-import type { NamedInvoice } from './find-references.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
 import { formatUnits, minUnits, toUnits } from './money.js'
 import type {
@@ -24,21 +23,14 @@ export type AllocationOrigin = {
   confidence: number
 }
 
-type Described = Pick<Allocation, 'reference' | 'via'> & { origin: AllocationOrigin }
+export type Described = Pick<Allocation, 'reference' | 'via' | 'evidence'> & { origin: AllocationOrigin }
 
 /** Thrown when the caller's set is not closed: a transaction names an invoice the input lacks. */
 export class MatcherInputError extends Error {
   readonly code = 'matcher_input_not_closed'
 }
 
-const DESCRIPTION_CONFIDENCE = 90
 const MANUAL: AllocationOrigin = { rule: 'manual', field: null, madeBy: 'person', confidence: 100 }
-
-/** A reference in a remittance field, or any RF or SWIFT code, is certain; free text in a description less so. */
-export function referenceConfidence(field: ReferenceField, via: NamedInvoice['via']): number {
-  if (via !== 'text') return 100
-  return field === 'paymentReference' || field === 'customerReference' ? 100 : DESCRIPTION_CONFIDENCE
-}
 
 /**
  * Allocates transactions to invoice ledgers one at a time; the caller feeds them in canonical order. Every
@@ -70,7 +62,9 @@ export class Allocator {
   raise(
     type: MatchExceptionType,
     { transaction, phase }: Payment,
-    fields: Partial<Pick<MatchException, 'invoiceIds' | 'amount' | 'confidence'>> & { reasons: string[] },
+    fields: Partial<Pick<MatchException, 'invoiceIds' | 'amount' | 'confidence' | 'evidence'>> & {
+      reasons: string[]
+    },
   ): void {
     const invoiceIds = fields.invoiceIds ?? []
     this.exceptions.push({
@@ -83,46 +77,7 @@ export class Allocator {
       confidence: fields.confidence ?? null,
       settled: phase === 'settled',
       reasons: fields.reasons,
-    })
-  }
-
-  /** Rules 2–4: the invoices a reference named, in the order named. */
-  byReference(payment: Payment, field: ReferenceField, named: readonly NamedInvoice[]): void {
-    const { transaction, amount } = payment
-    const ledgers = named.map((item) => this.ledger(item.invoiceId, transaction.id))
-    const live = ledgers.filter((ledger) => !ledger.invoice.void)
-    if (live.length === 0) {
-      this.raise('unmatched_payment', payment, {
-        invoiceIds: ledgers.map((ledger) => ledger.invoice.id),
-        amount: formatUnits(amount),
-        reasons: [`${field} names only void invoices`],
-      })
-      return
-    }
-    const mismatched = live.filter((ledger) => ledger.invoice.currency !== transaction.currency)
-    if (mismatched.length > 0) {
-      this.raise('currency_mismatch', payment, {
-        invoiceIds: mismatched.map((ledger) => ledger.invoice.id),
-        amount: formatUnits(amount),
-        reasons: mismatched.map(
-          (ledger) =>
-            `invoice ${ledger.invoice.number} is in ${ledger.invoice.currency}, the payment in ${transaction.currency}`,
-        ),
-      })
-      return
-    }
-    this.distribute(payment, amount, live, (ledger) => {
-      const item = named.find((candidate) => candidate.invoiceId === ledger.invoice.id) as NamedInvoice
-      return {
-        origin: {
-          rule: 'reference',
-          field,
-          madeBy: 'engine',
-          confidence: referenceConfidence(field, item.via),
-        },
-        reference: item.reference,
-        via: item.via,
-      }
+      evidence: fields.evidence ?? [],
     })
   }
 
@@ -153,7 +108,12 @@ export class Allocator {
       const amount = minUnits(requested, rest)
       if (amount <= 0n) continue
       rest -= amount
-      this.distribute(payment, amount, [ledger], () => ({ origin: MANUAL, reference: null, via: null }))
+      this.distribute(payment, amount, [ledger], () => ({
+        origin: MANUAL,
+        reference: null,
+        via: null,
+        evidence: [],
+      }))
     }
   }
 
@@ -186,7 +146,7 @@ export class Allocator {
         ledger.pending += take
       }
       rest -= take
-      const { origin, reference, via } = describe(ledger)
+      const { origin, reference, via, evidence } = describe(ledger)
       this.allocations.push({
         transactionId: transaction.id,
         invoiceId: ledger.invoice.id,
@@ -199,12 +159,14 @@ export class Allocator {
         via,
         confidence: origin.confidence,
         madeBy: origin.madeBy,
+        evidence,
       })
     }
     if (rest <= 0n) return
     const last = ledgers[ledgers.length - 1] as InvoiceLedger
     if (settled) last.overpaid += rest
     this.raise('overpayment', payment, {
+      evidence: [],
       invoiceIds: ledgers.map((ledger) => ledger.invoice.id),
       amount: formatUnits(rest),
       reasons: [

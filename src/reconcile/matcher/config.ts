@@ -1,4 +1,5 @@
 import type { Decimal } from 'decimal.js'
+import { DEFAULT_AUTO_APPLY_THRESHOLD } from './evidence.js'
 import { SCALE, toDecimal, toUnits, type Money } from './money.js'
 
 /** Matching thresholds. Build one with `matchConfig()`, which fills the defaults. */
@@ -11,6 +12,11 @@ export type MatchConfig = {
   feeToleranceAbsolute: Decimal | null
   /** Percent of the invoice amount (e.g. 0.5 for 0.5 %). @defaultValue null (off) */
   feeTolerancePercent: Decimal | null
+  /**
+   * Evidence: a reference (or a verified payer's exact amount) scoring at least this much, with no unexplained
+   * conflict, is applied without a person; below it the match is suggested with its reasons. @defaultValue 85
+   */
+  autoApplyThreshold: number
   /**
    * Rule 5: a suggestion scoring at least this much is allocated without a person.
    * @defaultValue null (never: a match without a reference always waits for a person)
@@ -32,6 +38,7 @@ export type MatchConfigInput = Partial<
 >
 
 export const DEFAULT_MATCH_CONFIG: MatchConfig = {
+  autoApplyThreshold: DEFAULT_AUTO_APPLY_THRESHOLD,
   feeToleranceAbsolute: null,
   feeTolerancePercent: null,
   autoConfirmThreshold: null,

@@ -18,20 +18,21 @@ const index = new InvoiceIndex([
 
 describe('findReferences', () => {
   it('names invoices in the order written, with the text that named them', () => {
-    expect(findReferences(index, { accountId: 'x', description: 'inv2 and Inv-0001' })).toEqual({
+    expect(findReferences(index, { accountId: 'x', description: 'inv2 and Inv-0001' })).toMatchObject({
       outcome: 'named',
       field: 'description',
-      invoices: [
-        { invoiceId: 'b', reference: 'inv2', via: 'text' },
-        { invoiceId: 'a', reference: 'Inv-0001', via: 'text' },
+      hits: [
+        { invoiceIds: ['b'], reference: 'inv2', via: 'text', kind: 'full' },
+        { invoiceIds: ['a'], reference: 'Inv-0001', via: 'text', kind: 'full' },
       ],
+      setAside: [],
     })
   })
 
   it('still names a void invoice: a payment for it must not look unreferenced', () => {
     expect(findReferences(index, { accountId: 'x', paymentReference: 'SO 9' })).toMatchObject({
       outcome: 'named',
-      invoices: [{ invoiceId: 'c' }],
+      hits: [{ invoiceIds: ['c'] }],
     })
   })
 

@@ -1,5 +1,17 @@
+import { validSchemes, type ReferenceScheme } from './check-digits.js'
+import { dateSpans, overlaps, type Span } from './date-spans.js'
 import type { InvoiceIndex } from './invoice-index.js'
+import { compactReference, numberParts, type NumberParts } from './invoice-number.js'
+import { typoVariants } from './match-keys.js'
 import { normalizeReference, type ReferencePart } from './normalize-reference.js'
+import {
+  INVOICE_WORDS,
+  LABEL_NAMES,
+  NUMBER_WORDS,
+  OTHER_LABELS,
+  STRUCTURED_LABELS,
+} from './reference-words.js'
+import { rfCheckDigits } from './rf-reference.js'
 import type { Token } from './tokenize.js'
 import {
   REFERENCE_FIELDS,
@@ -9,46 +21,74 @@ import {
   type ReferenceVia,
 } from './types.js'
 
-/** One invoice a reference named, with the text that named it as written. */
-export type NamedInvoice = { invoiceId: string; reference: string; via: ReferenceVia }
+/**
+ * How a text named an invoice, strongest first: the payment reference issued on it; a structured reference (RF,
+ * OGM) built from its number; a SWIFT /INV/ code; its whole number (with its prefix word, or a number of digits
+ * only after a word for invoice); its number core (digits without or with another prefix word).
+ */
+export type HitKind = 'issued' | 'structured' | 'swift' | 'full' | 'core'
 
-/** What a transaction's reference fields name (rule 1). */
+/** Why the text may mean something else by the number. */
+export type TextConflict = {
+  code: 'reads_as_date' | 'labelled' | 'customer_number' | 'bank_reference' | 'other_prefix'
+  text: string
+}
+
+/** One place in a text that names invoices: the candidates (several when a number is shared) and how. */
+export type ReferenceHit = {
+  invoiceIds: string[]
+  reference: string
+  via: ReferenceVia
+  kind: HitKind
+  scheme: ReferenceScheme | null
+  /** For structured references: whether the check digits add up (`invalid`: a typo, never applied). */
+  checkDigits: 'valid' | 'invalid' | null
+  /** A word for invoice (or No., #) stands before the number. */
+  invoiceWord: boolean
+  /** A core of fewer than 4 digits: it needs both the amount and the payer to agree. */
+  short: boolean
+  conflicts: TextConflict[]
+}
+
+/** What a transaction's reference fields name (rule 1), before the evidence is weighed. */
 export type TransactionReferences =
   | { outcome: 'none' }
-  | { outcome: 'named'; field: ReferenceField; invoices: NamedInvoice[] }
-  | { outcome: 'ambiguous'; field: ReferenceField; reference: string; invoiceIds: string[] }
+  | {
+      outcome: 'named'
+      field: ReferenceField
+      hits: ReferenceHit[]
+      /** Hits that read as something else while other hits of the field do not: not taken as references. */
+      setAside: ReferenceHit[]
+    }
 
-export type ReferenceSource = Pick<MatchTransaction, ReferenceField | 'accountId' | 'entityId'>
-
-type Named = { candidates: readonly MatchInvoice[]; reference: string; via: ReferenceVia }
+export type ReferenceSource = Pick<
+  MatchTransaction,
+  ReferenceField | 'accountId' | 'entityId' | 'bankReference'
+>
 
 const NONE: TransactionReferences = { outcome: 'none' }
 
-function slice(text: string, tokens: readonly Token[], start: number, end: number): string {
-  return text.slice((tokens[start] as Token).start, (tokens[end - 1] as Token).end)
-}
+// Invoices are immutable values (an upsert replaces the object): their number's parts can be kept with them.
+const partsOf = new WeakMap<MatchInvoice, NumberParts>()
 
-function scanned(index: InvoiceIndex, text: string, tokens: Token[], via: ReferenceVia): Named[] {
-  return index.scan(tokens.map((token) => token.text)).map((match) => ({
-    candidates: match.values,
-    reference: slice(text, tokens, match.start, match.end),
-    via,
-  }))
-}
-
-function namedIn(index: InvoiceIndex, text: string, part: ReferencePart): Named[] {
-  if (part.kind === 'text') return scanned(index, text, part.tokens, 'text')
-  const candidates = index.withNumber(part.tokens.map((token) => token.text))
-  if (candidates.length > 0) {
-    return [{ candidates, reference: slice(text, part.tokens, 0, part.tokens.length), via: part.via }]
+function invoiceParts(invoice: MatchInvoice): NumberParts {
+  let parts = partsOf.get(invoice)
+  if (!parts) {
+    parts = numberParts(invoice.number)
+    partsOf.set(invoice, parts)
   }
-  return part.exactOnly ? [] : scanned(index, text, part.tokens, part.via)
+  return parts
+}
+const SHORT_CORE_DIGITS = 4
+
+function isDigitToken(token: Token): boolean {
+  const code = token.text.charCodeAt(0)
+  return code >= 48 && code <= 57
 }
 
 /**
- * Of several invoices with the same number, the one the payment can mean: a void one only when all are void;
- * then the one expecting payment into the transaction's account, then the one of the transaction's entity.
- * More than one left is an ambiguous reference.
+ * Of several invoices with the same number, the ones the payment can mean: a void one only when all are void;
+ * then those expecting payment into the transaction's account, then those of the transaction's entity.
  */
 function narrow(candidates: readonly MatchInvoice[], source: ReferenceSource): readonly MatchInvoice[] {
   if (candidates.length === 1) return candidates
@@ -60,39 +100,434 @@ function narrow(candidates: readonly MatchInvoice[], source: ReferenceSource): r
   return sameEntity.length > 0 ? sameEntity : pool
 }
 
-function referencesIn(
-  index: InvoiceIndex,
-  field: ReferenceField,
-  text: string,
-  source: ReferenceSource,
-): TransactionReferences {
-  const named = normalizeReference(text).flatMap((part) => namedIn(index, text, part))
-  if (named.length === 0) return NONE
-  const invoices: NamedInvoice[] = []
-  const seen = new Set<string>()
-  for (const { candidates, reference, via } of named) {
-    const meant = narrow(candidates, source)
-    if (meant.length > 1) {
-      return { outcome: 'ambiguous', field, reference, invoiceIds: meant.map((invoice) => invoice.id).sort() }
-    }
-    const invoice = meant[0] as MatchInvoice
-    if (seen.has(invoice.id)) continue
-    seen.add(invoice.id)
-    invoices.push({ invoiceId: invoice.id, reference, via })
+/** Reads one field: its tokens, the dates in it, and the words around each number. */
+class FieldScan {
+  private dates: Span[] | null = null
+  readonly hits: Array<ReferenceHit & { start: number }> = []
+
+  constructor(
+    private readonly index: InvoiceIndex,
+    private readonly text: string,
+    private readonly source: ReferenceSource,
+  ) {}
+
+  private datesOf(): Span[] {
+    return (this.dates ??= dateSpans(this.text))
   }
-  return { outcome: 'named', field, invoices }
+
+  private hit(
+    candidates: readonly MatchInvoice[],
+    start: number,
+    end: number,
+    fields: Pick<ReferenceHit, 'via' | 'kind' | 'scheme' | 'checkDigits' | 'invoiceWord' | 'short'>,
+    conflicts: TextConflict[] = [],
+  ): void {
+    const meant = narrow(candidates, this.source)
+    this.hits.push({
+      ...fields,
+      invoiceIds: meant.map((invoice) => invoice.id).sort(),
+      reference: this.text.slice(start, end),
+      conflicts,
+      start,
+    })
+  }
+
+  /**
+   * The word before token `at`, past a word for “number” and past a one- or two-digit code (`TRN*1*<trace>` in
+   * ACH addenda).
+   */
+  private wordBefore(tokens: readonly Token[], at: number): string | null {
+    for (let index = at - 1, steps = 0; index >= 0 && steps < 2; index--, steps++) {
+      const token = tokens[index] as Token
+      if (isDigitToken(token)) {
+        if (token.end - token.start > 2) return null
+        continue
+      }
+      if (!NUMBER_WORDS.has(token.text)) return token.text
+    }
+    return null
+  }
+
+  private hasInvoiceWord(tokens: readonly Token[], at: number): boolean {
+    const word = this.wordBefore(tokens, at)
+    if (word !== null && INVOICE_WORDS.has(word)) return true
+    // `#1001`, `n° 1001`, `No. 1001`: a number sign or word right before the number.
+    const before = this.text.slice(Math.max(0, (tokens[at] as Token).start - 3), (tokens[at] as Token).start)
+    return /#\s*$|n[°º]\s*$/i.test(before) || (at > 0 && NUMBER_WORDS.has((tokens[at - 1] as Token).text))
+  }
+
+  /** What else a run of digits may be: a date, a labelled customer/order/trace number, a customer id. */
+  private conflictsOf(tokens: readonly Token[], from: number, to: number): TextConflict[] {
+    const start = (tokens[from] as Token).start
+    const end = (tokens[to - 1] as Token).end
+    const written = this.text.slice(start, end)
+    const conflicts: TextConflict[] = []
+    if (overlaps(this.datesOf(), start, end)) {
+      conflicts.push({ code: 'reads_as_date', text: `“${written}” is part of a date in the text` })
+    }
+    const word = this.wordBefore(tokens, from)
+    const label = word === null ? undefined : OTHER_LABELS.get(word)
+    if (label) {
+      conflicts.push({
+        code: 'labelled',
+        text: `“${written}” follows “${word}”: it reads as ${LABEL_NAMES[label]}`,
+      })
+    }
+    const compact = compactReference(written)
+    if (this.index.customers.hasCustomerId(compact) || this.index.customers.hasCustomerId(written)) {
+      conflicts.push({ code: 'customer_number', text: `“${written}” is the id of a customer` })
+    }
+    const bank = this.source.bankReference ? compactReference(this.source.bankReference) : ''
+    if (bank && compact.length >= 4 && bank.includes(compact)) {
+      conflicts.push({
+        code: 'bank_reference',
+        text: `“${written}” is part of the bank’s own reference ${this.source.bankReference}`,
+      })
+    }
+    return conflicts
+  }
+
+  /** Only the issued references of free text. */
+  readIssuedOnly(tokens: readonly Token[]): void {
+    this.readIssued(tokens, new Array<boolean>(tokens.length).fill(false))
+  }
+
+  /** Free text: issued references first, then whole numbers, then number cores, each on what is left. */
+  readText(tokens: readonly Token[], impliedInvoiceWord = false): void {
+    const taken = new Array<boolean>(tokens.length).fill(false)
+    if (this.index.hasIssuedReferences) this.readIssued(tokens, taken)
+    const keys = tokens.map((token) => token.text)
+    for (const match of this.index.scan(keys)) {
+      if (taken.slice(match.start, match.end).some(Boolean)) continue
+      for (let index = match.start; index < match.end; index++) taken[index] = true
+      const first = tokens[match.start] as Token
+      const last = tokens[match.end - 1] as Token
+      const word = impliedInvoiceWord || this.hasInvoiceWord(tokens, match.start)
+      const digitsOnly = !invoiceParts(match.values[0] as MatchInvoice).hasLetters
+      const digits = keys.slice(match.start, match.end).join('').length
+      if (!digitsOnly) {
+        this.hit(match.values, first.start, last.end, {
+          via: 'text',
+          kind: 'full',
+          scheme: null,
+          checkDigits: null,
+          invoiceWord: true,
+          short: false,
+        })
+        continue
+      }
+      const short = digits < SHORT_CORE_DIGITS
+      this.hit(
+        match.values,
+        first.start,
+        last.end,
+        {
+          via: 'text',
+          kind: word && !short ? 'full' : 'core',
+          scheme: null,
+          checkDigits: null,
+          invoiceWord: word,
+          short,
+        },
+        this.conflictsOf(tokens, match.start, match.end),
+      )
+    }
+    this.readCores(tokens, keys, taken, impliedInvoiceWord)
+  }
+
+  private readCores(
+    tokens: readonly Token[],
+    keys: readonly string[],
+    taken: boolean[],
+    impliedWord: boolean,
+  ): void {
+    let from = 0
+    while (from < tokens.length) {
+      while (from < tokens.length && taken[from]) from++
+      let to = from
+      while (to < tokens.length && !taken[to]) to++
+      if (to > from) {
+        for (const match of this.index.scanCores(keys.slice(from, to))) {
+          const start = from + match.start
+          const end = from + match.end
+          for (let index = start; index < end; index++) taken[index] = true
+          this.coreHit(tokens, match.values, start, end, impliedWord)
+        }
+      }
+      from = to
+    }
+    for (let at = 0; at < tokens.length; at++) {
+      const token = tokens[at] as Token
+      if (taken[at] || !isDigitToken(token) || !this.index.hasCompactCoreLength(token.end - token.start))
+        continue
+      const found = this.index.withCompactCore(this.text.slice(token.start, token.end))
+      if (found.length > 0) this.coreHit(tokens, found, at, at + 1, impliedWord)
+    }
+  }
+
+  private coreHit(
+    tokens: readonly Token[],
+    candidates: readonly MatchInvoice[],
+    from: number,
+    to: number,
+    impliedWord: boolean,
+  ): void {
+    const digits = invoiceParts(candidates[0] as MatchInvoice).coreDigits
+    const conflicts = this.conflictsOf(tokens, from, to)
+    const before = tokens[from - 1]
+    const first = tokens[from] as Token
+    // `XINV-1001`, `CN-1001`: another prefix written onto the digits is another document's number.
+    if (
+      before &&
+      !isDigitToken(before) &&
+      !INVOICE_WORDS.has(before.text) &&
+      !NUMBER_WORDS.has(before.text) &&
+      !OTHER_LABELS.has(before.text) &&
+      /^[-/.]?$/.test(this.text.slice(before.end, first.start))
+    ) {
+      const written = this.text.slice(before.start, (tokens[to - 1] as Token).end)
+      conflicts.push({
+        code: 'other_prefix',
+        text: `“${written}” carries another prefix than the invoice’s number`,
+      })
+    }
+    this.hit(
+      candidates,
+      (tokens[from] as Token).start,
+      (tokens[to - 1] as Token).end,
+      {
+        via: 'text',
+        kind: 'core',
+        scheme: null,
+        checkDigits: null,
+        invoiceWord: impliedWord || this.hasInvoiceWord(tokens, from),
+        short: digits < SHORT_CORE_DIGITS,
+      },
+      conflicts,
+    )
+  }
+
+  /**
+   * A payment reference issued on an invoice, written as one token or as digit groups (`12 34561`,
+   * `21 00000 00003 13947 14300 09017`). A labelled national reference whose check digit fails is looked up as a
+   * typo of an issued one.
+   */
+  private readIssued(tokens: readonly Token[], taken: boolean[]): void {
+    for (let from = 0; from < tokens.length; from++) {
+      if (taken[from]) continue
+      let to = from + 1
+      if (isDigitToken(tokens[from] as Token)) {
+        while (
+          to < tokens.length &&
+          isDigitToken(tokens[to] as Token) &&
+          /^ ?$/.test(this.text.slice((tokens[to - 1] as Token).end, (tokens[to] as Token).start))
+        )
+          to++
+      }
+      // The longest run of groups that is an issued reference, down to one token. Lengths no invoice's reference
+      // has are skipped without building the string: most tokens are never looked up.
+      let length = 0
+      for (let index = from; index < to; index++)
+        length += (tokens[index] as Token).end - (tokens[index] as Token).start
+      for (let end = to; end > from; end--) {
+        const start = (tokens[from] as Token).start
+        const stop = (tokens[end - 1] as Token).end
+        if (this.index.hasIssuedLength(length)) {
+          const compact = compactReference(this.text.slice(start, stop))
+          const found = this.index.withIssuedReference(compact)
+          if (found.length > 0) {
+            for (let index = from; index < end; index++) taken[index] = true
+            this.issuedHit(found, compact, start, stop)
+            from = end - 1
+            break
+          }
+          const typo = end === to && this.labelledStructured(tokens, from) ? this.typoOf(compact) : null
+          if (typo) {
+            for (let index = from; index < end; index++) taken[index] = true
+            this.hit(typo.invoices, start, stop, {
+              via: 'issued',
+              kind: 'issued',
+              scheme: typo.scheme,
+              checkDigits: 'invalid',
+              invoiceWord: false,
+              short: false,
+            })
+            from = end - 1
+            break
+          }
+        }
+        length -= (tokens[end - 1] as Token).end - (tokens[end - 1] as Token).start
+      }
+    }
+  }
+
+  private labelledStructured(tokens: readonly Token[], at: number): boolean {
+    const word = this.wordBefore(tokens, at)
+    return word !== null && STRUCTURED_LABELS.has(word)
+  }
+
+  private issuedHit(found: readonly MatchInvoice[], compact: string, start: number, end: number): void {
+    const schemes = validSchemes(compact)
+    this.hit(found, start, end, {
+      via: 'issued',
+      kind: 'issued',
+      scheme: schemes[0] ?? null,
+      checkDigits: schemes.length > 0 ? 'valid' : null,
+      invoiceWord: false,
+      short: false,
+    })
+  }
+
+  /**
+   * The issued reference `compact` was probably meant as: the one differing in one digit or by two neighbouring
+   * digits swapped, when `compact` itself passes no check. Only worth trying for lengths some invoice carries.
+   */
+  typoOf(compact: string): { invoices: readonly MatchInvoice[]; scheme: ReferenceScheme | null } | null {
+    if (!/^\d{4,27}$/.test(compact) || validSchemes(compact).length > 0) return null
+    if (!this.index.hasIssuedLength(compact.length)) return null
+    const found = new Map<string, MatchInvoice>()
+    for (const variant of typoVariants(compact)) {
+      for (const invoice of this.index.withIssuedReference(variant)) found.set(invoice.id, invoice)
+    }
+    if (found.size === 0) return null
+    const invoices = [...found.values()]
+    const scheme = validSchemes(compactReference(invoices[0]?.paymentReference ?? ''))[0] ?? null
+    return { invoices, scheme }
+  }
+
+  /** A structured code part: RF, OGM or a SWIFT field. */
+  readCode(part: Extract<ReferencePart, { kind: 'code' }>): void {
+    const start = (part.tokens[0] as Token).start
+    const end = (part.tokens[part.tokens.length - 1] as Token).end
+    const keys = part.tokens.map((token) => token.text)
+    if (part.via === 'swift') {
+      const exact = this.index.withNumber(keys)
+      if (exact.length > 0) {
+        this.hit(exact, start, end, {
+          via: 'swift',
+          kind: 'swift',
+          scheme: null,
+          checkDigits: null,
+          invoiceWord: true,
+          short: false,
+        })
+      } else {
+        this.readText(part.tokens, true)
+        for (const hit of this.hits) if (hit.via === 'text' && hit.start >= start) hit.via = 'swift'
+      }
+      return
+    }
+    const scheme: ReferenceScheme = part.via === 'rf' ? 'rf' : 'be_ogm'
+    if (part.valid) {
+      const issued = this.index.withIssuedReference(part.compact)
+      if (issued.length > 0) return this.issuedHit(issued, part.compact, start, end)
+      const body = part.via === 'rf' ? part.compact.slice(4) : part.compact.slice(0, 10)
+      const full = part.via === 'rf' ? this.index.withCompactNumber(body) : []
+      const structured = {
+        via: part.via,
+        scheme,
+        checkDigits: 'valid',
+        invoiceWord: true,
+        short: false,
+      } as const
+      if (full.length > 0) return this.hit(full, start, end, { ...structured, kind: 'structured' })
+      const core = this.index.withCompactCore(body.replace(/^0+(?=\d)/, ''))
+      const cores = core.length > 0 ? core : this.index.scanCores(keys).flatMap((match) => match.values)
+      if (cores.length > 0) this.hit(cores, start, end, { ...structured, kind: 'core', short: false })
+      return
+    }
+    // Check digits that do not add up: a typo. Point at the invoice it was probably meant for, never more.
+    const meant =
+      part.via === 'rf'
+        ? this.index.withIssuedReference(
+            `RF${safeRfCheckDigits(part.compact.slice(4))}${part.compact.slice(4)}`,
+          )
+        : (this.typoOf(part.compact)?.invoices ?? [])
+    const byNumber = part.via === 'rf' && meant.length === 0 ? this.index.withNumber(keys) : []
+    const invoices = meant.length > 0 ? meant : byNumber
+    if (invoices.length > 0) {
+      this.hit(invoices, start, end, {
+        via: meant.length > 0 ? 'issued' : part.via,
+        kind: meant.length > 0 ? 'issued' : 'structured',
+        scheme,
+        checkDigits: 'invalid',
+        invoiceWord: false,
+        short: false,
+      })
+    }
+  }
+}
+
+function safeRfCheckDigits(body: string): string {
+  try {
+    return rfCheckDigits(body)
+  } catch {
+    return '00'
+  }
+}
+
+const RANK: Record<HitKind, number> = { issued: 6, structured: 5, swift: 4, full: 4, core: 2 }
+
+function strength(hit: ReferenceHit): number {
+  if (hit.checkDigits === 'invalid') return 1
+  return hit.conflicts.length > 0 ? 0.5 : RANK[hit.kind]
 }
 
 /**
- * Rule 1: reads paymentReference, customerReference, description and rawDescription in turn; the first field
- * that names at least one known invoice is used, naming its invoices in the order written.
+ * Reads one field. With `codesOnly` only what could outrank a whole number is read (structured codes and issued
+ * references): a later field is read that way once an earlier one named an invoice by its whole number.
+ */
+function readField(
+  index: InvoiceIndex,
+  text: string,
+  source: ReferenceSource,
+  codesOnly: boolean,
+): FieldScan {
+  const scan = new FieldScan(index, text, source)
+  // A field read for codes only that holds no code and no digits cannot outrank anything: skip tokenizing it.
+  if (codesOnly && !/\d/.test(text)) return scan
+  for (const part of normalizeReference(text)) {
+    if (part.kind === 'code') {
+      if (!codesOnly || part.via !== 'swift') scan.readCode(part)
+    } else if (!codesOnly) {
+      scan.readText(part.tokens)
+    } else if (index.hasIssuedReferences) {
+      scan.readIssuedOnly(part.tokens)
+    }
+  }
+  if (scan.hits.length > 1) scan.hits.sort((a, b) => a.start - b.start)
+  return scan
+}
+
+/**
+ * Rule 1: reads paymentReference, customerReference, description and rawDescription, and takes the field whose
+ * best reference is strongest (the first of equals). Every place that names invoices is a candidate, not a
+ * decision: the evidence is weighed when the transaction is allocated. Numbers that read as something else (a
+ * date, a labelled customer or order number) are set aside when the same field holds a clean reference.
  */
 export function findReferences(index: InvoiceIndex, source: ReferenceSource): TransactionReferences {
+  let best: { field: ReferenceField; hits: ReferenceHit[]; strength: number } | null = null
   for (const field of REFERENCE_FIELDS) {
     const text = source[field]
     if (!text) continue
-    const references = referencesIn(index, field, text, source)
-    if (references.outcome !== 'none') return references
+    const codesOnly: boolean = best !== null && best.strength >= RANK.full
+    const hits: ReferenceHit[] = readField(index, text, source, codesOnly).hits.map(
+      ({ start: _start, ...hit }) => hit,
+    )
+    if (hits.length === 0) continue
+    const fieldStrength = Math.max(...hits.map(strength))
+    if (!best || fieldStrength > best.strength) best = { field, hits, strength: fieldStrength }
+    if (fieldStrength >= RANK.issued) break
   }
-  return NONE
+  if (!best) return NONE
+  const clean = best.hits.filter((hit) => hit.conflicts.length === 0 && hit.checkDigits !== 'invalid')
+  const hits = clean.length > 0 ? clean : best.hits
+  const setAside = clean.length > 0 ? best.hits.filter((hit) => !clean.includes(hit)) : []
+  return { outcome: 'named', field: best.field, hits, setAside }
+}
+
+/** Every invoice a transaction's references may mean (to find the closed set it belongs to). */
+export function referencedInvoiceIds(references: TransactionReferences): string[] {
+  if (references.outcome === 'none') return []
+  return [...new Set([...references.hits, ...references.setAside].flatMap((hit) => hit.invoiceIds))]
 }

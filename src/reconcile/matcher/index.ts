@@ -1,16 +1,45 @@
-export { MatcherInputError, referenceConfidence } from './allocate.js'
+export { MatcherInputError } from './allocate.js'
 export { compareCanonical, latestVersions, transactionPhase } from './canonical-order.js'
 export type { TransactionPhase } from './canonical-order.js'
 export { DEFAULT_MATCH_CONFIG, feeTolerance, matchConfig, withinFeeTolerance } from './config.js'
 export type { FeeTolerance, MatchConfig, MatchConfigInput } from './config.js'
-export { findReferences } from './find-references.js'
-export type { NamedInvoice, ReferenceSource, TransactionReferences } from './find-references.js'
+export { findReferences, referencedInvoiceIds } from './find-references.js'
+export type {
+  HitKind,
+  ReferenceHit,
+  ReferenceSource,
+  TextConflict,
+  TransactionReferences,
+} from './find-references.js'
+export { accountMatches, accountTail, compactAccount, parseMaskedAccount } from './bank-account.js'
+export type { MaskedAccount } from './bank-account.js'
+export {
+  isValidFinnish,
+  isValidKid,
+  isValidOgm,
+  isValidQrr,
+  isValidRf,
+  validSchemes,
+  SCHEME_NAMES,
+} from './check-digits.js'
+export type { ReferenceScheme } from './check-digits.js'
+export { CustomerDirectory, customerKeyOf } from './customer-directory.js'
+export type { CustomerKey, PayerHow, PayerIdentity } from './customer-directory.js'
+export { DEFAULT_AUTO_APPLY_THRESHOLD, POINTS } from './evidence.js'
+export { compactReference, numberParts } from './invoice-number.js'
+export type { NumberParts } from './invoice-number.js'
+export { RETURN_REASONS, returnSignals } from './returns.js'
+export { invoiceMatchKeys, typoVariants } from './match-keys.js'
+export { STRUCTURED_LABELS } from './reference-words.js'
 export { InvoiceIndex } from './invoice-index.js'
 export { SCALE, formatUnits, toUnits } from './money.js'
 export type { Money } from './money.js'
-export { LEGAL_SUFFIXES, normalizeName } from './normalize-name.js'
+export { LEGAL_FORMS, mayBeCut, nameKey, normalizeName } from './normalize-name.js'
+export type { NameKey } from './normalize-name.js'
 export { normalizeReference } from './normalize-reference.js'
 export type { ReferencePart } from './normalize-reference.js'
+export { paymentOutcome } from './payment-outcome.js'
+export type { PaymentOutcome } from './payment-outcome.js'
 export { reconcile } from './reconcile.js'
 export type { ReconcileInput, ReconcileResult } from './reconcile.js'
 export { isValidRfReference, rfCheckDigits } from './rf-reference.js'
@@ -24,14 +53,17 @@ export { REFERENCE_FIELDS } from './types.js'
 export type {
   Allocation,
   AllocationRule,
+  Evidence,
   InvoiceState,
   InvoiceStatus,
   ManualAllocation,
+  MatchCustomer,
   MatchException,
   MatchExceptionType,
   MatchInvoice,
   MatchTransaction,
   MatchTransactionStatus,
+  PaymentReturn,
   ReferenceField,
   ReferenceVia,
   RejectedSuggestion,

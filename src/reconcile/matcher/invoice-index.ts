@@ -1,28 +1,47 @@
-import { normalizeName } from './normalize-name.js'
+import { CustomerDirectory, customerKeyOf, type CustomerKey } from './customer-directory.js'
+import { compactReference, numberParts } from './invoice-number.js'
 import { TokenTrie, type TrieMatch } from './token-trie.js'
-import { tokenKey } from './tokenize.js'
-import type { MatchInvoice } from './types.js'
+import type { MatchCustomer, MatchInvoice } from './types.js'
 
-function customerNames(invoice: MatchInvoice): Set<string> {
-  const names = new Set<string>()
-  for (const name of [invoice.customerName, ...(invoice.customerAliases ?? [])]) {
-    const normalized = normalizeName(name)
-    if (normalized) names.add(normalized)
-  }
-  return names
+function add<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key)
+  if (list) list.push(value)
+  else map.set(key, [value])
+}
+
+function drop<K, V extends { id: string }>(map: Map<K, V[]>, key: K, id: string): void {
+  const list = map.get(key)?.filter((value) => value.id !== id)
+  if (list && list.length > 0) map.set(key, list)
+  else map.delete(key)
+}
+
+function count(map: Map<number, number>, key: number, delta: 1 | -1): void {
+  const left = (map.get(key) ?? 0) + delta
+  if (left > 0) map.set(key, left)
+  else map.delete(key)
 }
 
 /**
  * Every known invoice (open, paid and void: a payment naming a paid or void invoice still names it), by the token
- * key of its number and by its customer's normalized names. Finding the invoices a text names costs
- * O(tokens of the text), not O(invoices). Kept in memory by the caller and updated as invoices change.
+ * key of its number, by its number's core (the digits without the prefix word, as tokens and run together), by the
+ * payment reference printed on it, and by customer; with the customer directory that recognises payers. Finding
+ * the invoices a text names costs O(tokens of the text), not O(invoices). Kept in memory by the caller and updated
+ * as invoices and customers change.
  */
 export class InvoiceIndex {
+  readonly customers = new CustomerDirectory()
   private readonly byId = new Map<string, MatchInvoice>()
   private readonly byNumber = new TokenTrie<MatchInvoice>()
-  private readonly byCustomer = new Map<string, Map<string, MatchInvoice>>()
+  private readonly byCore = new TokenTrie<MatchInvoice>()
+  private readonly byCompactCore = new Map<string, MatchInvoice[]>()
+  private readonly byCompactNumber = new Map<string, MatchInvoice[]>()
+  private readonly byIssued = new Map<string, MatchInvoice[]>()
+  private readonly byCustomerKey = new Map<CustomerKey, Map<string, MatchInvoice>>()
+  private readonly issuedLengths = new Map<number, number>()
+  private readonly compactCoreLengths = new Map<number, number>()
 
-  constructor(invoices: Iterable<MatchInvoice> = []) {
+  constructor(invoices: Iterable<MatchInvoice> = [], customers: Iterable<MatchCustomer> = []) {
+    for (const customer of customers) this.customers.upsertCustomer(customer)
     for (const invoice of invoices) this.upsert(invoice)
   }
 
@@ -30,30 +49,59 @@ export class InvoiceIndex {
     return this.byId.size
   }
 
+  upsertCustomer(customer: MatchCustomer): void {
+    this.customers.upsertCustomer(customer)
+  }
+
   upsert(invoice: MatchInvoice): void {
     this.remove(invoice.id)
     this.byId.set(invoice.id, invoice)
-    this.byNumber.add(tokenKey(invoice.number), invoice)
-    for (const name of customerNames(invoice)) {
-      let invoices = this.byCustomer.get(name)
-      if (!invoices) {
-        invoices = new Map()
-        this.byCustomer.set(name, invoices)
-      }
+    const parts = numberParts(invoice.number)
+    this.byNumber.add(parts.key, invoice)
+    // A number of digits only is its own core: finding it without a word for invoice is finding its core.
+    if (parts.hasLetters && parts.core.length > 0) this.byCore.add(parts.core, invoice)
+    if (parts.core.length > 1) {
+      add(this.byCompactCore, parts.compactCore, invoice)
+      count(this.compactCoreLengths, parts.compactCore.length, 1)
+    }
+    add(this.byCompactNumber, compactReference(invoice.number), invoice)
+    if (invoice.paymentReference) {
+      const issued = compactReference(invoice.paymentReference)
+      add(this.byIssued, issued, invoice)
+      count(this.issuedLengths, issued.length, 1)
+    }
+    const key = customerKeyOf(invoice)
+    if (key) {
+      let invoices = this.byCustomerKey.get(key)
+      if (!invoices) this.byCustomerKey.set(key, (invoices = new Map()))
       invoices.set(invoice.id, invoice)
     }
+    this.customers.countInvoiceNames(invoice, 1)
   }
 
   remove(invoiceId: string): void {
     const old = this.byId.get(invoiceId)
     if (!old) return
     this.byId.delete(invoiceId)
-    this.byNumber.delete(tokenKey(old.number), (invoice) => invoice.id === invoiceId)
-    for (const name of customerNames(old)) {
-      const invoices = this.byCustomer.get(name)
-      invoices?.delete(invoiceId)
-      if (invoices?.size === 0) this.byCustomer.delete(name)
+    const parts = numberParts(old.number)
+    const same = (invoice: MatchInvoice) => invoice.id === invoiceId
+    this.byNumber.delete(parts.key, same)
+    if (parts.hasLetters && parts.core.length > 0) this.byCore.delete(parts.core, same)
+    if (parts.core.length > 1) {
+      drop(this.byCompactCore, parts.compactCore, invoiceId)
+      count(this.compactCoreLengths, parts.compactCore.length, -1)
     }
+    drop(this.byCompactNumber, compactReference(old.number), invoiceId)
+    if (old.paymentReference) {
+      const issued = compactReference(old.paymentReference)
+      drop(this.byIssued, issued, invoiceId)
+      count(this.issuedLengths, issued.length, -1)
+    }
+    const key = customerKeyOf(old)
+    const invoices = key ? this.byCustomerKey.get(key) : undefined
+    invoices?.delete(invoiceId)
+    if (key && invoices?.size === 0) this.byCustomerKey.delete(key)
+    this.customers.countInvoiceNames(old, -1)
   }
 
   get(invoiceId: string): MatchInvoice | undefined {
@@ -70,10 +118,48 @@ export class InvoiceIndex {
     return this.byNumber.scan(tokens)
   }
 
-  /** The invoices whose customer name or an alias normalizes to the same name as `name`. */
-  ofCustomer(name: string | null | undefined): MatchInvoice[] {
-    const normalized = normalizeName(name)
-    const invoices = normalized ? this.byCustomer.get(normalized) : undefined
+  /** Number cores (digit tokens of prefixed numbers) found as runs of whole tokens. */
+  scanCores(tokens: readonly string[]): TrieMatch<MatchInvoice>[] {
+    return this.byCore.scan(tokens)
+  }
+
+  /** The invoices whose number core is exactly these digits, written together (20260007 for INV-2026-0007). */
+  withCompactCore(digits: string): readonly MatchInvoice[] {
+    return this.byCompactCore.get(digits) ?? []
+  }
+
+  /** Whether some invoice's core, written together, is `length` digits long (worth looking up). */
+  hasCompactCoreLength(length: number): boolean {
+    return this.compactCoreLengths.has(length)
+  }
+
+  /** The invoices whose number, letters and digits run together, is this (an RF body: `INV20240103`). */
+  withCompactNumber(compact: string): readonly MatchInvoice[] {
+    return this.byCompactNumber.get(compact) ?? []
+  }
+
+  /** Invoices whose printed payment reference is exactly this one (compact: letters and digits, upper case). */
+  withIssuedReference(compact: string): readonly MatchInvoice[] {
+    return this.byIssued.get(compact) ?? []
+  }
+
+  get hasIssuedReferences(): boolean {
+    return this.byIssued.size > 0
+  }
+
+  /** Whether some invoice's payment reference is `length` characters long (worth a typo search). */
+  hasIssuedLength(length: number): boolean {
+    return this.issuedLengths.has(length)
+  }
+
+  /** The invoices of one customer. */
+  ofCustomerKey(key: CustomerKey): readonly MatchInvoice[] {
+    const invoices = this.byCustomerKey.get(key)
     return invoices ? [...invoices.values()] : []
+  }
+
+  /** The invoices of the customers a payer of this name is recognised as. */
+  ofCustomer(name: string | null | undefined): MatchInvoice[] {
+    return this.customers.byName(name).flatMap((key) => this.ofCustomerKey(key))
   }
 }

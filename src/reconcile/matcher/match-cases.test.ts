@@ -113,7 +113,14 @@ const referenceCases: Case[] = [
   named('finds the number after a slash-separated year (INV-1001/2024)', paidByRef('INV-1001/2024')),
   named('never reads INV-10 as INV-1', unmatchedByRef('INV-10', [inv('i1', 'INV-1', '100.00')])),
   named('never reads INV-100 as INV-10', unmatchedByRef('INV-100', [inv('i1', 'INV-10', '100.00')])),
-  named('never reads a longer letter run as the prefix (XINV-1001)', unmatchedByRef('XINV-1001')),
+  named(
+    'never reads a longer letter run as the prefix (XINV-1001): another prefix is only suggested',
+    unmatchedByRef('XINV-1001'),
+    {
+      exceptions: ['suggested_match t1 [i1] 100'],
+      check: (result) => expect(result.exceptions[0]?.reasons.join(' ')).toContain('carries another prefix'),
+    },
+  ),
   named('never reads a longer digit run as the number (INV-10011)', unmatchedByRef('INV-10011')),
   named('never lets a blank reference match anything', unmatchedByRef(' -- ')),
   {
@@ -132,8 +139,14 @@ const referenceCases: Case[] = [
     'finds the number in free text of the description',
     paidByRef('Payment for invoice INV-1001, thanks', 'description'),
     {
-      check: (result) =>
-        expect(result.allocations[0]).toMatchObject({ field: 'description', confidence: 90 }),
+      check: (result) => {
+        expect(result.allocations[0]).toMatchObject({ field: 'description' })
+        expect(result.allocations[0]?.evidence.map((item) => item.code)).toEqual([
+          'full_number',
+          'amount_exact',
+        ])
+        expect(result.allocations[0]?.evidence[0]?.text).toContain('the description')
+      },
     },
   ),
   named(
@@ -164,13 +177,16 @@ const referenceCases: Case[] = [
     allocations: ['t1>i9 100'],
   },
   {
-    name: 'an RF reference with invalid check digits names nothing',
+    name: 'an RF reference with invalid check digits is a typo: suggested, never applied',
     invoices: [RF_NUMBER],
     transactions: [tx('t1', '100.00', { paymentReference: 'RF19 5390 0754 7034' })],
     allocations: [],
-    exceptions: ['unmatched_payment t1 [] 100'],
+    exceptions: ['suggested_match t1 [i9] 100'],
+    check: (result) => expect(result.exceptions[0]?.evidence[0]?.code).toBe('check_digits_invalid'),
   },
-  named('an invalid RF reference does not fall back to the number inside it', unmatchedByRef(RF_BAD)),
+  named('an invalid RF reference is never applied through the number inside it', unmatchedByRef(RF_BAD), {
+    exceptions: ['suggested_match t1 [i1] 100'],
+  }),
   {
     name: 'reads the text after a valid printed RF reference',
     invoices: [RF_NUMBER, I1002],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { normalizeName } from './normalize-name.js'
+import { mayBeCut, nameKey, normalizeName } from './normalize-name.js'
 
 describe('normalizeName', () => {
   it('ignores case, punctuation and legal-form suffixes', () => {
@@ -9,8 +9,21 @@ describe('normalizeName', () => {
     expect(normalizeName('Foo L.L.C.')).toBe('foo')
   })
 
-  it('ignores accents and reads & as and', () => {
-    expect(normalizeName('Müller & Söhne GmbH')).toBe('muller and sohne')
+  it('reads ü, ue and u (and ß as ss) alike, and drops connector words in any language', () => {
+    expect(normalizeName('Müller & Söhne GmbH')).toBe('muller sohne')
+    expect(normalizeName('MUELLER UND SOEHNE GMBH')).toBe('muller sohne')
+    expect(normalizeName('Muller and Sohne')).toBe('muller sohne')
+    expect(normalizeName('Großhandel Weiß')).toBe(normalizeName('GROSSHANDEL WEISS'))
+    expect(normalizeName('Dupont et Fils')).toBe(normalizeName('Dupont & Fils'))
+    expect(normalizeName('Hijos y Cía')).toBe(normalizeName('Hijos'))
+    expect(normalizeName('Ørsted A/S')).toBe('orsted')
+    expect(normalizeName('Société Générale')).toBe('societe generale')
+  })
+
+  it('drops a legal form written before the name', () => {
+    expect(normalizeName('SARL Dupont')).toBe('dupont')
+    expect(normalizeName('AB Volvo')).toBe('volvo')
+    expect(normalizeName('Müller GmbH & Co. KG')).toBe('muller')
   })
 
   it('keeps a name that is only a legal form', () => {
@@ -20,5 +33,28 @@ describe('normalizeName', () => {
   it('gives an empty name for nothing', () => {
     expect(normalizeName(null)).toBe('')
     expect(normalizeName(' - ')).toBe('')
+  })
+})
+
+describe('nameKey', () => {
+  it('keeps the legal form apart, in one spelling, so legal-form twins differ', () => {
+    expect(nameKey('Müller GmbH')).toMatchObject({ base: 'muller', legalForm: 'gmbh', full: 'muller gmbh' })
+    expect(nameKey('Mueller KG')).toMatchObject({ base: 'muller', legalForm: 'kg', full: 'muller kg' })
+    expect(nameKey('ACME LIMITED')?.full).toBe(nameKey('Acme Ltd.')?.full)
+    expect(nameKey('Acme')?.legalForm).toBeNull()
+  })
+
+  it('keeps every word as written, in order, in the plain form, for names the bank cut short', () => {
+    expect(nameKey('Internationale Maschinenbau Gesellschaft mbH')?.plain).toBe(
+      'internationale maschinenbau gesellschaft mbh',
+    )
+  })
+})
+
+describe('mayBeCut', () => {
+  it('is true for names exactly 35 or 70 characters long', () => {
+    expect(mayBeCut('Internationale Maschinenbau Gesells')).toBe(true)
+    expect(mayBeCut('Internationale Maschinenbau')).toBe(false)
+    expect(mayBeCut('x'.repeat(70))).toBe(true)
   })
 })

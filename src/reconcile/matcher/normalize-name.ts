@@ -1,53 +1,133 @@
 /**
- * Legal-form words dropped from the end of a name, so `Acme Ltd`, `ACME LIMITED` and `Acme` are one customer.
- * Dots are removed before the comparison, so `L.L.C.` is `llc` and `S.A.` is `sa`.
+ * Legal-form words, each mapped to one spelling, so `Acme Ltd` and `ACME LIMITED` carry the same form. Dots are
+ * removed before the comparison, so `L.L.C.` is `llc` and `S.A.` is `sa`. The list is open: a form missing here is
+ * read as part of the name, which only makes a name comparison stricter.
  */
-export const LEGAL_SUFFIXES: ReadonlySet<string> = new Set([
-  'ab',
-  'ag',
-  'as',
-  'bv',
-  'co',
-  'company',
-  'corp',
-  'corporation',
-  'gmbh',
-  'inc',
-  'incorporated',
-  'kg',
-  'kk',
-  'limited',
-  'llc',
-  'llp',
-  'lp',
-  'ltd',
-  'nv',
-  'oy',
-  'plc',
-  'pty',
-  'sa',
-  'sarl',
-  'sas',
-  'se',
-  'spa',
-  'srl',
+export const LEGAL_FORMS: ReadonlyMap<string, string> = new Map([
+  ...['ab', 'ag', 'aps', 'as', 'asa', 'bv', 'bvba', 'eg', 'ek', 'ev', 'gbr', 'gmbh', 'kg', 'kgaa', 'kk'].map(
+    (form) => [form, form] as const,
+  ),
+  ...[
+    'llc',
+    'llp',
+    'lp',
+    'ltd',
+    'mbh',
+    'nv',
+    'ohg',
+    'oy',
+    'oyj',
+    'plc',
+    'pty',
+    'sa',
+    'sarl',
+    'sas',
+    'sasu',
+  ].map((form) => [form, form] as const),
+  ...['se', 'sl', 'slu', 'snc', 'spa', 'srl', 'ug', 'vof', 'co', 'corp', 'inc', 'eurl', 'sprl', 'scs'].map(
+    (form) => [form, form] as const,
+  ),
+  ['limited', 'ltd'],
+  ['incorporated', 'inc'],
+  ['corporation', 'corp'],
+  ['company', 'co'],
+  ['cie', 'co'],
+  ['cia', 'co'],
+  ['gesellschaft', 'gmbh'],
+  ['haftungsbeschrankt', 'ug'],
 ])
 
-const BEYOND_PRINTABLE_ASCII = /[^\x20-\x7e]/
+/** Words that join names (`Smith & Sons`, `Müller und Söhne`, `Dupont et Fils`): dropped, whatever the language. */
+const CONNECTORS: ReadonlySet<string> = new Set(['and', 'und', 'et', 'y', 'en', 'og', 'och', 'e', 'i'])
+
+/** Letters that do not decompose into a base letter and an accent. */
+const SPECIAL_LETTERS: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'ae',
+  ø: 'o',
+  Ø: 'o',
+  œ: 'oe',
+  Œ: 'oe',
+  ł: 'l',
+  Ł: 'l',
+  đ: 'd',
+  Đ: 'd',
+  þ: 'th',
+  Þ: 'th',
+}
+
+const BEYOND_ASCII = /[^\x20-\x7e]/
+const SPECIAL = /[ßæÆøØœŒłŁđĐþÞ]/g
+// German umlauts are written ü, ue or u: fold all three (and the same for ö, ä, å) to one spelling.
+const UMLAUT_SPELLING = /([aou])e/g
+
+/** A name in the form names are compared in; `base` without, `full` with the legal form. */
+export type NameKey = {
+  /** The words of the name without legal forms: what two spellings of one name share. */
+  base: string
+  /** The legal forms found at the start or end, in one spelling, joined by spaces; null when none. */
+  legalForm: string | null
+  /** `base` and `legalForm` together: tells legal-form twins (Müller GmbH, Müller KG) apart. */
+  full: string
+  /** Every word as written (folded), in order: for names the bank cut short. */
+  plain: string
+}
+
+/** The words of a name, folded (case, accents, umlaut spellings), connectors dropped, legal forms as written. */
+function words(name: string): string[] {
+  let text = name
+  if (BEYOND_ASCII.test(text)) {
+    text = text
+      .replace(SPECIAL, (letter) => SPECIAL_LETTERS[letter] ?? letter)
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+  }
+  return (
+    text
+      .toLowerCase()
+      .replace(/['’.]/g, '')
+      // A/S, K/S: one legal form written with a slash.
+      .replace(/\b([a-z])\/([a-z])\b/g, '$1$2')
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => word.length > 0 && !CONNECTORS.has(word))
+      .map((word) => word.replace(UMLAUT_SPELLING, '$1'))
+  )
+}
+
+function isLegalForm(word: string | undefined): boolean {
+  return word !== undefined && LEGAL_FORMS.has(word)
+}
 
 /**
- * The form customer names, aliases and counterparty names are compared in: case, accents and punctuation
- * ignored, `&` read as `and`, legal-form suffixes optional. An empty result means the name says nothing.
+ * How customer names, aliases and counterparty names are compared: case, accents, punctuation and connector
+ * words ignored; ü, ue and u (and ö, ä, ß) read alike; legal forms at the start or the end set apart. Null when
+ * the name says nothing.
  */
+export function nameKey(name: string | null | undefined): NameKey | null {
+  if (!name) return null
+  const written = words(name)
+  if (written.length === 0) return null
+  const all = written.map((word) => LEGAL_FORMS.get(word) ?? word)
+  let start = 0
+  let end = all.length
+  const forms: string[] = []
+  while (end - start > 1 && isLegalForm(all[end - 1])) forms.unshift(all[--end] as string)
+  while (end - start > 1 && isLegalForm(all[start])) forms.unshift(all[start++] as string)
+  const base = all.slice(start, end).join(' ')
+  const legalForm = forms.length > 0 ? [...new Set(forms)].sort().join(' ') : null
+  return { base, legalForm, full: legalForm ? `${base} ${legalForm}` : base, plain: written.join(' ') }
+}
+
+/** The name without its legal form, as the customer filter and lookups compare it; empty when it says nothing. */
 export function normalizeName(name: string | null | undefined): string {
-  if (!name) return ''
-  const plain = !BEYOND_PRINTABLE_ASCII.test(name) ? name : name.normalize('NFKD').replace(/\p{M}+/gu, '')
-  const words = plain
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/['’.]/g, '')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 0)
-  while (words.length > 1 && LEGAL_SUFFIXES.has(words[words.length - 1] as string)) words.pop()
-  return words.join(' ')
+  return nameKey(name)?.base ?? ''
+}
+
+/** Lengths at which banks cut a payer's name (SEPA 70, older formats 35). */
+export const NAME_CUT_LENGTHS: ReadonlySet<number> = new Set([35, 70])
+
+/** Whether the bank may have cut this name: it is exactly as long as a field that cuts names. */
+export function mayBeCut(name: string): boolean {
+  return NAME_CUT_LENGTHS.has(name.trimStart().length) || NAME_CUT_LENGTHS.has(name.length)
 }

@@ -5,7 +5,8 @@ import { rfCheckDigits } from './rf-reference.js'
 function summary(parts: ReferencePart[]): string[] {
   return parts.map((part) => {
     const tokens = part.tokens.map((token) => token.text).join(' ')
-    return part.kind === 'text' ? `text:${tokens}` : `${part.via}${part.exactOnly ? '!' : ''}:${tokens}`
+    if (part.kind === 'text') return `text:${tokens}`
+    return `${part.via}${part.exactOnly ? '!' : ''}${part.valid ? '' : '?'}:${tokens}`
   })
 }
 
@@ -26,8 +27,16 @@ describe('normalizeReference', () => {
     expect(summary(normalizeReference(`pay ${reference}`))).toEqual(['text:PAY', 'rf!:INV 1001'])
   })
 
-  it('drops an RF reference with invalid check digits entirely', () => {
-    expect(summary(normalizeReference('RF19 5390 0754 7034'))).toEqual([])
+  it('marks an RF reference with invalid check digits, and reads none of its groups as free text', () => {
+    expect(summary(normalizeReference('RF19 5390 0754 7034'))).toEqual(['rf!?:539007547034'])
+  })
+
+  it('reads a Belgian structured communication and checks it (mod 97)', () => {
+    expect(summary(normalizeReference('+++123/4567/89002+++ merci'))).toEqual([
+      'ogm!:123456789002',
+      'text:MERCI',
+    ])
+    expect(summary(normalizeReference('***123/4567/89003***'))).toEqual(['ogm!?:123456789003'])
   })
 
   it('does not read RF inside a longer word', () => {

@@ -1,3 +1,4 @@
+import { isValidOgm } from './check-digits.js'
 import { isValidRfReference } from './rf-reference.js'
 import { tokenize, type Token } from './tokenize.js'
 import type { ReferenceVia } from './types.js'
@@ -9,9 +10,19 @@ import type { ReferenceVia } from './types.js'
  */
 export type ReferencePart =
   | { kind: 'text'; tokens: Token[] }
-  | { kind: 'code'; via: Exclude<ReferenceVia, 'text'>; tokens: Token[]; exactOnly: boolean }
+  | {
+      kind: 'code'
+      via: Exclude<ReferenceVia, 'text' | 'issued'>
+      tokens: Token[]
+      exactOnly: boolean
+      /** false: check digits that do not add up (a typo); the part names nothing by itself. */
+      valid: boolean
+      /** The structured reference letter by letter (`RF18539007547034`, the OGM's 12 digits); '' for SWIFT. */
+      compact: string
+    }
 
-const CODE_START = /\/(?:INV|RFB)\/|RF\d\d/gi
+const CODE_START = /\/(?:INV|RFB)\/|RF\d\d|[+*]{3} ?\d{3} ?\//gi
+const OGM = /^([+*]{3}) ?(\d{3}) ?\/ ?(\d{4}) ?\/ ?(\d{5}) ?\1/
 const RF_GROUP = 4
 
 function isAlphanumeric(code: number): boolean {
@@ -38,7 +49,8 @@ type Parsed = { end: number; part: ReferencePart | null }
 /**
  * ISO 11649 at `start` (`RF` and two digits): electronic form `RF18539007547034`, or printed in groups of four
  * (`RF18 5390 0754 7034`), where the longest run of groups with valid check digits is the body, so text after the
- * reference is still read. Invalid check digits name nothing: the groups are consumed and nothing is returned.
+ * reference is still read. With invalid check digits every group is consumed and the part is marked invalid: it
+ * names nothing by itself, and may only point at the invoice it was probably meant for (a typo).
  */
 function parseRf(text: string, start: number): Parsed {
   const checkDigits = text.slice(start + 2, start + 4)
@@ -46,8 +58,7 @@ function parseRf(text: string, start: number): Parsed {
   if (afterCheck < text.length && isAlphanumeric(text.charCodeAt(afterCheck))) {
     const end = alphanumericEnd(text, afterCheck)
     const body = text.slice(afterCheck, end).toUpperCase()
-    if (!isValidRfReference(checkDigits, body)) return { end, part: null }
-    return { end, part: rfPart(text, start, afterCheck, end) }
+    return { end, part: rfPart(text, start, afterCheck, end, isValidRfReference(checkDigits, body)) }
   }
   let body = ''
   let end = afterCheck
@@ -63,18 +74,37 @@ function parseRf(text: string, start: number): Parsed {
     if (length < RF_GROUP) break
     cursor = groupEnd
   }
-  if (validEnd < 0) return { end, part: null }
-  return { end: validEnd, part: rfPart(text, start, afterCheck, validEnd) }
+  if (validEnd < 0)
+    return { end, part: end > afterCheck ? rfPart(text, start, afterCheck, end, false) : null }
+  return { end: validEnd, part: rfPart(text, start, afterCheck, validEnd, true) }
 }
 
-function rfPart(text: string, start: number, bodyStart: number, end: number): ReferencePart {
+function rfPart(text: string, start: number, bodyStart: number, end: number, valid: boolean): ReferencePart {
   // The body is one identifier, whatever its printed grouping: compare it as letters and digits only.
-  const tokens = tokenize(text.slice(bodyStart, end).replace(/ /g, '')).map((token) => ({
-    text: token.text,
-    start,
+  const body = text.slice(bodyStart, end).replace(/ /g, '')
+  const tokens = tokenize(body).map((token) => ({ text: token.text, start, end }))
+  const compact = `RF${text.slice(start + 2, start + 4)}${body}`.toUpperCase()
+  return { kind: 'code', via: 'rf', tokens, exactOnly: true, valid, compact }
+}
+
+/** Belgian structured communication `+++123/4567/89002+++` (or with `***`) at `start`; mod 97 decides validity. */
+function parseOgm(text: string, start: number): Parsed {
+  const found = OGM.exec(text.slice(start, start + 30))
+  if (!found) return { end: start + 3, part: null }
+  const digits = `${found[2]}${found[3]}${found[4]}`
+  const end = start + found[0].length
+  const token = { text: digits.replace(/^0+(?=\d)/, ''), start, end }
+  return {
     end,
-  }))
-  return { kind: 'code', via: 'rf', tokens, exactOnly: true }
+    part: {
+      kind: 'code',
+      via: 'ogm',
+      tokens: [token],
+      exactOnly: true,
+      valid: isValidOgm(digits),
+      compact: digits,
+    },
+  }
 }
 
 /** SWIFT `/INV/number[/date]` or `/RFB/reference` at `start`: the value runs to the next slash or line end. */
@@ -95,7 +125,13 @@ function parseSwift(text: string, start: number): Parsed {
     return { end: Math.max(end, parsed.end), part: parsed.part }
   }
   const tokens = tokenizeRange(text, valueStart, valueEnd)
-  return { end, part: tokens.length > 0 ? { kind: 'code', via: 'swift', tokens, exactOnly: false } : null }
+  return {
+    end,
+    part:
+      tokens.length > 0
+        ? { kind: 'code', via: 'swift', tokens, exactOnly: false, valid: true, compact: '' }
+        : null,
+  }
 }
 
 function pushText(parts: ReferencePart[], text: string, start: number, end: number): void {
@@ -111,12 +147,21 @@ export function normalizeReference(text: string): ReferencePart[] {
   CODE_START.lastIndex = 0
   for (let found = CODE_START.exec(text); found; found = CODE_START.exec(text)) {
     const start = found.index
-    const isRf = found[0][0] !== '/'
+    const first = found[0][0]
+    const isRf = first === 'R' || first === 'r'
     if (isRf && start > 0 && isAlphanumeric(text.charCodeAt(start - 1))) {
       CODE_START.lastIndex = start + 1
       continue
     }
-    const parsed = isRf ? parseRf(text, start) : parseSwift(text, start)
+    const parsed = isRf
+      ? parseRf(text, start)
+      : first === '/'
+        ? parseSwift(text, start)
+        : parseOgm(text, start)
+    if (!parsed.part && first !== '/' && !isRf) {
+      CODE_START.lastIndex = start + 1
+      continue
+    }
     pushText(parts, text, textStart, start)
     if (parsed.part) parts.push(parsed.part)
     textStart = parsed.end

@@ -29,7 +29,7 @@ describe('reconcile', () => {
     const result = reconcile({ invoices, transactions: [payment] })
     expect(result.references.get('t')).toMatchObject({
       outcome: 'named',
-      invoices: [{ invoiceId: 'a' }, { invoiceId: 'b' }],
+      hits: [{ invoiceIds: ['a'] }, { invoiceIds: ['b'] }],
     })
   })
 
@@ -40,7 +40,20 @@ describe('reconcile', () => {
         {
           outcome: 'named' as const,
           field: 'paymentReference' as const,
-          invoices: [{ invoiceId: 'b', reference: 'INV-2', via: 'text' as const }],
+          hits: [
+            {
+              invoiceIds: ['b'],
+              reference: 'INV-2',
+              via: 'text' as const,
+              kind: 'full' as const,
+              scheme: null,
+              checkDigits: null,
+              invoiceWord: true,
+              short: false,
+              conflicts: [],
+            },
+          ],
+          setAside: [],
         },
       ],
     ])

@@ -1,18 +1,26 @@
 import { Allocator, type Payment } from './allocate.js'
 import { latestVersions, transactionPhase, type TransactionPhase } from './canonical-order.js'
 import { DEFAULT_MATCH_CONFIG, type MatchConfig } from './config.js'
-import { findReferences, type TransactionReferences } from './find-references.js'
+import type { PayerIdentity } from './customer-directory.js'
+import { reasonsOf } from './evidence.js'
+import { findReferences, referencedInvoiceIds, type TransactionReferences } from './find-references.js'
 import { InvoiceIndex } from './invoice-index.js'
 import { InvoiceLedger } from './invoice-ledger.js'
+import type { MatchContext } from './match-context.js'
 import { formatUnits, toUnits } from './money.js'
-import { compareAge, suggestMatch, suggestionKey } from './suggest.js'
+import { allocateByPayer } from './payer-decision.js'
+import { allocateByReference } from './reference-decision.js'
+import { findReturns } from './returns.js'
+import { suggestionKey } from './suggest.js'
 import type {
   Allocation,
   InvoiceState,
   ManualAllocation,
+  MatchCustomer,
   MatchException,
   MatchInvoice,
   MatchTransaction,
+  PaymentReturn,
   RejectedSuggestion,
 } from './types.js'
 
@@ -24,8 +32,13 @@ export type ReconcileInput = {
   manualAllocations?: readonly ManualAllocation[]
   rejectedSuggestions?: readonly RejectedSuggestion[]
   config?: MatchConfig
-  /** The index of all known invoices, so references to invoices outside the set are seen. Default: `invoices`. */
+  /**
+   * The index of all known invoices and customers, so references to invoices outside the set are seen and payers
+   * recognised. Default: `invoices` and `customers`.
+   */
   index?: InvoiceIndex
+  /** The customers of the master data (with what a person's matches taught), when no `index` is given. */
+  customers?: readonly MatchCustomer[]
   /**
    * What `findReferences` found for some transactions against this same index (the store keeps them); the others
    * are read here. A stale entry gives a stale result: recompute a transaction's references when it or an
@@ -41,20 +54,27 @@ export type ReconcileResult = {
   invoices: InvoiceState[]
   /** What each active inflow's references named (rule 1): the store keeps it to find a change's closed set. */
   references: Map<string, TransactionReferences>
+  /** Outflows that return an earlier inflow: the inflow allocates nothing. */
+  returns: PaymentReturn[]
 }
 
 const PHASES: readonly TransactionPhase[] = ['settled', 'tentative']
 
-/** Active inflows, one version each, in canonical order: only inflows settle invoices (rule 2). */
-function inflowsOf(transactions: readonly MatchTransaction[]): Payment[] {
-  const payments: Payment[] = []
+/** Active transactions, one version each, in canonical order: inflows settle invoices (rule 2), outflows may return them. */
+function activeOf(transactions: readonly MatchTransaction[]): {
+  inflows: Payment[]
+  outflows: MatchTransaction[]
+} {
+  const inflows: Payment[] = []
+  const outflows: MatchTransaction[] = []
   for (const transaction of latestVersions(transactions)) {
     const phase = transactionPhase(transaction)
     if (phase === 'inactive') continue
     const amount = toUnits(transaction.amount)
-    if (amount > 0n) payments.push({ transaction, amount, phase })
+    if (amount > 0n) inflows.push({ transaction, amount, phase })
+    else if (amount < 0n) outflows.push(transaction)
   }
-  return payments
+  return { inflows, outflows }
 }
 
 function latestInvoices(invoices: readonly MatchInvoice[]): readonly MatchInvoice[] {
@@ -73,14 +93,15 @@ function latestInvoices(invoices: readonly MatchInvoice[]): readonly MatchInvoic
 
 /**
  * The allocations, exceptions and invoice states of a closed set of invoices and transactions, as a pure function
- * of that set (rule 9): the order given and duplicates do not matter. Allocation runs in one canonical order:
- * manual matches of settled money, references of settled money, then the same for pending money, then
- * suggestions for what no reference explains.
+ * of that set (rule 9): the order given and duplicates do not matter. Outflows that return an inflow are found
+ * first (that inflow allocates nothing). Allocation then runs in one canonical order: manual matches of settled
+ * money, references of settled money (weighed as evidence), then the same for pending money, then the payer's
+ * exact amounts and suggestions for what no reference explains.
  */
 export function reconcile(input: ReconcileInput): ReconcileResult {
   const config = input.config ?? DEFAULT_MATCH_CONFIG
   const invoices = latestInvoices(input.invoices)
-  const index = input.index ?? new InvoiceIndex(invoices)
+  const index = input.index ?? new InvoiceIndex(invoices, input.customers ?? [])
   const ledgers = new Map(invoices.map((invoice) => [invoice.id, new InvoiceLedger(invoice)]))
   const allocator = new Allocator(ledgers, config)
   const manualByTransaction = new Map<string, ManualAllocation[]>()
@@ -89,11 +110,77 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
     list.push(manual)
     manualByTransaction.set(manual.transactionId, list)
   }
-  const inflows = inflowsOf(input.transactions)
+  const rejected = new Set(
+    (input.rejectedSuggestions ?? []).map((item) => suggestionKey(item.transactionId, item.invoiceIds)),
+  )
+  const payers = new Map<string, PayerIdentity>()
+  const context: MatchContext = {
+    allocator,
+    ledgers,
+    index,
+    config,
+    rejected,
+    payer: ({ transaction }) => {
+      let payer = payers.get(transaction.id)
+      if (!payer) {
+        payer = index.customers.identify(transaction.counterpartyName, transaction.counterpartyAccountMasked)
+        payers.set(transaction.id, payer)
+      }
+      return payer
+    },
+  }
+  const { inflows, outflows } = activeOf(input.transactions)
   const references = new Map<string, TransactionReferences>()
+  const referencesOf = (transaction: MatchTransaction): TransactionReferences => {
+    let found = references.get(transaction.id)
+    if (!found) {
+      found = input.references?.get(transaction.id) ?? findReferences(index, transaction)
+      references.set(transaction.id, found)
+    }
+    return found
+  }
+  const returns =
+    outflows.length === 0
+      ? []
+      : findReturns({
+          outflows,
+          inflows: inflows.map(({ transaction }) => ({
+            transaction,
+            references: referencesOf(transaction),
+            invoiceIds: [
+              ...new Set([
+                ...(manualByTransaction.get(transaction.id) ?? []).map((item) => item.invoiceId),
+                ...referencedInvoiceIds(referencesOf(transaction)),
+              ]),
+            ],
+          })),
+          index,
+          rejected,
+        })
+  const returned = new Set(returns.map((item) => item.inflowTransactionId))
+  for (const item of returns) {
+    const outflow = outflows.find(
+      (transaction) => transaction.id === item.outflowTransactionId,
+    ) as MatchTransaction
+    allocator.raise(
+      'payment_returned',
+      { transaction: outflow, amount: -toUnits(outflow.amount), phase: transactionPhase(outflow) },
+      {
+        invoiceIds: item.invoiceIds.filter((id) => ledgers.has(id)),
+        amount: formatUnits(-toUnits(outflow.amount)),
+        reasons: reasonsOf(item.evidence),
+        evidence: item.evidence,
+      },
+    )
+    // The key names the returned inflow too: rejecting it (undo) records that pair.
+    const raised = allocator.exceptions[allocator.exceptions.length - 1] as MatchException
+    raised.key = `payment_returned:${item.outflowTransactionId}:${item.inflowTransactionId}`
+  }
   const unreferenced: Payment[] = []
   for (const phase of PHASES) {
-    const ofPhase = inflows.filter((payment) => payment.phase === phase)
+    const ofPhase = inflows.filter(
+      (payment) => payment.phase === phase && !returned.has(payment.transaction.id),
+    )
     for (const payment of ofPhase) {
       const manual = manualByTransaction.get(payment.transaction.id)
       if (manual) allocator.manual(payment, manual)
@@ -101,84 +188,20 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
     for (const payment of ofPhase) {
       const { transaction } = payment
       if (manualByTransaction.has(transaction.id)) continue
-      const found = input.references?.get(transaction.id) ?? findReferences(index, transaction)
-      references.set(transaction.id, found)
-      if (found.outcome === 'named') {
-        allocator.byReference(payment, found.field, found.invoices)
-      } else if (found.outcome === 'ambiguous') {
-        allocator.raise('ambiguous_reference', payment, {
-          invoiceIds: found.invoiceIds,
-          amount: formatUnits(payment.amount),
-          reasons: [
-            `${found.field} "${found.reference}" names ${found.invoiceIds.length} invoices with that number`,
-          ],
-        })
-      } else {
-        unreferenced.push(payment)
-      }
+      const found = referencesOf(transaction)
+      if (found.outcome === 'named') allocateByReference(context, payment, found)
+      else unreferenced.push(payment)
     }
   }
-  const rejected = new Set(
-    (input.rejectedSuggestions ?? []).map((item) => suggestionKey(item.transactionId, item.invoiceIds)),
-  )
-  for (const transaction of unreferenced)
-    suggest(transaction, { allocator, ledgers, index, config, rejected })
+  for (const payment of unreferenced) allocateByPayer(context, payment, [])
+  for (const id of [...references.keys()]) {
+    if (manualByTransaction.has(id) && !returned.has(id)) references.delete(id)
+  }
   return {
     allocations: allocator.allocations,
     exceptions: allocator.exceptions,
     invoices: [...ledgers.values()].map((ledger) => ledger.state()),
     references,
+    returns,
   }
-}
-
-type SuggestContext = {
-  allocator: Allocator
-  ledgers: ReadonlyMap<string, InvoiceLedger>
-  index: InvoiceIndex
-  config: MatchConfig
-  rejected: ReadonlySet<string>
-}
-
-/** Rule 5, after every reference: a suggestion, an automatic allocation above the threshold, or unmatched. */
-function suggest(payment: Payment, context: SuggestContext): void {
-  const { allocator, ledgers, index, config, rejected } = context
-  const { transaction, amount } = payment
-  const candidates = index.ofCustomer(transaction.counterpartyName).flatMap((invoice) => {
-    const ledger = ledgers.get(invoice.id)
-    if (!ledger || invoice.void || invoice.currency !== transaction.currency) return []
-    return [{ invoice: ledger.invoice, available: ledger.openForTentative() }]
-  })
-  const suggestion = suggestMatch({ transactionId: transaction.id, amount, candidates, config, rejected })
-  if (!suggestion) {
-    allocator.raise('unmatched_payment', payment, {
-      amount: formatUnits(amount),
-      reasons: [
-        'no reference field names a known invoice',
-        candidates.length === 0
-          ? 'no open invoice of the counterparty in this currency'
-          : `no set of at most ${config.maxSuggestionSetSize} open invoices of the counterparty sums to the amount`,
-      ],
-    })
-    return
-  }
-  const threshold = config.autoConfirmThreshold
-  if (threshold === null || suggestion.confidence < threshold) {
-    allocator.raise('suggested_match', payment, {
-      invoiceIds: suggestion.invoiceIds,
-      amount: formatUnits(amount),
-      confidence: suggestion.confidence,
-      reasons: suggestion.reasons,
-    })
-    return
-  }
-  const chosen = suggestion.invoiceIds
-    .map((invoiceId) => ledgers.get(invoiceId) as InvoiceLedger)
-    .sort((a, b) => compareAge(a.invoice, b.invoice))
-  const origin = {
-    rule: 'suggestion',
-    field: null,
-    madeBy: 'engine',
-    confidence: suggestion.confidence,
-  } as const
-  allocator.distribute(payment, amount, chosen, () => ({ origin, reference: null, via: null }))
 }

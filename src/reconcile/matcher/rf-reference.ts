@@ -1,15 +1,7 @@
+import { mod97 } from './check-digits.js'
+
 const MAX_BODY_LENGTH = 21
 const ALPHANUMERIC = /^[0-9A-Z]+$/
-
-function mod97(text: string): number {
-  let remainder = 0
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index)
-    // ISO 7064 as ISO 11649 applies it: digits stay, letters become 10 (A) to 35 (Z).
-    remainder = code <= 57 ? (remainder * 10 + code - 48) % 97 : (remainder * 100 + code - 55) % 97
-  }
-  return remainder
-}
 
 function isBody(body: string): boolean {
   return body.length >= 1 && body.length <= MAX_BODY_LENGTH && ALPHANUMERIC.test(body)

@@ -111,6 +111,7 @@ export function matchTransferLegs(input: {
       amount: formatUnits(toUnits(transfer.amount)),
       confidence: null,
       settled: true,
+      evidence: [],
       reasons: missing.map(
         (reason) =>
           `${reason} carrying "${transfer.clientReference}" for ${formatUnits(toUnits(transfer.amount))} ` +

@@ -14,6 +14,24 @@ export type MatchInvoice = {
   /** The account the invoice expects to be paid into; it breaks ties between invoices with the same number. */
   accountId?: string | null
   void?: boolean
+  /** The customer master record the invoice belongs to (`MatchCustomer.id`). */
+  customerId?: string | null
+  /** The payment reference printed on the invoice (RF, OGM, KID, Finnish, QR reference or free form). */
+  paymentReference?: string | null
+}
+
+/**
+ * A customer of the master data: who pays invoices. Names compare as `nameKey` says; bank accounts (IBANs or
+ * account numbers) against the bank's masked counterparty account. `learned` holds what a person's matches taught:
+ * payer accounts (as the bank masked them) and names seen paying this customer's invoices.
+ */
+export type MatchCustomer = {
+  id: string
+  name: string
+  aliases?: readonly string[] | null
+  bankAccounts?: readonly string[] | null
+  learnedAccounts?: readonly string[] | null
+  learnedNames?: readonly string[] | null
 }
 
 export type MatchTransactionStatus = 'pending' | 'posted' | 'reversed' | 'cancelled' | 'unknown'
@@ -37,6 +55,10 @@ export type MatchTransaction = {
   description?: string | null
   rawDescription?: string | null
   counterpartyName?: string | null
+  /** The payer's account as the bank shows it, often masked (`DE89 **** 3000`). */
+  counterpartyAccountMasked?: string | null
+  /** The bank's own tracking id: a number in the text equal to it is not an invoice reference. */
+  bankReference?: string | null
 }
 
 /** The transaction fields read for invoice references, in the order rule 1 reads them. */
@@ -48,8 +70,23 @@ export const REFERENCE_FIELDS = [
 ] as const
 export type ReferenceField = (typeof REFERENCE_FIELDS)[number]
 
-/** How a reference named its invoice: a token run of free text, an ISO 11649 RF reference or a SWIFT code. */
-export type ReferenceVia = 'text' | 'rf' | 'swift'
+/**
+ * How a reference named its invoice: a token run of free text, an ISO 11649 RF reference, a SWIFT code, a Belgian
+ * structured communication (`ogm`), or the payment reference issued on the invoice (`issued`).
+ */
+export type ReferenceVia = 'text' | 'rf' | 'swift' | 'ogm' | 'issued'
+
+/**
+ * One piece of evidence for or against a match, as data: `code` is stable (docs/matching.md lists them), `points`
+ * what it added to the score, `text` the reason in words. A `conflict` blocks applying the match unless
+ * `explained` (other evidence accounts for it).
+ */
+export type Evidence = {
+  code: string
+  points: number
+  text: string
+  conflict?: 'explained' | 'unexplained'
+}
 
 /** A match a person made (or a suggestion a person accepted): fixed input to the matcher. */
 export type ManualAllocation = {
@@ -64,7 +101,8 @@ export type RejectedSuggestion = {
   invoiceIds: readonly string[]
 }
 
-export type AllocationRule = 'reference' | 'suggestion' | 'manual'
+/** reference: the text named it; payer: a verified payer's unique exact amount; suggestion: auto-confirmed. */
+export type AllocationRule = 'reference' | 'payer' | 'suggestion' | 'manual'
 
 /**
  * One proposed allocation of (part of) a transaction to an invoice. Its identity is (transactionId, invoiceId):
@@ -85,9 +123,11 @@ export type Allocation = {
   /** The text that named the invoice, as written in the field; null when none did. */
   reference: string | null
   via: ReferenceVia | null
-  /** 0–100. */
+  /** 0–100: the evidence score. */
   confidence: number
   madeBy: 'engine' | 'person'
+  /** Why: every piece of evidence weighed (empty for a person's match). */
+  evidence: Evidence[]
 }
 
 export type MatchExceptionType =
@@ -97,6 +137,7 @@ export type MatchExceptionType =
   | 'currency_mismatch'
   | 'ambiguous_reference'
   | 'transfer_leg_missing'
+  | 'payment_returned'
 
 /** Something a person should look at. `key` is stable while its cause lasts; the store resolves it when gone. */
 export type MatchException = {
@@ -112,6 +153,17 @@ export type MatchException = {
   /** false when it concerns a pending transaction. */
   settled: boolean
   reasons: string[]
+  /** The evidence behind a suggestion or a return, as data; empty when the reasons say it all. */
+  evidence: Evidence[]
+}
+
+/** An outflow that returns (charges back) an earlier inflow: the inflow's allocations are reversed. */
+export type PaymentReturn = {
+  outflowTransactionId: string
+  inflowTransactionId: string
+  /** The invoices the returned inflow had paid. */
+  invoiceIds: string[]
+  evidence: Evidence[]
 }
 
 export type InvoiceStatus = 'open' | 'partially_paid' | 'paid' | 'overpaid' | 'void'

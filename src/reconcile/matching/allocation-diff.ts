@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js'
-import type { Allocation } from '../matcher/index.js'
+import type { Allocation, Evidence } from '../matcher/index.js'
+import { canonicalJson } from '../../store/index.js'
 
 /** An active allocation as the store holds it. */
 export type StoredAllocation = {
@@ -16,6 +17,7 @@ export type StoredAllocation = {
   confidence: number
   madeBy: 'engine' | 'person'
   actor: string | null
+  evidence: Evidence[]
 }
 
 /** A proposed allocation with the user whose manual match it is (none for the engine's). */
@@ -47,7 +49,9 @@ function same(stored: StoredAllocation, produced: ProducedAllocation): boolean {
     stored.reference === produced.reference &&
     stored.via === produced.via &&
     stored.confidence === produced.confidence &&
-    stored.actor === produced.actor
+    stored.actor === produced.actor &&
+    // jsonb keeps keys in its own order: compare the evidence as canonical JSON.
+    canonicalJson(stored.evidence) === canonicalJson(produced.evidence)
   )
 }
 

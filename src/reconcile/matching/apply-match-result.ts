@@ -18,7 +18,13 @@ import {
   type ExceptionWrite,
   type MatchExceptionRow,
 } from '../../store/index.js'
-import { suggestionKey, transactionPhase, type Allocation, type MatchException } from '../matcher/index.js'
+import {
+  referencedInvoiceIds,
+  suggestionKey,
+  transactionPhase,
+  type Allocation,
+  type MatchException,
+} from '../matcher/index.js'
 import type { ReconcileResult } from '../matcher/index.js'
 import { diffAllocations, type ProducedAllocation, type StoredAllocation } from './allocation-diff.js'
 import type { ClosedSet } from './load-closed-set.js'
@@ -57,6 +63,7 @@ export function storedAllocationOf(row: AllocationRow): StoredAllocation {
     confidence: row.confidence,
     madeBy: row.made_by,
     actor: row.actor,
+    evidence: row.evidence,
   }
 }
 
@@ -97,13 +104,23 @@ function presentAllocation(allocation: Allocation | StoredAllocation): Record<st
 }
 
 /** Why a held allocation went away, in the words the store records. */
-function reversalReason(set: ClosedSet, allocation: StoredAllocation): string {
+function reversalReason(set: ClosedSet, result: ReconcileResult, allocation: StoredAllocation): string {
   const entry = set.transactions.get(allocation.transactionId)
   if (!entry) return 'transaction_removed'
   if (transactionPhase(entry.transaction) === 'inactive') return `transaction_${entry.transaction.status}`
   if (entry.transferLeg) return 'transfer_leg'
+  if (result.returns.some((item) => item.inflowTransactionId === allocation.transactionId))
+    return 'payment_returned'
   if (allocation.madeBy === 'person') return 'unmatched_by_person'
   return 'no_longer_matched'
+}
+
+/**
+ * What a person's rejection of an exception is recorded under: a suggestion's invoices, or for a return the
+ * returned inflow (the last part of its key).
+ */
+export function rejectionIdsOf(exception: Pick<MatchExceptionRow, 'type' | 'key' | 'invoice_ids'>): string[] {
+  return exception.type === 'payment_returned' ? [exception.key.split(':')[2] ?? ''] : exception.invoice_ids
 }
 
 /** How an exception whose key is gone was resolved. */
@@ -117,8 +134,8 @@ function resolutionOf(
   if (!entry) return 'transaction_removed'
   if (transactionPhase(entry.transaction) === 'inactive') return `transaction_${entry.transaction.status}`
   if (entry.transferLeg) return 'transfer_leg'
-  if (exception.type === 'suggested_match') {
-    const key = suggestionKey(entry.transaction.id, exception.invoice_ids)
+  if (exception.type === 'suggested_match' || exception.type === 'payment_returned') {
+    const key = suggestionKey(entry.transaction.id, rejectionIdsOf(exception))
     const rejected = set.rejectedSuggestions.some(
       (item) => suggestionKey(item.transactionId, item.invoiceIds) === key,
     )
@@ -154,6 +171,7 @@ function personUnmatched(set: ClosedSet, result: ReconcileResult): MatchExceptio
         confidence: null,
         settled: transactionPhase(entry.transaction) === 'settled',
         reasons: ['a person unmatched the payment'],
+        evidence: [],
       } satisfies MatchException,
     ]
   })
@@ -171,7 +189,7 @@ export async function applyMatchResult(db: Kysely<Database>, context: ApplyConte
 
   const held = (await activeAllocationsOfTransactions(db, transactionIds)).map(storedAllocationOf)
   const diff = diffAllocations(held, withActors(set, result.allocations), (allocation) =>
-    reversalReason(set, allocation),
+    reversalReason(set, result, allocation),
   )
   await reverseAllocations(
     db,
@@ -204,21 +222,11 @@ export async function applyMatchResult(db: Kysely<Database>, context: ApplyConte
     db,
     [...set.transactions.values()].map((entry) => ({
       transactionId: entry.transaction.id,
-      outcome: entry.matchable
-        ? entry.references.outcome
-        : entry.transferLeg
-          ? 'transfer_leg'
-          : transactionPhase(entry.transaction) === 'inactive'
-            ? 'inactive'
-            : 'outflow',
-      invoiceIds:
-        entry.references.outcome === 'named'
-          ? entry.references.invoices.map((item) => item.invoiceId)
-          : entry.references.outcome === 'ambiguous'
-            ? entry.references.invoiceIds
-            : [],
+      outcome: entry.outcome,
+      invoiceIds: referencedInvoiceIds(entry.references),
       candidateKeys: entry.candidateKeys,
       payerKey: entry.payerKey,
+      payerKeys: entry.payerKeys,
     })),
     now,
   )
@@ -396,5 +404,6 @@ export function exceptionWrite(exception: MatchException): ExceptionWrite {
     confidence: exception.confidence,
     settled: exception.settled,
     reasons: exception.reasons,
+    evidence: exception.evidence,
   }
 }

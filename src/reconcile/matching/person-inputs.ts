@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely'
 import {
   activeAllocationsOfTransactions,
   appendAudit,
+  learnCustomerLinks,
   enqueueMatches,
   findAllocation,
   findException,
@@ -17,6 +18,8 @@ import {
   type ManualMatchActor,
 } from '../../store/index.js'
 import { auditActor, type Actor } from '../../users/index.js'
+import { rejectionIdsOf } from './apply-match-result.js'
+import { linkKey } from './candidate-keys.js'
 import { MatchingRequestError } from './matching-errors.js'
 import { matchLockName } from './run-matching.js'
 
@@ -52,6 +55,46 @@ async function takeOver(
       by,
     )
   }
+}
+
+/**
+ * A person's match teaches who pays: the transaction's counterparty account (as the bank showed it) and name
+ * become learned links of the invoices' customers of the master data. Returns what was learned, for the audit.
+ */
+async function learnPayer(
+  trx: Kysely<Database>,
+  transactionId: string,
+  invoiceIds: readonly string[],
+  now: Date,
+): Promise<Array<{ customerId: string; kind: string; value: string }>> {
+  const [transaction] = await loadMatchTransactions(trx, [transactionId])
+  if (!transaction) return []
+  const customers = [
+    ...new Set((await loadInvoicesById(trx, invoiceIds)).flatMap((invoice) => invoice.customer_id ?? [])),
+  ]
+  const facts = [
+    { kind: 'account' as const, value: transaction.counterparty_account_masked },
+    { kind: 'name' as const, value: transaction.counterparty_name?.trim() || null },
+  ]
+  const links = customers.flatMap((customerId) =>
+    facts.flatMap(({ kind, value }) => {
+      const key = value ? linkKey(kind, value) : null
+      return value && key
+        ? [
+            {
+              customer_id: customerId,
+              kind,
+              value,
+              key,
+              transaction_id: transactionId,
+              invoice_id: invoiceIds[0] ?? null,
+            },
+          ]
+        : []
+    }),
+  )
+  const learned = await learnCustomerLinks(trx, links, now)
+  return learned.map((link) => ({ customerId: link.customer_id, kind: link.kind, value: link.value }))
 }
 
 async function inflow(trx: Kysely<Database>, transactionId: string) {
@@ -93,6 +136,7 @@ export async function addManualMatch(
       deps.now,
       by,
     )
+    const learned = await learnPayer(trx, input.transactionId, [input.invoiceId], deps.now)
     await enqueueMatches(trx, 'transaction', [input.transactionId])
     await appendAudit(trx, deps.now, [
       {
@@ -100,7 +144,7 @@ export async function addManualMatch(
         action: 'manual_match.created',
         entity: 'transaction',
         entityId: input.transactionId,
-        payload: { invoiceId: input.invoiceId, amount },
+        payload: { invoiceId: input.invoiceId, amount, learned },
       },
     ])
   })
@@ -141,14 +185,16 @@ export async function removeAllocation(
   })
 }
 
-async function openSuggestion(trx: Kysely<Database>, key: string) {
+async function openSuggestion(trx: Kysely<Database>, key: string, action: 'accept' | 'reject') {
   const exception = await findException(trx, key)
   if (!exception) throw new MatchingRequestError(404, 'not_found', `No exception ${key}.`)
-  if (exception.type !== 'suggested_match') {
+  // A return is applied by the engine; rejecting it undoes it (the payment's allocations come back).
+  const allowed = action === 'reject' ? ['suggested_match', 'payment_returned'] : ['suggested_match']
+  if (!allowed.includes(exception.type)) {
     throw new MatchingRequestError(
       409,
       'not_a_suggestion',
-      `Exception ${key} is a ${exception.type}, not a suggestion.`,
+      `Exception ${key} is a ${exception.type}, not a suggestion${action === 'reject' ? ' or a return' : ''}.`,
     )
   }
   if (exception.resolved_at) {
@@ -167,7 +213,7 @@ export async function acceptSuggestion(
   key: string,
 ): Promise<{ transactionId: string }> {
   return inLock(deps, async (trx) => {
-    const exception = await openSuggestion(trx, key)
+    const exception = await openSuggestion(trx, key, 'accept')
     const transactionId = exception.transaction_id
     const invoices = await loadInvoicesById(trx, exception.invoice_ids)
     const states = new Map(
@@ -181,6 +227,7 @@ export async function acceptSuggestion(
       return { transactionId, invoiceId: invoice.id, amount: Decimal.max(open, 0).toFixed() }
     })
     for (const match of matches) await setManualMatch(trx, match, deps.now, auditActor(deps.actor))
+    const learned = await learnPayer(trx, transactionId, exception.invoice_ids, deps.now)
     await enqueueMatches(trx, 'transaction', [transactionId])
     await appendAudit(trx, deps.now, [
       {
@@ -188,7 +235,11 @@ export async function acceptSuggestion(
         action: 'suggestion.accepted',
         entity: 'exception',
         entityId: key,
-        payload: { transactionId, matches: matches.map(({ invoiceId, amount }) => ({ invoiceId, amount })) },
+        payload: {
+          transactionId,
+          matches: matches.map(({ invoiceId, amount }) => ({ invoiceId, amount })),
+          learned,
+        },
       },
     ])
     return { transactionId }
@@ -201,17 +252,25 @@ export async function declineSuggestion(
   key: string,
 ): Promise<{ transactionId: string }> {
   return inLock(deps, async (trx) => {
-    const exception = await openSuggestion(trx, key)
+    const exception = await openSuggestion(trx, key, 'reject')
     const transactionId = exception.transaction_id
-    await rejectSuggestion(trx, transactionId, exception.invoice_ids, deps.now)
-    await enqueueMatches(trx, 'transaction', [transactionId])
+    const rejected = rejectionIdsOf(exception)
+    await rejectSuggestion(trx, transactionId, rejected, deps.now)
+    await enqueueMatches(trx, 'transaction', [
+      transactionId,
+      ...(exception.type === 'payment_returned' ? rejected : []),
+    ])
     await appendAudit(trx, deps.now, [
       {
         ...auditActor(deps.actor),
         action: 'suggestion.rejected',
         entity: 'exception',
         entityId: key,
-        payload: { transactionId, invoiceIds: exception.invoice_ids },
+        payload: {
+          transactionId,
+          invoiceIds: exception.invoice_ids,
+          ...(exception.type === 'payment_returned' ? { returnedTransactionId: rejected[0] } : {}),
+        },
       },
     ])
     return { transactionId }

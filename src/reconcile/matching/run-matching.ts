@@ -8,9 +8,9 @@ import {
   type AuditAppend,
   type Database,
 } from '../../store/index.js'
-import { DEFAULT_MATCH_CONFIG, reconcile, type MatchConfig } from '../matcher/index.js'
+import { DEFAULT_MATCH_CONFIG, reconcile, type MatchConfig, type ReconcileResult } from '../matcher/index.js'
 import { applyMatchResult, type Publish } from './apply-match-result.js'
-import { loadClosedSet } from './load-closed-set.js'
+import { loadClosedSet, type ClosedSet } from './load-closed-set.js'
 import { matchTransfersStep } from './match-transfers-step.js'
 
 export type MatchingDeps = {
@@ -36,6 +36,20 @@ export type MatchRunSummary = {
   resolved: number
   events: number
   transfersMatched: number
+}
+
+/** The matcher over a closed set: its invoices, the transactions that take part, a person's inputs. */
+export function reconcileSet(set: ClosedSet, config: MatchConfig): ReconcileResult {
+  return reconcile({
+    invoices: [...set.invoices.values()],
+    transactions: [...set.transactions.values()]
+      .filter((entry) => entry.matchable || entry.outcome === 'return')
+      .map((entry) => entry.transaction),
+    manualAllocations: set.manualAllocations,
+    rejectedSuggestions: set.rejectedSuggestions,
+    config,
+    index: set.index,
+  })
 }
 
 /**
@@ -98,16 +112,7 @@ async function runBatch(
   for (const id of transfers.changedLegs) transactionIds.add(id)
   if (transactionIds.size > 0 || invoiceIds.size > 0) {
     const set = await loadClosedSet(trx, { transactionIds, invoiceIds })
-    const result = reconcile({
-      invoices: [...set.invoices.values()],
-      transactions: [...set.transactions.values()]
-        .filter((entry) => entry.matchable)
-        .map((entry) => entry.transaction),
-      manualAllocations: set.manualAllocations,
-      rejectedSuggestions: set.rejectedSuggestions,
-      config,
-      index: set.index,
-    })
+    const result = reconcileSet(set, config)
     const applied = await applyMatchResult(trx, { set, result, now, publish: deps.publish, audit })
     summary.inserted += applied.inserted
     summary.reversed += applied.reversed

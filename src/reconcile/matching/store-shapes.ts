@@ -1,5 +1,10 @@
-import type { MatchInvoice, MatchTransaction, MatchTransactionStatus } from '../matcher/index.js'
-import type { InvoiceRow, MatchTransactionRow } from '../../store/index.js'
+import type {
+  MatchCustomer,
+  MatchInvoice,
+  MatchTransaction,
+  MatchTransactionStatus,
+} from '../matcher/index.js'
+import type { CustomerLinkRow, CustomerRow, InvoiceRow, MatchTransactionRow } from '../../store/index.js'
 
 const STATUSES: ReadonlySet<string> = new Set(['pending', 'posted', 'reversed', 'cancelled', 'unknown'])
 
@@ -20,6 +25,8 @@ export function matchTransactionOf(row: MatchTransactionRow): MatchTransaction |
     description: row.description,
     rawDescription: row.raw_description,
     counterpartyName: row.counterparty_name,
+    counterpartyAccountMasked: row.counterparty_account_masked,
+    bankReference: row.bank_reference,
   }
 }
 
@@ -36,5 +43,19 @@ export function matchInvoiceOf(row: InvoiceRow): MatchInvoice {
     entityId: row.entity_id,
     accountId: row.account_id,
     void: row.voided_at !== null,
+    customerId: row.customer_id,
+    paymentReference: row.payment_reference,
+  }
+}
+
+/** A customer of the master data with what its active learned links taught. */
+export function matchCustomerOf(row: CustomerRow, links: readonly CustomerLinkRow[]): MatchCustomer {
+  return {
+    id: row.id,
+    name: row.name,
+    aliases: row.aliases,
+    bankAccounts: row.bank_accounts,
+    learnedAccounts: links.filter((link) => link.kind === 'account').map((link) => link.value),
+    learnedNames: links.filter((link) => link.kind === 'name').map((link) => link.value),
   }
 }

@@ -16,6 +16,7 @@ const ExceptionType = z.enum([
   'currency_mismatch',
   'ambiguous_reference',
   'transfer_leg_missing',
+  'payment_returned',
 ])
 
 const Query = z.object({

@@ -6,8 +6,10 @@ import { allocationRoutes } from './allocations.js'
 import { auditRoutes } from './audit.js'
 import { balanceProofRoutes } from './balance-proof.js'
 import { connectionRoutes } from './connections.js'
+import { customerRoutes } from './customers.js'
 import { exceptionRoutes } from './exceptions.js'
 import { invoiceRoutes } from './invoices.js'
+import { matchingRoutes } from './matching.js'
 import { overviewRoutes } from './overview.js'
 import { reportRoutes } from './report.js'
 import { transactionRoutes } from './transactions.js'
@@ -30,5 +32,7 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(alertRoutes(context))
   router.use(userRoutes(context))
   router.use(auditRoutes(context))
+  router.use(customerRoutes(context))
+  router.use(matchingRoutes(context))
   return router
 }

@@ -16,6 +16,8 @@ export function presentAllocation(row: AllocationRow) {
     madeBy: row.made_by,
     /** The person whose match made it (madeBy person); null for the engine's. */
     actor: row.actor,
+    reasons: row.evidence.map((item) => item.text),
+    evidence: row.evidence,
     createdAt: row.created_at.toISOString(),
     reversedAt: row.reversed_at ? row.reversed_at.toISOString() : null,
     reversalReason: row.reversal_reason,
@@ -33,6 +35,7 @@ export function presentException(row: MatchExceptionRow) {
     confidence: row.confidence,
     settled: row.settled,
     reasons: row.details.reasons,
+    evidence: row.details.evidence ?? [],
     openedAt: row.opened_at.toISOString(),
     resolvedAt: row.resolved_at ? row.resolved_at.toISOString() : null,
     resolution: row.resolution,

@@ -17,6 +17,7 @@ export const EXCEPTION_TYPES = [
   'ambiguous_reference',
   'currency_mismatch',
   'transfer_leg_missing',
+  'payment_returned',
 ] as const
 
 const PAGE_SIZE = 50

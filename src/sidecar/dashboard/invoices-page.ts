@@ -226,7 +226,13 @@ export function renderInvoice(data: InvoiceData, options: { canAct: boolean }): 
                       </td>
                       <td>
                         ${row.rule}${row.matched_reference && html` <small>"${row.matched_reference}"</small>`}
-                        · <span class="made-by">${madeBy(row)}</span>${row.settled ? '' : ' · pending'}
+                        · <span class="made-by">${madeBy(row)}</span>${row.settled ? '' : ' · pending'}${
+                          row.evidence.length > 0 &&
+                          html`<br /><small class="reasons"
+                              >${row.confidence} % ·
+                              ${row.evidence.map((item) => html`${item.text}<br />`)}</small
+                            >`
+                        }
                       </td>
                       <td>
                         ${when(row.created_at, data.now)}${row.reversed_at && html`<br /><small>reversed: ${row.reversal_reason ?? ''}</small>`}

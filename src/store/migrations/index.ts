@@ -10,6 +10,7 @@ import * as invoices from './0008-invoices.js'
 import * as matching from './0009-matching.js'
 import * as transferList from './0010-transfer-list.js'
 import * as users from './0013-users.js'
+import * as evidenceAndCustomers from './0014-evidence-and-customers.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-matching': matching,
   '0010-transfer-list': transferList,
   '0013-users': users,
+  '0014-evidence-and-customers': evidenceAndCustomers,
 }

@@ -1,7 +1,7 @@
-import type { InvoiceCsvResult } from './parse-invoice-csv.js'
+import type { CsvRowsRefusal } from './parse-csv-rows.js'
 
 /** Why an import wrote nothing, in one sentence: how many rows are bad, how many are listed, where checking stopped. */
-export function importRefusalMessage(result: Extract<InvoiceCsvResult, { ok: false }>): string {
+export function importRefusalMessage(result: CsvRowsRefusal): string {
   const { badRows, stoppedAtLine, rows, errors } = result
   const counted =
     stoppedAtLine === null

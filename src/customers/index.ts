@@ -1,0 +1,13 @@
+export { createCustomers, CustomerError } from './create-customers.js'
+export type {
+  Customers,
+  CustomersContext,
+  CustomerImportResult,
+  CustomerList,
+  CustomerUpsertResult,
+} from './create-customers.js'
+export { validateCustomer } from './customer-input.js'
+export type { CustomerInput, CustomerValidation } from './customer-input.js'
+export { customerView } from './customer-view.js'
+export type { Customer, LearnedLink } from './customer-view.js'
+export { CUSTOMER_CSV_COLUMNS, CUSTOMER_CSV_SCHEMA } from './customer-csv.js'

@@ -1,0 +1,260 @@
+import { accountMatches, accountTail, compactAccount, parseMaskedAccount } from './bank-account.js'
+import { mayBeCut, nameKey, type NameKey } from './normalize-name.js'
+import type { MatchCustomer, MatchInvoice } from './types.js'
+
+/**
+ * Who a customer is to the matcher: `c:<id>` for a customer of the master data, `n:<name>` for the customer an
+ * invoice without `customerId` names (its name with the legal form, so legal-form twins stay apart).
+ */
+export type CustomerKey = string
+
+export function customerKeyOf(invoice: MatchInvoice): CustomerKey | null {
+  if (invoice.customerId) return `c:${invoice.customerId}`
+  const key = nameKey(invoice.customerName)
+  return key ? `n:${key.full}` : null
+}
+
+/** How the payer of a transaction was recognised, strongest first. */
+export type PayerHow = 'account' | 'learned_account' | 'learned_name' | 'name'
+
+/**
+ * The payer of a transaction: the customers it can be (one when recognised), how, and in words. `verified` is
+ * true for an account of the master data or a link a person's match taught.
+ */
+export type PayerIdentity = {
+  customers: CustomerKey[]
+  how: PayerHow | null
+  verified: boolean
+  text: string
+}
+
+const UNKNOWN: PayerIdentity = {
+  customers: [],
+  how: null,
+  verified: false,
+  text: 'the payer is not a known customer',
+}
+
+type NameEntry = { key: CustomerKey; legalForm: string | null; count: number }
+
+/** Bounded cache of name keys: payers' names repeat from month to month. */
+const NAME_CACHE_LIMIT = 50_000
+
+/**
+ * The customers a set of transactions may be paid by, for recognising payers: names (with legal forms, and cut
+ * names by prefix), bank accounts against masked ones, and what a person's matches taught. Customers of the master
+ * data come from `upsertCustomer`; invoices without a customer id add their customer name and aliases.
+ */
+export class CustomerDirectory {
+  private readonly customers = new Map<string, MatchCustomer>()
+  private readonly byBase = new Map<string, NameEntry[]>()
+  private readonly byTail = new Map<string, Array<{ account: string; key: CustomerKey }>>()
+  private readonly learnedAccounts = new Map<string, Set<CustomerKey>>()
+  private readonly learnedNames = new Map<string, Set<CustomerKey>>()
+  private plain: Array<[string, CustomerKey]> | null = null
+  private readonly plainCounts = new Map<string, number>()
+  private readonly names = new Map<string, NameKey | null>()
+  /** Payers recognised since the last change of the directory, by name and shown account. */
+  private readonly payers = new Map<string, PayerIdentity>()
+
+  /** Whether `id` is the id of a customer of the master data (a number equal to it is a customer number). */
+  hasCustomerId(id: string): boolean {
+    return this.customers.has(id)
+  }
+
+  customer(id: string): MatchCustomer | undefined {
+    return this.customers.get(id)
+  }
+
+  upsertCustomer(customer: MatchCustomer): void {
+    this.payers.clear()
+    this.removeCustomer(customer.id)
+    this.customers.set(customer.id, customer)
+    this.eachFact(customer, 1)
+  }
+
+  removeCustomer(id: string): void {
+    const old = this.customers.get(id)
+    if (!old) return
+    this.payers.clear()
+    this.customers.delete(id)
+    this.eachFact(old, -1)
+  }
+
+  /** An invoice without a customer id adds (delta 1) or drops (-1) its customer's names. */
+  countInvoiceNames(invoice: MatchInvoice, delta: 1 | -1): void {
+    if (invoice.customerId) return
+    const key = customerKeyOf(invoice)
+    if (!key) return
+    for (const name of [invoice.customerName, ...(invoice.customerAliases ?? [])])
+      this.countName(key, name, delta)
+  }
+
+  private eachFact(customer: MatchCustomer, delta: 1 | -1): void {
+    const key = `c:${customer.id}`
+    for (const name of [customer.name, ...(customer.aliases ?? [])]) this.countName(key, name, delta)
+    for (const account of customer.bankAccounts ?? []) {
+      const compact = compactAccount(account)
+      const tail = accountTail(compact)
+      const list = (this.byTail.get(tail) ?? []).filter(
+        (item) => !(item.key === key && item.account === compact),
+      )
+      if (delta > 0) list.push({ account: compact, key })
+      if (list.length > 0) this.byTail.set(tail, list)
+      else this.byTail.delete(tail)
+    }
+    const learn = (map: Map<string, Set<CustomerKey>>, value: string | undefined) => {
+      if (!value) return
+      const keys = map.get(value) ?? new Set()
+      if (delta > 0) keys.add(key)
+      else keys.delete(key)
+      if (keys.size > 0) map.set(value, keys)
+      else map.delete(value)
+    }
+    for (const account of customer.learnedAccounts ?? []) {
+      learn(this.learnedAccounts, parseMaskedAccount(account)?.compact)
+    }
+    for (const name of customer.learnedNames ?? []) learn(this.learnedNames, nameKey(name)?.full)
+  }
+
+  private countName(key: CustomerKey, name: string | null | undefined, delta: 1 | -1): void {
+    this.payers.clear()
+    const parsed = nameKey(name)
+    if (!parsed) return
+    const entries = this.byBase.get(parsed.base) ?? []
+    const entry = entries.find((item) => item.key === key && item.legalForm === parsed.legalForm)
+    if (entry) entry.count += delta
+    else if (delta > 0) entries.push({ key, legalForm: parsed.legalForm, count: 1 })
+    const kept = entries.filter((item) => item.count > 0)
+    if (kept.length > 0) this.byBase.set(parsed.base, kept)
+    else this.byBase.delete(parsed.base)
+    const plainKey = `${parsed.plain}\u0000${key}`
+    const count = (this.plainCounts.get(plainKey) ?? 0) + delta
+    if (count > 0) this.plainCounts.set(plainKey, count)
+    else this.plainCounts.delete(plainKey)
+    this.plain = null
+  }
+
+  private nameOf(name: string): NameKey | null {
+    let parsed = this.names.get(name)
+    if (parsed === undefined) {
+      if (this.names.size >= NAME_CACHE_LIMIT) this.names.clear()
+      parsed = nameKey(name)
+      this.names.set(name, parsed)
+    }
+    return parsed
+  }
+
+  /** The customers whose name is this one: the same words, and a legal form that does not contradict it. */
+  byName(name: string | null | undefined): CustomerKey[] {
+    if (!name) return []
+    const parsed = this.nameOf(name)
+    if (!parsed) return []
+    const entries = this.byBase.get(parsed.base)
+    if (entries) {
+      const fitting = parsed.legalForm
+        ? entries.filter((entry) => entry.legalForm === null || entry.legalForm === parsed.legalForm)
+        : entries
+      return [...new Set(fitting.map((entry) => entry.key))].sort()
+    }
+    return mayBeCut(name) ? this.byCutName(parsed.plain) : []
+  }
+
+  /** A name the bank cut at 35 or 70 characters: the customers whose full name starts with it. */
+  private byCutName(prefix: string): CustomerKey[] {
+    if (prefix.length < 10) return []
+    this.plain ??= [...this.plainCounts.keys()]
+      .map((entry) => entry.split('\u0000') as [string, CustomerKey])
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    let low = 0
+    let high = this.plain.length
+    while (low < high) {
+      const middle = (low + high) >> 1
+      if ((this.plain[middle] as [string, string])[0] < prefix) low = middle + 1
+      else high = middle
+    }
+    const keys = new Set<CustomerKey>()
+    for (let index = low; index < this.plain.length; index++) {
+      const [plain, key] = this.plain[index] as [string, CustomerKey]
+      if (!plain.startsWith(prefix)) break
+      keys.add(key)
+    }
+    return [...keys].sort()
+  }
+
+  /** Recognises the payer: master-data account, learned account, learned name, then name. */
+  identify(name: string | null | undefined, shownAccount: string | null | undefined): PayerIdentity {
+    // Payers repeat month after month: remember who they were until the directory changes.
+    const cacheKey = `${name ?? ''}\u0000${shownAccount ?? ''}`
+    let payer = this.payers.get(cacheKey)
+    if (!payer) {
+      if (this.payers.size >= NAME_CACHE_LIMIT) this.payers.clear()
+      payer = this.recognise(name, shownAccount)
+      this.payers.set(cacheKey, payer)
+    }
+    return payer
+  }
+
+  private recognise(name: string | null | undefined, shownAccount: string | null | undefined): PayerIdentity {
+    const shown = parseMaskedAccount(shownAccount)
+    if (shown) {
+      const owners = new Set<CustomerKey>()
+      for (const item of this.byTail.get(accountTail(shown.tail)) ?? []) {
+        if (accountMatches(item.account, shown)) owners.add(item.key)
+      }
+      if (owners.size === 1) {
+        const key = [...owners][0] as string
+        return {
+          customers: [key],
+          how: 'account',
+          verified: true,
+          text: `the payer’s account ${shownAccount} is ${this.label(key)}’s`,
+        }
+      }
+      const learned = this.learnedAccounts.get(shown.compact)
+      if (owners.size === 0 && learned?.size === 1) {
+        const key = [...learned][0] as string
+        return {
+          customers: [key],
+          how: 'learned_account',
+          verified: true,
+          text: `a person’s match taught that account ${shownAccount} pays ${this.label(key)}`,
+        }
+      }
+    }
+    const parsed = name ? this.nameOf(name) : null
+    const learnedName = parsed ? this.learnedNames.get(parsed.full) : undefined
+    if (learnedName?.size === 1) {
+      const key = [...learnedName][0] as string
+      return {
+        customers: [key],
+        how: 'learned_name',
+        verified: true,
+        text: `a person’s match taught that “${name}” pays ${this.label(key)}`,
+      }
+    }
+    const byName = this.byName(name)
+    if (byName.length === 0) return UNKNOWN
+    if (byName.length > 1) {
+      return {
+        customers: byName,
+        how: 'name',
+        verified: false,
+        text: `the payer’s name “${name}” fits ${byName.length} customers (${byName.map((key) => this.label(key)).join(', ')})`,
+      }
+    }
+    const key = byName[0] as string
+    return {
+      customers: [key],
+      how: 'name',
+      verified: false,
+      text: `the payer’s name “${name}” is ${this.label(key)}’s`,
+    }
+  }
+
+  /** A customer key in words: the master record's name, or the invoices' customer name. */
+  label(key: CustomerKey): string {
+    if (key.startsWith('c:')) return this.customers.get(key.slice(2))?.name ?? `customer ${key.slice(2)}`
+    return key.slice(2)
+  }
+}

@@ -1,0 +1,43 @@
+import { tokenize } from './tokenize.js'
+
+/**
+ * An invoice number taken apart the ways payers write it: `key`, its tokens (`INV-2026-0007` → INV 2026 7);
+ * `core`, its digit tokens without the prefix word (2026 7); `compactCore`, those digits as written with the
+ * separators dropped (20260007); `coreDigits`, how many digits that is.
+ */
+export type NumberParts = {
+  key: string[]
+  core: string[]
+  compactCore: string
+  coreDigits: number
+  /** The number has letters (a prefix word): finding it with them is finding all of it. */
+  hasLetters: boolean
+}
+
+export function numberParts(number: string): NumberParts {
+  const tokens = tokenize(number)
+  const core: string[] = []
+  let compactCore = ''
+  let hasLetters = false
+  for (const token of tokens) {
+    const code = token.text.charCodeAt(0)
+    if (code >= 48 && code <= 57) {
+      core.push(token.text)
+      compactCore += number.slice(token.start, token.end)
+    } else {
+      hasLetters = true
+    }
+  }
+  return {
+    key: tokens.map((token) => token.text),
+    core,
+    compactCore,
+    coreDigits: core.join('').length,
+    hasLetters,
+  }
+}
+
+/** A payment reference compared letter by letter: upper case, letters and digits only, leading zeros kept. */
+export function compactReference(reference: string): string {
+  return reference.toUpperCase().replace(/[^0-9A-Z]/g, '')
+}

@@ -1,0 +1,55 @@
+import type { Allocator, Payment } from './allocate.js'
+import type { MatchConfig } from './config.js'
+import { customerKeyOf, type PayerIdentity } from './customer-directory.js'
+import type { InvoiceIndex } from './invoice-index.js'
+import type { InvoiceLedger } from './invoice-ledger.js'
+import { suggestionKey } from './suggest.js'
+import type { MatchInvoice } from './types.js'
+
+/** What one reconcile run shares between its steps. */
+export type MatchContext = {
+  allocator: Allocator
+  ledgers: ReadonlyMap<string, InvoiceLedger>
+  index: InvoiceIndex
+  config: MatchConfig
+  /** Suggestions (and returns) a person rejected, by `suggestionKey`. */
+  rejected: ReadonlySet<string>
+  payer(payment: Payment): PayerIdentity
+}
+
+/** What settled money may still pay, or pending money still hold, on a ledger. */
+export function openFor(payment: Payment, ledger: InvoiceLedger): bigint {
+  return payment.phase === 'settled' ? ledger.openForSettled() : ledger.openForTentative()
+}
+
+/** The live invoices of these customers in the payment's currency that are in the set, oldest first. */
+export function openInvoicesOf(
+  context: MatchContext,
+  customers: readonly string[],
+  currency: string,
+): InvoiceLedger[] {
+  const ledgers: InvoiceLedger[] = []
+  const seen = new Set<string>()
+  for (const key of customers) {
+    for (const invoice of context.index.ofCustomerKey(key)) {
+      const ledger = context.ledgers.get(invoice.id)
+      if (!ledger || seen.has(invoice.id) || invoice.void || invoice.currency !== currency) continue
+      seen.add(invoice.id)
+      ledgers.push(ledger)
+    }
+  }
+  return ledgers.sort((a, b) => (a.invoice.id < b.invoice.id ? -1 : 1))
+}
+
+export function isRejected(
+  context: MatchContext,
+  transactionId: string,
+  invoiceIds: readonly string[],
+): boolean {
+  return context.rejected.size > 0 && context.rejected.has(suggestionKey(transactionId, invoiceIds))
+}
+
+export function customerLabel(context: MatchContext, invoice: MatchInvoice): string {
+  const key = customerKeyOf(invoice)
+  return key ? context.index.customers.label(key) : 'no known customer'
+}

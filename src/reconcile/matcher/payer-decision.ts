@@ -1,0 +1,163 @@
+import type { Payment } from './allocate.js'
+import { dateSpans, overlaps } from './date-spans.js'
+import { POINTS, reasonsOf, score } from './evidence.js'
+import type { InvoiceLedger } from './invoice-ledger.js'
+import { openInvoicesOf, type MatchContext } from './match-context.js'
+import { formatUnits } from './money.js'
+import { OTHER_LABELS } from './reference-words.js'
+import { compareAge, suggestionKey, suggestMatch } from './suggest.js'
+import { tokenize } from './tokenize.js'
+import { REFERENCE_FIELDS, type Evidence, type MatchTransaction } from './types.js'
+
+/**
+ * Numbers in the reference fields that look like a document number (4 digits or more) and are explained by
+ * nothing: not a date, not labelled as a customer, order or trace number, not the amount. A payment carrying one
+ * may be for a document the books do not know yet, so the payer's amount alone never applies it.
+ */
+export function unexplainedNumbers(transaction: MatchTransaction): string[] {
+  const amount = String(transaction.amount).replace(/^-/, '').split('.')[0] ?? ''
+  const found: string[] = []
+  for (const field of REFERENCE_FIELDS) {
+    const text = transaction[field]
+    if (!text) continue
+    const tokens = tokenize(text)
+    let dates: ReturnType<typeof dateSpans> | null = null
+    tokens.forEach((token, at) => {
+      const raw = text.slice(token.start, token.end)
+      if (!/^\d{4,}$/.test(raw) || token.text === amount) return
+      const before = tokens[at - 1]?.text
+      if (before !== undefined && OTHER_LABELS.has(before)) return
+      dates ??= dateSpans(text)
+      if (overlaps(dates, token.start, token.end)) return
+      found.push(raw)
+    })
+  }
+  return found
+}
+
+/**
+ * Rules 4 and 5 for a payment no reference explains. A verified payer (its account in the master data, or a link a
+ * person's match taught) whose customer has exactly one open invoice of exactly the amount, with no unexplained
+ * document number in the text, is applied. Otherwise the smallest exact set of the payer's open invoices is
+ * suggested (allocated only above `autoConfirmThreshold`, off by default): a name alone never applies money.
+ */
+export function allocateByPayer(
+  context: MatchContext,
+  payment: Payment,
+  evidence: readonly Evidence[],
+): void {
+  const { allocator, config, rejected } = context
+  const { transaction, amount } = payment
+  const payer = context.payer(payment)
+  const ledgers = openInvoicesOf(context, payer.customers, transaction.currency)
+  const candidates = ledgers.map((ledger) => ({
+    invoice: ledger.invoice,
+    available: ledger.openForTentative(),
+  }))
+  const payerItem: Evidence[] =
+    payer.customers.length > 0
+      ? [
+          {
+            code: payer.verified ? `payer_${payer.how}` : 'payer_name',
+            points: payer.verified ? POINTS.payerVerified : POINTS.payerName,
+            text: payer.text,
+          },
+        ]
+      : [{ code: 'payer_unknown', points: 0, text: payer.text }]
+  const exact = ledgers.filter((ledger) => ledger.openForTentative() === amount)
+  if (payer.verified && payer.customers.length === 1 && exact.length === 1) {
+    const numbers = unexplainedNumbers(transaction)
+    const [only] = exact as [InvoiceLedger]
+    const items: Evidence[] = [
+      { code: 'no_reference', points: 0, text: 'no reference field names a known invoice' },
+      ...payerItem,
+      {
+        code: 'amount_unique',
+        points: POINTS.payerOnly,
+        text: `${formatUnits(amount)} is exactly what invoice ${only.invoice.number} has open, and no other open invoice of the customer`,
+      },
+      ...evidence,
+    ]
+    if (numbers.length > 0) {
+      items.push({
+        code: 'conflict_document_number',
+        points: 0,
+        text: `the text holds ${numbers.join(', ')}, which names no known invoice`,
+        conflict: 'unexplained',
+      })
+    }
+    const total = score(items)
+    if (numbers.length === 0 && total >= config.autoApplyThreshold) {
+      allocator.distribute(payment, amount, [only], () => ({
+        origin: { rule: 'payer', field: null, madeBy: 'engine', confidence: total },
+        reference: null,
+        via: null,
+        evidence: items,
+      }))
+      return
+    }
+    if (!rejected.has(suggestionKey(transaction.id, [only.invoice.id]))) {
+      allocator.raise('suggested_match', payment, {
+        invoiceIds: [only.invoice.id],
+        amount: formatUnits(amount),
+        confidence: Math.min(total, config.autoApplyThreshold - 1),
+        reasons: reasonsOf(items),
+        evidence: items,
+      })
+      return
+    }
+  }
+  const suggestion = suggestMatch({ transactionId: transaction.id, amount, candidates, config, rejected })
+  if (!suggestion) {
+    const items: Evidence[] = [
+      { code: 'no_reference', points: 0, text: 'no reference field names a known invoice' },
+      ...evidence,
+      ...payerItem,
+      {
+        code: 'no_exact_set',
+        points: 0,
+        text:
+          candidates.length === 0
+            ? 'no open invoice of the counterparty in this currency'
+            : `no set of at most ${config.maxSuggestionSetSize} open invoices of the counterparty sums to the amount`,
+      },
+    ]
+    allocator.raise('unmatched_payment', payment, {
+      amount: formatUnits(amount),
+      reasons: reasonsOf(items),
+      evidence: items,
+    })
+    return
+  }
+  const items: Evidence[] = [
+    ...evidence,
+    ...suggestion.reasons.map((text) => ({ code: 'suggestion', points: 0, text })),
+    ...(payer.customers.length > 1 ? payerItem : []),
+  ]
+  const threshold = config.autoConfirmThreshold
+  if (threshold === null || suggestion.confidence < threshold) {
+    allocator.raise('suggested_match', payment, {
+      invoiceIds: suggestion.invoiceIds,
+      amount: formatUnits(amount),
+      confidence: suggestion.confidence,
+      reasons: reasonsOf(items),
+      evidence: items,
+    })
+    return
+  }
+  const chosen = suggestion.invoiceIds
+    .map((invoiceId) => context.ledgers.get(invoiceId) as InvoiceLedger)
+    .sort((a, b) => compareAge(a.invoice, b.invoice))
+  const origin = {
+    rule: 'suggestion',
+    field: null,
+    madeBy: 'engine',
+    confidence: suggestion.confidence,
+  } as const
+  allocator.distribute(payment, amount, chosen, () => ({
+    origin,
+    reference: null,
+    via: null,
+    evidence: items,
+  }))
+}

@@ -1,0 +1,333 @@
+import type { Payment } from './allocate.js'
+import { withinFeeTolerance, feeTolerance } from './config.js'
+import { customerKeyOf } from './customer-directory.js'
+import {
+  hasUnexplainedConflict,
+  payerEvidence,
+  POINTS,
+  reasonsOf,
+  referenceEvidence,
+  score,
+} from './evidence.js'
+import type { ReferenceHit, TransactionReferences } from './find-references.js'
+import type { InvoiceLedger } from './invoice-ledger.js'
+import { customerLabel, isRejected, openFor, openInvoicesOf, type MatchContext } from './match-context.js'
+import { formatUnits, toUnits } from './money.js'
+import type { Evidence, ReferenceField } from './types.js'
+
+type Named = { ledger: InvoiceLedger; hit: ReferenceHit }
+
+function customersOf(ledgers: readonly InvoiceLedger[]): string[] {
+  return [...new Set(ledgers.flatMap((ledger) => customerKeyOf(ledger.invoice) ?? []))]
+}
+
+/**
+ * One invoice per hit. A number several invoices share is settled by corroboration: the payer's own invoice, then
+ * the one whose open amount the payment equals. `ambiguous`: the ones still left.
+ */
+function resolve(
+  context: MatchContext,
+  payment: Payment,
+  hit: ReferenceHit,
+): { ledgers: InvoiceLedger[] } | { ambiguous: InvoiceLedger[] } {
+  const all = hit.invoiceIds.map((id) => context.allocator.ledger(id, payment.transaction.id))
+  if (all.length <= 1) return { ledgers: all }
+  const sameCurrency = all.filter((ledger) => ledger.invoice.currency === payment.transaction.currency)
+  const ledgers = sameCurrency.length > 0 ? sameCurrency : all
+  if (ledgers.length === 1) return { ledgers }
+  const payer = context.payer(payment)
+  if (payer.customers.length === 1) {
+    const own = ledgers.filter((ledger) => customerKeyOf(ledger.invoice) === payer.customers[0])
+    if (own.length === 1) return { ledgers: own }
+  }
+  const exact = ledgers.filter(
+    (ledger) => !ledger.invoice.void && openFor(payment, ledger) === payment.amount,
+  )
+  return exact.length === 1 ? { ledgers: exact } : { ambiguous: ledgers }
+}
+
+/** How the amount fits the named invoices: exactly (one, or the set's total), within the fee tolerance, or not. */
+function amountEvidence(context: MatchContext, payment: Payment, live: readonly InvoiceLedger[]): Evidence {
+  const amount = formatUnits(payment.amount)
+  const open = live.reduce((sum, ledger) => sum + openFor(payment, ledger), 0n)
+  if (open === payment.amount && open > 0n) {
+    return live.length === 1
+      ? {
+          code: 'amount_exact',
+          points: POINTS.amountExact,
+          text: `${amount} is exactly what invoice ${live[0]?.invoice.number} has open`,
+        }
+      : {
+          code: 'amount_set',
+          points: POINTS.amountExact,
+          text: `${amount} is exactly what the ${live.length} named invoices have open together`,
+        }
+  }
+  const single = live[0]
+  if (
+    live.length === 1 &&
+    single &&
+    payment.phase === 'settled' &&
+    payment.amount < open &&
+    withinFeeTolerance(feeTolerance(context.config), open - payment.amount, single.amount)
+  ) {
+    return {
+      code: 'amount_tolerance',
+      points: POINTS.amountTolerance,
+      text: `${amount} is within the fee tolerance of the ${formatUnits(open)} open`,
+    }
+  }
+  const relation = payment.amount < open ? 'less than' : 'more than'
+  return {
+    code: payment.amount < open ? 'amount_partial' : 'amount_over',
+    points: 0,
+    text: `${amount} is ${relation} the ${formatUnits(open)} the named invoices have open`,
+  }
+}
+
+/**
+ * Another open invoice of the same customer (the named invoice's, or the payer's) whose open amount is exactly
+ * the payment: the payer may have quoted the wrong one of its invoices.
+ */
+function exactElsewhere(
+  context: MatchContext,
+  payment: Payment,
+  named: readonly InvoiceLedger[],
+): InvoiceLedger[] {
+  const payer = context.payer(payment)
+  const customers = [...customersOf(named), ...(payer.customers.length === 1 ? payer.customers : [])]
+  const ids = new Set(named.map((ledger) => ledger.invoice.id))
+  return openInvoicesOf(context, customers, payment.transaction.currency).filter(
+    (ledger) => !ids.has(ledger.invoice.id) && openFor(payment, ledger) === payment.amount,
+  )
+}
+
+/**
+ * Rules 1–4 with evidence: every invoice the chosen field names is weighed (how it was named, the amount, the
+ * payer, conflicts). All of them reaching the threshold with no unexplained conflict are applied, in the order
+ * named; otherwise the likeliest set is suggested with its reasons, never applied.
+ */
+export function allocateByReference(
+  context: MatchContext,
+  payment: Payment,
+  found: Extract<TransactionReferences, { outcome: 'named' }>,
+): void {
+  const { allocator } = context
+  const { transaction } = payment
+  const field = found.field
+  const named: Named[] = []
+  for (const hit of found.hits) {
+    const resolved = resolve(context, payment, hit)
+    if ('ambiguous' in resolved) {
+      const ids = resolved.ambiguous.map((ledger) => ledger.invoice.id).sort()
+      allocator.raise('ambiguous_reference', payment, {
+        invoiceIds: ids,
+        amount: formatUnits(payment.amount),
+        reasons: [`${field} "${hit.reference}" names ${ids.length} invoices with that number`],
+      })
+      return
+    }
+    for (const ledger of resolved.ledgers) {
+      if (!named.some((item) => item.ledger === ledger)) named.push({ ledger, hit })
+    }
+  }
+  const setAside: Evidence[] = found.setAside.map((hit) => ({
+    code: 'set_aside',
+    points: 0,
+    text: `“${hit.reference}” was not read as an invoice reference: ${hit.conflicts.map((c) => c.text).join('; ') || 'its check digits do not add up'}`,
+  }))
+  const live = named.filter((item) => !item.ledger.invoice.void)
+  if (live.length === 0) return voidOnly(context, payment, field, named, setAside)
+  const mismatched = live.filter((item) => item.ledger.invoice.currency !== transaction.currency)
+  if (mismatched.length > 0) {
+    allocator.raise('currency_mismatch', payment, {
+      invoiceIds: mismatched.map((item) => item.ledger.invoice.id),
+      amount: formatUnits(payment.amount),
+      reasons: mismatched.map(
+        (item) =>
+          `invoice ${item.ledger.invoice.number} is in ${item.ledger.invoice.currency}, the payment in ${transaction.currency}`,
+      ),
+    })
+    return
+  }
+  const ledgers = live.map((item) => item.ledger)
+  const amount = amountEvidence(context, payment, ledgers)
+  const amountFits = amount.code === 'amount_exact' || amount.code === 'amount_set'
+  const corroborated = amountFits || amount.code === 'amount_tolerance'
+  const payer = context.payer(payment)
+  const elsewhere = corroborated ? [] : exactElsewhere(context, payment, ledgers)
+  const weighed = live.map(({ ledger, hit }) => {
+    const evidence = [...referenceEvidence(hit, field, ledger.invoice.number), amount]
+    if (amountFits && hit.invoiceWord) {
+      // “Rechnung 20240102” for INV-2024-0102 paid to the cent: the word for invoice and the amount explain a
+      // number that also reads as a date or a customer id.
+      for (const item of evidence) {
+        if (item.code === 'conflict_reads_as_date' || item.code === 'conflict_customer_number') {
+          item.conflict = 'explained'
+          item.text += '; the word for invoice before it and the exact amount say it is the invoice'
+        }
+      }
+    }
+    const byPayer = payerEvidence(
+      payer,
+      customerKeyOf(ledger.invoice),
+      () => customerLabel(context, ledger.invoice),
+      amountFits,
+    )
+    if (byPayer) evidence.push(byPayer)
+    const payerAgrees = byPayer !== null && byPayer.points > 0
+    if (hit.kind === 'core' && hit.checkDigits !== 'valid') {
+      // Rule 2: a number core is taken only with corroboration; a short one needs the amount and the payer.
+      const enough = hit.short ? corroborated && payerAgrees : corroborated || payerAgrees
+      if (!enough) {
+        evidence.push({
+          code: 'uncorroborated',
+          points: 0,
+          text: hit.short
+            ? 'a number core of fewer than 4 digits is taken only when the amount and the payer both agree'
+            : 'a number core is taken only when the amount or the payer agrees',
+          conflict: 'unexplained',
+        })
+      }
+    }
+    if (elsewhere.length > 0) {
+      evidence.push({
+        code: 'conflict_amount_elsewhere',
+        points: 0,
+        text: `invoice ${elsewhere.map((other) => other.invoice.number).join(', ')} of the same customer has exactly ${formatUnits(payment.amount)} open`,
+        conflict: 'unexplained',
+      })
+    }
+    evidence.push(...setAside)
+    return { ledger, hit, evidence, score: score(evidence) }
+  })
+  const threshold = context.config.autoApplyThreshold
+  const confidence = Math.min(...weighed.map((item) => item.score))
+  if (weighed.every((item) => item.score >= threshold && !hasUnexplainedConflict(item.evidence))) {
+    const byId = new Map(weighed.map((item) => [item.ledger.invoice.id, item]))
+    allocator.distribute(payment, payment.amount, ledgers, (ledger) => {
+      const item = byId.get(ledger.invoice.id)!
+      return {
+        origin: { rule: 'reference', field, madeBy: 'engine', confidence: item.score },
+        reference: item.hit.reference,
+        via: item.hit.via,
+        evidence: item.evidence,
+      }
+    })
+    return
+  }
+  const evidence = weighed.flatMap((item) => item.evidence)
+  const dedup = [...new Map(evidence.map((item) => [item.text, item])).values()]
+  if (dedup.every((item) => item.conflict !== 'unexplained')) {
+    dedup.push({
+      code: 'below_threshold',
+      points: 0,
+      text: `the evidence scores ${confidence}, below the ${threshold} needed to apply it`,
+    })
+  }
+  const alternative = alternativeFor(context, payment, elsewhere, dedup)
+  const invoiceIds = alternative ? [alternative.invoice.id] : ledgers.map((ledger) => ledger.invoice.id)
+  if (isRejected(context, transaction.id, invoiceIds)) {
+    allocator.raise('unmatched_payment', payment, {
+      amount: formatUnits(payment.amount),
+      reasons: [...reasonsOf(dedup), 'a person rejected this suggestion'],
+      evidence: dedup,
+    })
+    return
+  }
+  allocator.raise('suggested_match', payment, {
+    invoiceIds,
+    amount: formatUnits(payment.amount),
+    confidence,
+    reasons: reasonsOf(dedup),
+    evidence: dedup,
+  })
+}
+
+/**
+ * The invoice to suggest instead of the one named: the only other open invoice of the customer with exactly the
+ * amount, or, when the named invoice is another customer's, the payer's only open invoice with exactly the amount.
+ */
+function alternativeFor(
+  context: MatchContext,
+  payment: Payment,
+  elsewhere: readonly InvoiceLedger[],
+  evidence: Evidence[],
+): InvoiceLedger | null {
+  if (elsewhere.length === 1) {
+    const [other] = elsewhere as [InvoiceLedger]
+    evidence.push({
+      code: 'suggest_exact_amount',
+      points: 0,
+      text: `suggesting invoice ${other.invoice.number}, whose open amount the payment equals`,
+    })
+    return other
+  }
+  const payer = context.payer(payment)
+  if (!evidence.some((item) => item.code === 'conflict_other_customer') || payer.customers.length !== 1)
+    return null
+  const own = openInvoicesOf(context, payer.customers, payment.transaction.currency).filter(
+    (ledger) => openFor(payment, ledger) === payment.amount,
+  )
+  if (own.length !== 1) return null
+  const [mine] = own as [InvoiceLedger]
+  evidence.push({
+    code: 'suggest_payer_invoice',
+    points: 0,
+    text: `suggesting the payer’s own invoice ${mine.invoice.number}, whose open amount the payment equals`,
+  })
+  return mine
+}
+
+/**
+ * Rule 6: a payment naming only void invoices. The invoice that replaced one (a live invoice of the same customer
+ * with the same amount, nothing paid yet) is suggested; otherwise the payment is unmatched.
+ */
+function voidOnly(
+  context: MatchContext,
+  payment: Payment,
+  field: ReferenceField,
+  named: readonly Named[],
+  setAside: Evidence[],
+): void {
+  const { allocator } = context
+  const voided = named.map((item) => item.ledger)
+  const replacements = new Map<string, InvoiceLedger>()
+  for (const ledger of voided) {
+    const key = customerKeyOf(ledger.invoice)
+    if (!key) continue
+    for (const candidate of openInvoicesOf(context, [key], payment.transaction.currency)) {
+      if (candidate.amount === ledger.amount && candidate.openForTentative() === candidate.amount) {
+        replacements.set(candidate.invoice.id, candidate)
+      }
+    }
+  }
+  const numbers = voided.map((ledger) => ledger.invoice.number).join(', ')
+  if (voided.length === 1 && replacements.size === 1) {
+    const [replacement] = [...replacements.values()] as [InvoiceLedger]
+    const evidence: Evidence[] = [
+      { code: 'void_invoice', points: 0, text: `${field} names invoice ${numbers}, which is void` },
+      {
+        code: 'void_replacement',
+        points: 0,
+        text: `invoice ${replacement.invoice.number} of the same customer and amount (${formatUnits(replacement.amount)}) replaced it`,
+      },
+      ...setAside,
+    ]
+    if (!isRejected(context, payment.transaction.id, [replacement.invoice.id])) {
+      allocator.raise('suggested_match', payment, {
+        invoiceIds: [replacement.invoice.id],
+        amount: formatUnits(payment.amount),
+        confidence: toUnits(formatUnits(payment.amount)) === replacement.amount ? 70 : 50,
+        reasons: reasonsOf(evidence),
+        evidence,
+      })
+      return
+    }
+  }
+  allocator.raise('unmatched_payment', payment, {
+    invoiceIds: voided.map((ledger) => ledger.invoice.id),
+    amount: formatUnits(payment.amount),
+    reasons: [`${field} names only void invoices`],
+  })
+}

@@ -1,0 +1,49 @@
+import { Router } from 'express'
+import { z } from 'zod'
+import { dryRunMatching } from '../../reconcile/index.js'
+import { handle, parseRequest } from '../api-error.js'
+import { requireRole } from '../auth/index.js'
+import { matchConfigOf } from '../match-config.js'
+import type { SidecarContext } from '../runtime.js'
+
+/** A tolerance: a plain decimal string, not negative, as the matcher keeps it (up to 18 decimals). */
+const Tolerance = z
+  .string({ error: 'must be a decimal string such as "2.50"' })
+  .regex(/^\d{1,30}(\.\d{1,18})?$/, 'must be a plain decimal such as 2.50, not negative, up to 18 decimals')
+
+/** A configuration to try: any of the options a deployment sets, decimals as strings. */
+export const ProposedMatchConfig = z.strictObject({
+  autoApplyThreshold: z.number().int().min(1).max(100).optional(),
+  autoConfirmThreshold: z.number().int().min(0).max(100).nullable().optional(),
+  feeToleranceAbsolute: Tolerance.nullable().optional(),
+  feeTolerancePercent: Tolerance.nullable().optional(),
+  maxSuggestionSetSize: z.number().int().min(1).max(5).optional(),
+})
+
+const DryRun = z.strictObject({
+  config: ProposedMatchConfig.optional(),
+  limit: z.number().int().min(1).max(5000).default(500),
+})
+
+/**
+ * POST /api/matching/dry-run: the engine over the current unmatched payments with the present configuration or
+ * a proposed one (`config`), showing what would change. Nothing is written.
+ */
+export function matchingRoutes(context: SidecarContext): Router {
+  const router = Router()
+  router.post(
+    '/matching/dry-run',
+    // Nothing is written, but a run over every unmatched payment is work a viewer should not start at will.
+    requireRole('clerk'),
+    handle(async (req, res) => {
+      const body = parseRequest(DryRun, req.body ?? {}, 'body')
+      const report = await dryRunMatching(context.store.db, {
+        config: matchConfigOf(context.config),
+        proposed: body.config,
+        limit: body.limit,
+      })
+      res.json(report)
+    }),
+  )
+  return router
+}
