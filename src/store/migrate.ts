@@ -2,6 +2,7 @@ import { Migrator, sql, type Kysely, type MigrationResultSet } from 'kysely'
 import { assertSchemaName } from './create-database.js'
 import type { Database } from './database.js'
 import { migrations } from './migrations/index.js'
+import { introspectingOnly } from './schema-introspector.js'
 
 export class MigrationError extends Error {
   readonly code = 'migration_failed'
@@ -22,7 +23,7 @@ export async function migrateToLatest(db: Kysely<Database>, schema: string): Pro
   assertSchemaName(schema)
   await sql`create schema if not exists ${sql.id(schema)}`.execute(db)
   const migrator = new Migrator({
-    db: db.withSchema(schema) as unknown as Kysely<unknown>,
+    db: introspectingOnly(db.withSchema(schema), schema) as unknown as Kysely<unknown>,
     provider: { getMigrations: async () => migrations },
     migrationTableSchema: schema,
   })

@@ -44,6 +44,35 @@ describe('migrations', () => {
     }
   })
 
+  it('finds its own tables while other schemas are created and dropped at the same time', async () => {
+    // Kysely's introspector named every schema in one query; one dropped meanwhile failed our migration (3F000).
+    const churn = createDatabase({ connectionString: DATABASE_URL, schema: 'public' })
+    let churning = true
+    const churner = (async () => {
+      while (churning) {
+        const other = sql.id(`churn_${randomBytes(4).toString('hex')}`)
+        await sql`create schema ${other}; create table ${other}.t (id serial, a int, b int)`.execute(churn.db)
+        await sql`drop schema ${other} cascade`.execute(churn.db)
+      }
+    })()
+    try {
+      for (let round = 0; round < 4; round++) {
+        const fresh = `test_migrate_churn_${randomBytes(4).toString('hex')}`
+        const target = createDatabase({ connectionString: DATABASE_URL, schema: fresh })
+        try {
+          expect(await migrateToLatest(target.db, fresh)).toEqual(Object.keys(migrations))
+        } finally {
+          await sql`drop schema if exists ${sql.id(fresh)} cascade`.execute(target.db)
+          await target.db.destroy()
+        }
+      }
+    } finally {
+      churning = false
+      await churner
+      await churn.db.destroy()
+    }
+  })
+
   it('keeps money exact and dates as calendar strings', async () => {
     await store.db
       .insertInto('daily_balances')
