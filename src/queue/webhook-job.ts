@@ -19,7 +19,8 @@ export function queueWebhookJobAdd(
     queue,
     job.type,
     data,
-    { deduplication: { id: job.eventId, ttl: dedupeTtlSeconds * 1000 } },
+    // A Job built by hand gets none of the queue's defaults (attempts would be 1): merge them as queue.add does.
+    { ...queue.defaultJobOptions, deduplication: { id: job.eventId, ttl: dedupeTtlSeconds * 1000 } },
     jobIdFor(job.eventId),
   )
   void bullJob.addJob(multi)

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import {
   WEBHOOK_EVENTS_QUEUE,
+  WEBHOOK_JOB_OPTIONS,
   createInboxForwarder,
   createRedisWebhookEventQueue,
   inboxKeys,
@@ -57,6 +58,9 @@ describe('the Redis webhook event queue while deliveries are few', () => {
       receivedAt: one.receivedAt,
     })
     expect(await view.getJobCountByTypes('waiting')).toBe(2)
+    // A failed attempt (a database restart under the worker) is retried, not failed for good.
+    const added = await view.getJob(jobIdFor(one.eventId))
+    expect(added?.opts).toMatchObject({ attempts: WEBHOOK_JOB_OPTIONS.attempts, backoff: WEBHOOK_JOB_OPTIONS.backoff })
     await queue.close()
   })
 
@@ -91,6 +95,7 @@ describe('the webhook inbox on Redis', () => {
     const forwarded = await view.getJob(jobIdFor(first.eventId))
     expect(forwarded?.name).toBe('test')
     expect(forwarded?.data).toEqual({ event: first.event, receivedAt: first.receivedAt })
+    expect(forwarded?.opts.attempts).toBe(WEBHOOK_JOB_OPTIONS.attempts)
     expect((await view.getJob(jobIdFor(ignored.eventId)))?.data.ignored).toBe('reserved_type')
     await queue.close()
   })
