@@ -57,6 +57,18 @@ export {
   SyncEventType,
   SyncResponse,
 } from './transactions.js'
+export type { SyncPageRead } from './transactions.js'
+export { SYNC_KIND_FIELDS, detectSyncDialect, readSyncEvent, readSyncEvents } from './sync-dialect.js'
+export type {
+  RemovedShape,
+  RemovedTransaction,
+  SyncChange,
+  SyncDialect,
+  SyncEventProblem,
+  SyncEventReading,
+  SyncKindField,
+  UnreadableSyncEvent,
+} from './sync-dialect.js'
 export {
   Transfer,
   TransferStatus,

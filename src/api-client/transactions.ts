@@ -11,6 +11,7 @@ import {
 } from './common.js'
 import type { CallOptions, HttpClient } from './http.js'
 import { listAll, listPages, syncPages } from './pagination.js'
+import { readSyncEvents, type SyncChange, type SyncDialect, type UnreadableSyncEvent } from './sync-dialect.js'
 import { pathSegment, validateParams } from './validate-params.js'
 
 export const TransactionStatus = z.enum(['pending', 'posted', 'reversed', 'cancelled', 'unknown'])
@@ -92,11 +93,14 @@ export const TransactionSyncParams = z.object({
 })
 export type TransactionSyncParams = z.input<typeof TransactionSyncParams>
 
-/** The field that names a sync event's kind (the seed leaves its name open). */
+/** The kinds of sync event (seed, sync rule 3); the field that names them is open (see sync-dialect.ts). */
 export const SyncEventType = z.enum(['added', 'modified', 'removed'])
 export type SyncEventType = z.infer<typeof SyncEventType>
 
-/** A removed event embeds only the identifiers of the deleted transaction. */
+/**
+ * A sync event as the sandbox's seed dialect writes it (a removed event embeds only the identifiers of the
+ * deleted transaction). The client reads every dialect (readSyncEvent), not only this one.
+ */
 export const SyncEvent = z.looseObject({
   eventId: z.string(),
   eventAt: IsoDateTime,
@@ -112,6 +116,21 @@ export const SyncResponse = z.looseObject({
   meta: z.looseObject({ requestId: z.string() }),
 })
 export type SyncResponse = z.infer<typeof SyncResponse>
+
+/** A sync page as the client parses it: the page's frame strictly, its events one by one (readSyncEvents). */
+const SyncWireResponse = SyncResponse.extend({ events: z.array(z.unknown()) })
+
+/** A sync page as the client returns it. */
+export type SyncPageRead = {
+  events: SyncChange[]
+  /** Events that fit no dialect: a mirror quarantines them rather than halting. */
+  unreadable: UnreadableSyncEvent[]
+  /** What the page speaks (null for a page without a readable event). */
+  dialect: SyncDialect | null
+  nextCursor: string
+  hasMore: boolean
+  meta: { requestId: string }
+}
 
 export const TransactionGetParams = z.object({ fields: Fields.optional() })
 export type TransactionGetParams = z.input<typeof TransactionGetParams>
@@ -131,17 +150,20 @@ export function createTransactionsResource(http: HttpClient) {
 
   /**
    * GET /v1/transactions/sync: one page of change events after `cursor`; without a cursor, the stream head
-   * (save it, backfill with list, then sync from it). A retried call reuses the same cursor.
+   * (save it, backfill with list, then sync from it). A retried call reuses the same cursor. Events are read in
+   * whichever dialect they come (sync-dialect.ts); one that fits none is returned in `unreadable`, not thrown.
    */
-  async function sync(params: TransactionSyncParams = {}, options?: CallOptions): Promise<SyncResponse> {
+  async function sync(params: TransactionSyncParams = {}, options?: CallOptions): Promise<SyncPageRead> {
     const query = validateParams(TransactionSyncParams, params)
-    return http.request({
+    const page = await http.request({
       method: 'GET',
       path: '/v1/transactions/sync',
       query,
-      schema: SyncResponse,
+      schema: SyncWireResponse,
       options,
     })
+    const { dialect, changes, unreadable } = readSyncEvents(page.events)
+    return { ...page, events: changes, unreadable, dialect }
   }
 
   return {
