@@ -58,7 +58,14 @@ export {
   SyncResponse,
 } from './transactions.js'
 export type { SyncPageRead } from './transactions.js'
-export { SYNC_KIND_FIELDS, detectSyncDialect, readSyncEvent, readSyncEvents } from './sync-dialect.js'
+export {
+  SYNC_EVENT_PROBLEMS,
+  SYNC_KIND_FIELDS,
+  describeSyncDialect,
+  detectSyncDialect,
+  readSyncEvent,
+  readSyncEvents,
+} from './sync-dialect.js'
 export type {
   RemovedShape,
   RemovedTransaction,

@@ -45,12 +45,14 @@ export type SyncChange =
   | { eventId: string | null; eventAt: string | null; type: 'removed'; transaction: RemovedTransaction }
 
 /** Why an event could not be read; one exception and one alert per kind. */
-export type SyncEventProblem =
-  | 'not_an_object'
-  | 'no_kind'
-  | 'unknown_kind'
-  | 'no_transaction'
-  | 'invalid_transaction'
+export const SYNC_EVENT_PROBLEMS = [
+  'not_an_object',
+  'no_kind',
+  'unknown_kind',
+  'no_transaction',
+  'invalid_transaction',
+] as const
+export type SyncEventProblem = (typeof SYNC_EVENT_PROBLEMS)[number]
 
 export type UnreadableSyncEvent = {
   /** The event as it came, for the quarantine. */
@@ -192,4 +194,9 @@ export function readSyncEvents(
     }
   }
   return { dialect, changes, unreadable }
+}
+
+/** 'kind under "kind", lowercase, removed as bare id': what a log line and the stream's record say. */
+export function describeSyncDialect(dialect: SyncDialect): string {
+  return `kind under "${dialect.kindField}", ${dialect.casing}, removed as ${dialect.removed ?? '(none seen yet)'}`
 }

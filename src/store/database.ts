@@ -114,7 +114,7 @@ export type SyncStreamsTable = {
   last_success_at: Timestamp | null
   last_error: string | null
   updated_at: Timestamp
-  /** The dialect the stream was last found to speak (kind field, casing, removed shape). */
+  /** The dialect the stream was last found to speak: JSON of the api-client's SyncDialect. */
   dialect: ColumnType<string | null, string | null | undefined, string | null>
 }
 

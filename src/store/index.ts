@@ -113,7 +113,7 @@ export type { BankRefusal } from './database.js'
 export { applySyncPage, type AppliedSyncPage } from './sync-page-repo.js'
 export type { SyncPageWrite, QuarantinedEvent } from './sync-page-repo.js'
 export {
-  noteStreamDialect,
+  saveStreamDialect,
   openQuarantine,
   openQuarantineProblems,
   resolveQuarantine,

@@ -44,20 +44,11 @@ export async function openQuarantineProblems(db: Kysely<Database>): Promise<Map<
   return new Map(rows.map((row) => [row.problem, Number(row.count)]))
 }
 
-/**
- * Records the dialect a stream speaks.
- * @returns true when it differs from the one recorded before (first found, or changed)
- */
-export async function noteStreamDialect(
+/** Records the dialect a stream speaks (JSON), as last found. */
+export async function saveStreamDialect(
   db: Kysely<Database>,
   connectionId: string,
   dialect: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('sync_streams')
-    .set({ dialect })
-    .where('connection_id', '=', connectionId)
-    .where((eb) => eb.or([eb('dialect', 'is', null), eb('dialect', '!=', dialect)]))
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) === 1
+): Promise<void> {
+  await db.updateTable('sync_streams').set({ dialect }).where('connection_id', '=', connectionId).execute()
 }
