@@ -77,7 +77,9 @@ const optionalString = (value: unknown): string | null => (typeof value === 'str
 
 /** The first field (the dialect's own first) whose value is a known kind. */
 function findKind(event: Record<string, unknown>, preferred: SyncKindField | undefined): Kind | undefined {
-  const fields = preferred ? [preferred, ...SYNC_KIND_FIELDS.filter((f) => f !== preferred)] : SYNC_KIND_FIELDS
+  const fields = preferred
+    ? [preferred, ...SYNC_KIND_FIELDS.filter((f) => f !== preferred)]
+    : SYNC_KIND_FIELDS
   for (const field of fields) {
     const value = event[field]
     if (typeof value !== 'string') continue
@@ -95,7 +97,10 @@ function namedTransactionId(event: Record<string, unknown>): {
   const { transaction } = event
   if (isRecord(transaction) && typeof transaction.id === 'string') {
     const others = Object.keys(transaction).filter((key) => key !== 'id')
-    return { id: transaction.id, shape: others.length > 0 ? 'embedded transaction' : 'transaction with only id' }
+    return {
+      id: transaction.id,
+      shape: others.length > 0 ? 'embedded transaction' : 'transaction with only id',
+    }
   }
   if (typeof transaction === 'string') return { id: transaction, shape: 'bare id' }
   const bare = optionalString(event.transactionId) ?? optionalString(event.id)
