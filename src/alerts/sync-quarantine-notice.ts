@@ -5,8 +5,6 @@ export type SyncQuarantineIncident = {
   problem: string
   detail: string
   open: number
-  /** How often this kind's exception has opened: a kind that comes back after being settled alerts again. */
-  timesOpened: number
 }
 
 /**
@@ -19,7 +17,8 @@ export function syncQuarantineNotice(
   occurredAt: string,
 ): AlertNotice {
   return {
-    id: `sync-quarantine:${incident.problem}:${incident.timesOpened}`,
+    // One notice per kind, ever: publishing it again sends nothing new.
+    id: `sync-quarantine:${incident.problem}`,
     type: 'alert',
     severity: 'warning',
     routeSeverity: 'warning',
@@ -33,7 +32,7 @@ export function syncQuarantineNotice(
       `transactions they name from the bank.`,
     action:
       'Look at the raw events in the sync_quarantine table and report their shape to bankrec. Events that name ' +
-      'no transaction stay until the connection\'s sync stream restarts (its backfill covers them).',
+      "no transaction stay until the connection's sync stream restarts (its backfill covers them).",
     fields: [
       { label: 'Connection', value: connectionId },
       { label: 'Problem', value: incident.problem },

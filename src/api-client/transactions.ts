@@ -11,7 +11,12 @@ import {
 } from './common.js'
 import type { CallOptions, HttpClient } from './http.js'
 import { listAll, listPages, syncPages } from './pagination.js'
-import { readSyncEvents, type SyncChange, type SyncDialect, type UnreadableSyncEvent } from './sync-dialect.js'
+import {
+  readSyncEvents,
+  type SyncChange,
+  type SyncDialect,
+  type UnreadableSyncEvent,
+} from './sync-dialect.js'
 import { pathSegment, validateParams } from './validate-params.js'
 
 export const TransactionStatus = z.enum(['pending', 'posted', 'reversed', 'cancelled', 'unknown'])

@@ -16,7 +16,8 @@ function seed(value: string): number {
 }
 
 function dialect(value: string): SandboxDialect {
-  if (!isSandboxDialect(value)) throw new InvalidArgumentError(`must be one of ${SANDBOX_DIALECTS.join(', ')}`)
+  if (!isSandboxDialect(value))
+    throw new InvalidArgumentError(`must be one of ${SANDBOX_DIALECTS.join(', ')}`)
   return value
 }
 

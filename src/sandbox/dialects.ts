@@ -5,7 +5,13 @@ import type { EventEnvelope, SyncEvent } from '../api-client/index.js'
  * the shape of a removed event open, so a real service may differ from our reading in any of them; each dialect is
  * one plausible variant (docs/sandbox.md, "Dialects"), for proving bankrec converges whatever the service sends.
  */
-export const SANDBOX_DIALECTS = ['seed', 'kind-synonyms', 'shouting', 'nested-connection', 'event-id'] as const
+export const SANDBOX_DIALECTS = [
+  'seed',
+  'kind-synonyms',
+  'shouting',
+  'nested-connection',
+  'event-id',
+] as const
 export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number]
 
 type SyncKind = SyncEvent['type']

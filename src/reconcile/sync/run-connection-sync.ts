@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import {
-  type SyncDialect,
-  type UnreadableSyncEvent,
-} from '../../api-client/index.js'
+import { type SyncDialect, type UnreadableSyncEvent } from '../../api-client/index.js'
 import type { SyncQuarantineIncident } from '../../alerts/index.js'
 import type { Clock } from '../../clock/index.js'
 import {

@@ -15,7 +15,6 @@ import {
 } from '../../store/index.js'
 import type { SyncSource } from './sync-source.js'
 
-
 /** The exception key of one kind of problem: one exception per kind, over every connection. */
 export const quarantineExceptionKey = (problem: string) => `sync_event:${problem}`
 
@@ -71,7 +70,8 @@ function parseRaw(raw: string): unknown {
 /**
  * Brings the exceptions in line with the quarantine: an open exception per kind of problem with quarantined
  * events, resolved once none is left.
- * @returns the kinds whose exception this call opened (or reopened)
+ * @returns the kinds whose exception this call opened for the first time: operations hear of a kind once, while
+ *   its exception may reopen in the queue whenever such events come back
  */
 export async function syncQuarantineExceptions(
   db: Kysely<Database>,
@@ -105,10 +105,11 @@ export async function syncQuarantineExceptions(
       existing,
       now,
     )
-    opened.push({ problem, detail, open: count, timesOpened: row.times_opened })
+    if (row.times_opened === 1) opened.push({ problem, detail, open: count })
   }
   for (const problem of SYNC_EVENT_PROBLEMS) {
-    if (!open.has(problem)) await resolveException(db, quarantineExceptionKey(problem), 'quarantine_settled', now)
+    if (!open.has(problem))
+      await resolveException(db, quarantineExceptionKey(problem), 'quarantine_settled', now)
   }
   return opened
 }
