@@ -214,8 +214,8 @@ async function streamPages(
  * removed event's shape); null when the page says nothing new, so a stream is logged once, not per page.
  */
 export function newDialect(known: SyncDialect | null, seen: SyncDialect): SyncDialect | null {
-  if (!known || known.kindField !== seen.kindField || known.casing !== seen.casing)
-    return { ...seen, removed: seen.removed ?? known?.removed ?? null }
+  // Another kind field or casing is another dialect: what was known of the old one's removed events is void.
+  if (!known || known.kindField !== seen.kindField || known.casing !== seen.casing) return seen
   if (seen.removed !== null && seen.removed !== known.removed) return { ...known, removed: seen.removed }
   return null
 }
