@@ -1,5 +1,10 @@
+import { z } from 'zod'
 import { Uuid } from './common.js'
-import { Transaction, type SyncEventType } from './transactions.js'
+import { Transaction } from './transaction-schema.js'
+
+/** The kinds of sync event (seed, sync rule 3); the field that names them is open (below). */
+export const SyncEventType = z.enum(['added', 'modified', 'removed'])
+export type SyncEventType = z.infer<typeof SyncEventType>
 
 /**
  * The fields a sync event may name its kind under. The seed leaves the field's name and the shape of a removed

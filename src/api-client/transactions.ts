@@ -1,76 +1,25 @@
 import { z } from 'zod'
-import {
-  DecimalString,
-  Fields,
-  IsoDate,
-  IsoDateTime,
-  Limit,
-  Uuid,
-  listResponse,
-  type ListResponse,
-} from './common.js'
+import { Fields, IsoDate, IsoDateTime, Limit, Uuid, listResponse, type ListResponse } from './common.js'
 import type { CallOptions, HttpClient } from './http.js'
 import { listAll, listPages, syncPages } from './pagination.js'
 import {
+  SyncEventType,
   readSyncEvents,
   type SyncChange,
   type SyncDialect,
   type UnreadableSyncEvent,
 } from './sync-dialect.js'
+import {
+  EntryType,
+  Rail,
+  TRANSACTION_IDENTIFIERS,
+  Transaction,
+  TransactionStatus,
+} from './transaction-schema.js'
 import { pathSegment, validateParams } from './validate-params.js'
 
-export const TransactionStatus = z.enum(['pending', 'posted', 'reversed', 'cancelled', 'unknown'])
-export type TransactionStatus = z.infer<typeof TransactionStatus>
-export const EntryType = z.enum(['credit', 'debit'])
-export const Rail = z.enum([
-  'internalTransfer',
-  'card',
-  'ach',
-  'sepaCredit',
-  'sepaDebit',
-  'bacsDirectDebit',
-  'wire',
-  'swift',
-  'fasterPayments',
-  'check',
-  'cash',
-  'crypto',
-  'other',
-  'unknown',
-])
-export type Rail = z.infer<typeof Rail>
-
-/** The identifiers every transaction carries, whatever the fieldset. */
-export const TRANSACTION_IDENTIFIERS = ['id', 'connectionId', 'accountId'] as const
-
-const text = z.string().nullable().optional()
-
-/** The seed does not say which fields are required: identifiers are, the rest may be absent or null. */
-export const Transaction = z.looseObject({
-  id: Uuid,
-  connectionId: Uuid,
-  accountId: Uuid,
-  postedDate: IsoDate.nullable().optional(),
-  updatedAt: IsoDateTime.optional(),
-  amount: DecimalString.optional(),
-  currency: z.string().optional(),
-  description: text,
-  rawDescription: text,
-  customerReference: text,
-  bankReference: text,
-  paymentReference: text,
-  baiCode: text,
-  category: text,
-  subcategory: text,
-  mcc: text,
-  merchantName: text,
-  counterpartyName: text,
-  counterpartyAccountMasked: text,
-  status: TransactionStatus.optional(),
-  entryType: EntryType.optional(),
-  rail: Rail.optional(),
-})
-export type Transaction = z.infer<typeof Transaction>
+// The transaction's own schema lives apart so the sync dialect reader can parse one without a cycle.
+export { TransactionStatus, EntryType, Rail, TRANSACTION_IDENTIFIERS, Transaction }
 
 export const TransactionSort = z.enum(['postedDate', '-postedDate', 'updatedAt', '-updatedAt'])
 export type TransactionSort = z.infer<typeof TransactionSort>
@@ -98,9 +47,7 @@ export const TransactionSyncParams = z.object({
 })
 export type TransactionSyncParams = z.input<typeof TransactionSyncParams>
 
-/** The kinds of sync event (seed, sync rule 3); the field that names them is open (see sync-dialect.ts). */
-export const SyncEventType = z.enum(['added', 'modified', 'removed'])
-export type SyncEventType = z.infer<typeof SyncEventType>
+export { SyncEventType }
 
 /**
  * A sync event as the sandbox's seed dialect writes it (a removed event embeds only the identifiers of the
