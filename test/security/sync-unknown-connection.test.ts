@@ -44,7 +44,7 @@ describe.each([
         headers: { authorization: `Bearer ${API_TOKEN}` },
       })
       expect(answer.status).toBe(404)
-      expect((await answer.json()).error.code).toBe('not_found')
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('not_found')
       expect(await queued(id)).toBe(false)
       expect(await requests(id)).toEqual([])
     }
