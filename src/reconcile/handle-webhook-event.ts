@@ -124,9 +124,10 @@ async function statusChanged(
       if (read.status === 'active') await effects.requestSync(connectionId, 'became active')
       return claimOnly(db, job.eventId, event.type, 'processed')
     }
+    // Only fields the event left out; an explicit null is the bank saying "none".
     const sameStatus = read.status === status
-    errorCode ??= sameStatus ? read.errorCode : null
-    errorMessage ??= sameStatus ? read.errorMessage : null
+    if (errorCode === undefined) errorCode = sameStatus ? read.errorCode : null
+    if (errorMessage === undefined) errorMessage = sameStatus ? read.errorMessage : null
   }
   const change = {
     connectionId,

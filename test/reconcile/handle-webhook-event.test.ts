@@ -203,6 +203,21 @@ describe('handling a webhook event', () => {
     expect(r.syncs).toEqual([])
   })
 
+  it('keeps an error field the event gave as null while looking up the one it left out', async () => {
+    const expired = connection('conn-m', 'reauthRequired', {
+      errorCode: 'credentials_expired',
+      errorMessage: 'Expired',
+    })
+    const r = recorder({ 'conn-m': expired })
+    const event = job('evt_status_4', 'connection.status_changed', {
+      connectionId: 'conn-m',
+      status: 'reauthRequired',
+      errorCode: null,
+    })
+    expect(await handle(event, r.effects)).toBe('processed')
+    expect(r.changes).toEqual([expect.objectContaining({ errorCode: null, errorMessage: 'Expired' })])
+  })
+
   it('reads the status from the bank when the event does not give one it knows', async () => {
     const r = recorder({
       'conn-9': connection('conn-9', 'active', { updatedAt: '2026-03-02T08:00:00.000Z' }),
