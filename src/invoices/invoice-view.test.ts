@@ -19,6 +19,8 @@ const row: InvoiceRow = {
   customer_id: 'cus_1',
   payment_reference: 'RF18539007547034',
   match_keys: ['INV 1', 'INV1', '1', 'RF18539007547034'],
+  discount_percent: null,
+  discount_until: null,
   voided_at: null,
   version: '3',
   created_at: new Date('2026-01-05T10:00:00Z'),
