@@ -289,6 +289,8 @@ export type InvoicesTable = {
   /** Early-payment discount terms: percent off when paid on or before `discount_until` (both or neither). */
   discount_percent: ColumnType<string | null, string | null | undefined, string | null>
   discount_until: ColumnType<string | null, string | null | undefined, string | null>
+  /** The sum of the active credit notes netted against the invoice, kept by the credit notes' writes. */
+  credited: ColumnType<string, string | undefined, string>
   voided_at: Timestamp | null
   /** bigint: pg returns it as a string. Grows by one with every change. */
   version: ColumnType<string, string | number | undefined, string | number>

@@ -3,7 +3,8 @@ import { sql, type Kysely } from 'kysely'
 /**
  * Issue 16, closing the books: why and where an allocation's write-off is booked (`write_off_reason`:
  * bank_fee, discount, fx, rounding, credit_note, psp_fee, short_payment, …; `write_off_account`: the ledger
- * account), an invoice's early-payment discount terms, and credit notes netted against their invoice.
+ * account), an invoice's early-payment discount terms, and credit notes netted against their invoice (their sum kept on
+ * the invoice as `credited`, which matching reads).
  * Additive only.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -17,6 +18,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .execute()
   await db.schema.alterTable('invoices').addColumn('discount_until', 'date').execute()
+  await db.schema
+    .alterTable('invoices')
+    .addColumn('credited', 'numeric', (c) => c.notNull().defaultTo(0))
+    .execute()
 
   await db.schema
     .createTable('credit_notes')
@@ -36,6 +41,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('credit_notes').ifExists().execute()
+  await db.schema.alterTable('invoices').dropColumn('credited').execute()
   await db.schema.alterTable('invoices').dropColumn('discount_until').execute()
   await db.schema.alterTable('invoices').dropColumn('discount_percent').execute()
   await db.schema.alterTable('allocations').dropColumn('write_off_account').execute()
