@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '../config/index.js'
+import type { ConfigError } from '../config/index.js'
+import { loadConfig } from '../config/index.js'
 import { feeTolerance, toUnits, withinFeeTolerance, writeOffAccountFor } from '../reconcile/matcher/index.js'
 import { matchConfigOf } from './match-config.js'
 
