@@ -1,11 +1,5 @@
-import { InvoiceError, type InvoicesContext } from '../invoices/index.js'
-import {
-  getCreditNote,
-  listCreditNotes,
-  upsertCreditNote,
-  voidCreditNote,
-  type InvoicesWrittenHook,
-} from '../store/index.js'
+import { invoiceChangeHooks, InvoiceError, type InvoicesContext } from '../invoices/index.js'
+import { getCreditNote, listCreditNotes, upsertCreditNote, voidCreditNote } from '../store/index.js'
 import { CreditNoteSchema, creditNoteProblems } from './credit-note-input.js'
 import { creditNoteView, type CreditNote } from './credit-note-view.js'
 
@@ -32,18 +26,7 @@ function validationError(details: Array<{ path: string; message: string }>): Inv
  */
 export function createCreditNotes(context: InvoicesContext): CreditNotes {
   const { db } = context.store
-  const listener = context.reconcile
-  const afterWrite: InvoicesWrittenHook | undefined = listener?.invoicesWritten
-    ? (trx, ids) => listener.invoicesWritten!(trx, ids)
-    : undefined
-
-  async function notify(ids: string[]): Promise<void> {
-    try {
-      await listener?.invoicesChanged?.(ids)
-    } catch (error) {
-      context.logger?.error({ err: error }, 'matching after a credit note change failed')
-    }
-  }
+  const { afterWrite, notify } = invoiceChangeHooks(context)
 
   return {
     async upsert(value) {

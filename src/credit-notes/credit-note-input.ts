@@ -2,16 +2,6 @@ import { Decimal } from 'decimal.js'
 import { z } from 'zod'
 import { CURRENCY_PATTERN, INVOICE_ID_PATTERN } from '../invoices/index.js'
 
-/** A credit note as the caller writes it, validated; the amount a decimal string. */
-export type CreditNoteInput = {
-  id: string
-  number: string
-  amount: string
-  currency: string
-  customerId: string | null
-  invoiceId: string
-}
-
 const id = (what: string) =>
   z
     .string({ error: (issue) => (issue.input == null ? 'is required' : 'must be a string') })
@@ -46,6 +36,9 @@ export const CreditNoteSchema = z.strictObject({
     .transform((value) => value ?? null),
   invoiceId: id('an invoice id'),
 })
+
+/** A credit note as the caller writes it, validated; the amount a decimal string. */
+export type CreditNoteInput = z.infer<typeof CreditNoteSchema>
 
 /** The invoice fields a credit note is checked against. */
 export type CreditedInvoice = {
