@@ -209,3 +209,10 @@ export {
   upsertCustomers,
 } from './customers-repo.js'
 export type { CustomerLinkRow, CustomerRow, CustomerUpsertOutcome, CustomerWrite } from './customers-repo.js'
+export { getCreditNote, listCreditNotes, upsertCreditNote, voidCreditNote } from './credit-notes-repo.js'
+export type {
+  CreditNoteCheck,
+  CreditNoteRow,
+  CreditNoteUpsertOutcome,
+  CreditNoteWrite,
+} from './credit-notes-repo.js'
