@@ -1,4 +1,4 @@
-import { SIGNATURE_HEADER, signPayload } from '../receiver/index.js'
+import { SIGNATURE_HEADER, signPayload } from '../signing/index.js'
 import type { AlertSinkName } from './config.js'
 import type { AlertNotice } from './notice.js'
 import type { JsonAlertBody, SlackMessage } from './render.js'

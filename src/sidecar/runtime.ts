@@ -2,8 +2,8 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Queue, Worker } from 'bullmq'
 import { uninterpretableEventNotice, type AlertConfig } from '../alerts/index.js'
-import { createLimitedServer } from '../receiver/index.js'
-import { createAppEvents, type AppEvents } from '../app-events/index.js'
+import { createLimitedServer } from '../http-listener/index.js'
+import { createAppEvents } from '../app-events/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import { systemClock, type Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
@@ -13,7 +13,6 @@ import {
   createPostgresWebhookEventQueue,
   createRedisWebhookEventQueue,
   describeQueueBackend,
-  type QueueBackendConfig,
   type WebhookEventQueue,
   WEBHOOK_EVENTS_QUEUE,
 } from '../queue/index.js'
@@ -26,7 +25,6 @@ import {
   requestConnectionSync,
   type ConnectionLookup,
   type ConnectionSyncJobData,
-  type MatchingService,
 } from '../reconcile/index.js'
 import {
   ALERT_DELIVERIES_QUEUE,
@@ -38,29 +36,26 @@ import {
   createHealthTickWorker,
   scheduleHealthTicks,
   type AlertDeliveryJobData,
-  type ConnectionHealthMonitor,
   type HealthTickJobData,
   type AlertPipeline,
-  type AlertPublisher,
 } from './alerts/index.js'
-import { createUsers, type Users } from '../users/index.js'
-import { createSidecarAuth, type SidecarAuth } from './auth/index.js'
+import { createUsers } from '../users/index.js'
+import { createSidecarAuth } from './auth/index.js'
+import type { SidecarContext, SidecarRole } from './context.js'
 import { createDrain } from './drain.js'
 import { matchConfigOf } from './match-config.js'
 import { createSidecarApp } from './http-app.js'
-import { createSidecarMetrics, MATCH_RATE_GAUGE, type SidecarMetrics } from './metrics.js'
-import { openBank, type OpenBank } from './open-bank.js'
-import { openStore, type OpenStore } from './open-store.js'
+import { createSidecarMetrics, MATCH_RATE_GAUGE } from './metrics.js'
+import { openBank } from './open-bank.js'
+import { openStore } from './open-store.js'
 import { queueBackendFor } from './queue-backend.js'
 import { persistenceWarning, readRedisPersistence } from './redis-persistence.js'
-import { startOutboundWorkers, type OutboundWorkers } from './transfer-services.js'
+import { startOutboundWorkers } from './transfer-services.js'
 import { registerWebhook, retireOtherSandboxRegistrations } from './register-webhook.js'
 import { sandboxApiToken } from './sandbox-api-token.js'
 import { bankConnectionLookup, createKnownSyncRequester } from './known-sync.js'
 import { requestSyncOfAllReadyConnections } from './sync-all.js'
-import { createWebhookSecrets, type WebhookSecrets } from './webhook-secrets.js'
-
-export type SidecarRole = 'receiver' | 'worker' | 'api'
+import { createWebhookSecrets } from './webhook-secrets.js'
 
 export type SidecarOptions = {
   config: BankrecEnv
@@ -70,45 +65,6 @@ export type SidecarOptions = {
   cwd?: string
   /** In sandbox mode, the port of the in-process bank. */
   sandboxPort?: number
-}
-
-/** Everything a running sidecar holds; API routes and commands take what they need from it. */
-export type SidecarContext = {
-  config: BankrecEnv
-  logger: Logger
-  clock: Clock
-  store: OpenStore
-  bank: OpenBank
-  backend: QueueBackendConfig
-  syncQueue: Queue<ConnectionSyncJobData>
-  requestSync(connectionId: string, reason: string): Promise<void>
-  /** The connection's mirror row, else the bank once (then mirrored with its health). */
-  connectionLookup: ConnectionLookup
-  /** A sync of a connection named from outside (API, dashboard): false, queuing nothing, when it is no connection. */
-  requestKnownSync(connectionId: string, reason: string): Promise<boolean>
-  webhookSecrets: WebhookSecrets
-  /** Notices to operations: stored once per id, delivered through the alert-deliveries queue. */
-  alerts: AlertPublisher
-  /** Connection health: status observations and the time-driven rules, turned into alerts. */
-  connectionHealth: ConnectionHealthMonitor
-  /** KIT_API_TOKEN, or in sandbox mode one generated and kept beside the simulated bank's state (sandbox-api-token.ts). */
-  apiToken: string
-  /** Events to the company's own app: `appEvents.publish(trx, event)` records one in the caller's transaction. */
-  appEvents: AppEvents
-  /** The transfer tracker and the app event delivery; set in a process with the worker role. */
-  outbound: OutboundWorkers | null
-  /** The Prometheus registry behind GET /metrics; feeders add gauges with registerGauge/feed. */
-  metrics: SidecarMetrics
-  /** Every BullMQ queue of the sidecar (webhook events, connection syncs, alerts), for metrics and the queue board. */
-  queues: Queue[]
-  /** Matching payments to invoices and transfers: the outbox, runs, a person's inputs (src/reconcile/matching). */
-  reconcile: MatchingService
-  /** Named users with roles (docs/users.md). */
-  users: Users
-  /** Who a request is (Bearer token or session cookie), with the failed-attempt throttle. */
-  auth: SidecarAuth
-  /** Deployment problems found at start (Redis without persistence), shown by /readyz and the dashboard. */
-  warnings: string[]
 }
 
 export type Sidecar = {

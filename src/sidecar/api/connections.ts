@@ -9,7 +9,7 @@ import {
 import { getConnectionHealth, listMirroredConnections } from '../../store/index.js'
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { requireRole } from '../auth/index.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { bankApiError } from './bank-api-error.js'
 
 const IdParams = z.object({ id: z.string().min(1).max(200) })

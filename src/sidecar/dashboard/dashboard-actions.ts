@@ -5,7 +5,7 @@ import { MatchingRequestError } from '../../reconcile/index.js'
 import { activeAllocationsOfTransactions } from '../../store/index.js'
 import { roleAllows, type Actor, type Role } from '../../users/index.js'
 import { forbiddenMessage, isRefusal } from '../auth/index.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { money } from './format.js'
 import { redirectWithFlash } from './page-response.js'
 

@@ -8,7 +8,7 @@ import {
   type NoticeFeedItem,
 } from '../../store/index.js'
 import { queueStats, type QueueStats } from '../queue-stats.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { syncLags, type SyncLag } from '../sync-lag.js'
 import { renderDailyChart } from './daily-chart.js'
 import { loadDailySeries, type DailySeries } from './daily-match-series.js'
