@@ -5,7 +5,7 @@ import type { Clock } from '../clock/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import type { Logger } from '../observability/index.js'
 import type { QueueBackendConfig } from '../queue/index.js'
-import type { ConnectionSyncJobData, MatchingService } from '../reconcile/index.js'
+import type { ConnectionLookup, ConnectionSyncJobData, MatchingService } from '../reconcile/index.js'
 import type { TransferTracker } from '../transfers/index.js'
 import type { Users } from '../users/index.js'
 import type { SidecarAuth } from './auth/index.js'
@@ -34,6 +34,10 @@ export type SidecarContext = {
   backend: QueueBackendConfig
   syncQueue: Queue<ConnectionSyncJobData>
   requestSync(connectionId: string, reason: string): Promise<void>
+  /** The connection's mirror row, else the bank once (then mirrored with its health). */
+  connectionLookup: ConnectionLookup
+  /** A sync of a connection named from outside (API, dashboard): false, queuing nothing, when it is no connection. */
+  requestKnownSync(connectionId: string, reason: string): Promise<boolean>
   webhookSecrets: WebhookSecrets
   /** Notices to operations: stored once per id, delivered through the alert-deliveries queue. */
   alerts: AlertPublisher

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Queue, Worker } from 'bullmq'
-import { syncQuarantineNotice, type AlertConfig } from '../alerts/index.js'
+import { syncQuarantineNotice, uninterpretableEventNotice, type AlertConfig } from '../alerts/index.js'
 import { createLimitedServer } from '../http-listener/index.js'
 import { createAppEvents } from '../app-events/index.js'
 import type { BankrecEnv } from '../config/index.js'
@@ -23,6 +23,7 @@ import {
   createMatchingService,
   createSyncWorker,
   requestConnectionSync,
+  type ConnectionLookup,
   type ConnectionSyncJobData,
 } from '../reconcile/index.js'
 import {
@@ -52,6 +53,7 @@ import { persistenceWarning, readRedisPersistence } from './redis-persistence.js
 import { startOutboundWorkers } from './transfer-services.js'
 import { registerWebhook, retireOtherSandboxRegistrations } from './register-webhook.js'
 import { sandboxApiToken } from './sandbox-api-token.js'
+import { bankConnectionLookup, createKnownSyncRequester } from './known-sync.js'
 import { requestSyncOfAllReadyConnections } from './sync-all.js'
 import { createWebhookSecrets } from './webhook-secrets.js'
 
@@ -154,6 +156,11 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     closers.push(() => reconcile.close())
     queues.push(reconcile.queue)
     metrics.feed(MATCH_RATE_GAUGE, () => reconcile.matchRate())
+    const connectionLookup: ConnectionLookup = {
+      db: store.db,
+      lookupConnection: bankConnectionLookup(bank.client),
+      recordConnection: (connection) => connectionHealth.observeConnection(connection, 'poll'),
+    }
     const context: SidecarContext = {
       config,
       logger,
@@ -163,6 +170,8 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       backend,
       syncQueue,
       requestSync,
+      connectionLookup,
+      requestKnownSync: createKnownSyncRequester(connectionLookup, requestSync),
       webhookSecrets,
       alerts,
       connectionHealth,
@@ -292,9 +301,20 @@ function startWorkers(
     logger,
     concurrency: config.WORKER_CONCURRENCY,
     jobLockMs: config.JOB_LOCK_SECONDS * 1000,
+    clock: context.clock,
     effects: {
       requestSync: context.requestSync,
+      requestSyncOfAll: (reason) =>
+        requestSyncOfAllReadyConnections(context.bank.client, context.requestSync, reason, logger).then(
+          () => undefined,
+        ),
+      lookupConnection: context.connectionLookup.lookupConnection,
+      recordConnection: context.connectionLookup.recordConnection,
       onStatusChanged: (change) => context.connectionHealth.observeStatusChange(change),
+      onUninterpretable: (event) =>
+        context.alerts.publish([
+          uninterpretableEventNotice({ ...event, occurredAt: context.clock.now().toISOString() }),
+        ]),
     },
   })
   const syncWorker = createSyncWorker({
@@ -320,12 +340,7 @@ function startWorkers(
       requestSyncOfAllReadyConnections(context.bank.client, context.requestSync, 'schedule', logger).then(
         () => undefined,
       ),
-    onConnectionSeen: (connection) =>
-      context.connectionHealth
-        .observeConnection(connection, 'sync')
-        .catch((error) =>
-          logger.error({ err: error, connectionId: connection.id }, 'connection health update failed'),
-        ),
+    recordConnection: (connection) => context.connectionHealth.observeConnection(connection, 'sync'),
     // Matching's outbox already holds the run's changes; its run need not wait for the balance refresh and proof.
     onChangesApplied: (connectionId) =>
       context.reconcile

@@ -17,6 +17,7 @@ const ExceptionType = z.enum([
   'ambiguous_reference',
   'transfer_leg_missing',
   'payment_returned',
+  'uninterpretable_event',
   'unreadable_sync_event',
 ])
 

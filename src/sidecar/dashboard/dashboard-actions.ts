@@ -143,7 +143,10 @@ export function dashboardActions(context: SidecarContext): Router {
   router.post(
     '/connections/:id/sync',
     act('clerk', async (req) => {
-      await context.requestSync(String(req.params.id), 'dashboard')
+      const id = String(req.params.id)
+      if (!(await context.requestKnownSync(id, 'dashboard'))) {
+        throw new MatchingRequestError(404, 'not_found', `No connection ${id} at the bank; nothing queued.`)
+      }
       return 'Sync queued.'
     }),
   )

@@ -18,6 +18,7 @@ export const EXCEPTION_TYPES = [
   'currency_mismatch',
   'transfer_leg_missing',
   'payment_returned',
+  'uninterpretable_event',
   'unreadable_sync_event',
 ] as const
 
