@@ -53,6 +53,7 @@ export { REFERENCE_FIELDS } from './types.js'
 export type {
   Allocation,
   AllocationRule,
+  DispositionKind,
   Evidence,
   InvoiceState,
   InvoiceStatus,
@@ -63,6 +64,7 @@ export type {
   MatchInvoice,
   MatchTransaction,
   MatchTransactionStatus,
+  PaymentDisposition,
   PaymentReturn,
   ReferenceField,
   ReferenceVia,
