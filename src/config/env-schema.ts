@@ -96,6 +96,12 @@ export const BankrecEnv = z
     TRANSFER_LEG_WINDOW_SECONDS: whole(60, 30 * 86_400).default(3 * 86_400),
     /** Evidence score (0–100) from which a match is applied without a person (docs/matching.md). */
     MATCH_AUTO_APPLY_THRESHOLD: whole(1, 100).default(85),
+    /** Write-offs of more than this amount (any currency) wait for a second person's approval; unset: none. */
+    APPROVAL_THRESHOLD_AMOUNT: z
+      .string()
+      .trim()
+      .regex(/^\d{1,15}(\.\d{1,4})?$/, 'must be an amount such as 500.00')
+      .optional(),
     /** First delay of polling a non-terminal transfer; each poll without a change doubles it. */
     TRANSFER_POLL_INITIAL_SECONDS: whole(1, 86_400).default(10),
     /** Longest delay between two polls of a non-terminal transfer. */

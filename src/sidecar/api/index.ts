@@ -7,6 +7,7 @@ import { auditRoutes } from './audit.js'
 import { balanceProofRoutes } from './balance-proof.js'
 import { connectionRoutes } from './connections.js'
 import { customerRoutes } from './customers.js'
+import { dispositionRoutes } from './dispositions.js'
 import { exceptionRoutes } from './exceptions.js'
 import { invoiceRoutes } from './invoices.js'
 import { matchingRoutes } from './matching.js'
@@ -26,6 +27,7 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(balanceProofRoutes(context))
   router.use(transferRoutes(context))
   router.use(exceptionRoutes(context))
+  router.use(dispositionRoutes(context))
   router.use(allocationRoutes(context))
   router.use(reportRoutes(context))
   router.use(invoiceRoutes(context))
