@@ -3,6 +3,7 @@ import { auditCommand } from './audit.js'
 import { connectCommand } from './connect.js'
 import { demoCommand } from './demo.js'
 import { invoicesCommand } from './invoices.js'
+import { journalCommand } from './journal.js'
 import { matchCommand } from './match.js'
 import type { CommandIo } from './io.js'
 import { receiverCommand } from './receiver.js'
@@ -40,6 +41,7 @@ export function buildProgram(io: CommandIo): Command {
     mirrorCommand(io),
     webhooksCommand(io),
     reportCommand(io),
+    journalCommand(io),
     auditCommand(io),
     invoicesCommand(io),
     usersCommand(io),

@@ -213,3 +213,5 @@ export {
 export type { CustomerLinkRow, CustomerRow, CustomerUpsertOutcome, CustomerWrite } from './customers-repo.js'
 export { loadPaymentAccounting } from './payment-accounting-repo.js'
 export type { PaymentAccountingRows } from './payment-accounting-repo.js'
+export { loadJournalRows } from './journal-repo.js'
+export type { JournalAllocationRow, JournalDispositionRow } from './journal-repo.js'

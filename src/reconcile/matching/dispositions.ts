@@ -236,14 +236,16 @@ export async function decideDisposition(
 }
 
 /**
- * Undoes a disposition (in force or waiting): its amount is part of the payment again, and matching reopens the
- * exception that held it (customer credit not yet applied goes back the same way; applied credit is reversed).
+ * Undoes a disposition in force (or withdraws one waiting for approval): its amount is part of the payment again,
+ * and matching reopens the exception that held it; customer credit it applied is reversed.
  */
 export async function undoDisposition(deps: PersonInputDeps, id: string): Promise<DispositionRow> {
   return inLock(deps, async (trx) => {
     const row = await existing(trx, id)
     if (row.status !== 'active' && row.status !== 'pending_approval') throw conflict(row, 'active or pending')
-    if (!(await setDispositionStatus(trx, row.id, row.status, 'undone', deps.actor.name, deps.now))) {
+    // Withdrawn while waiting for approval it never was in force: declined, so the journal never books it.
+    const to = row.status === 'active' ? 'undone' : 'declined'
+    if (!(await setDispositionStatus(trx, row.id, row.status, to, deps.actor.name, deps.now))) {
       throw conflict(row, row.status)
     }
     await enqueueMatches(trx, 'transaction', [row.transaction_id])

@@ -10,6 +10,7 @@ import { customerRoutes } from './customers.js'
 import { dispositionRoutes } from './dispositions.js'
 import { exceptionRoutes } from './exceptions.js'
 import { invoiceRoutes } from './invoices.js'
+import { journalRoutes } from './journal.js'
 import { matchingRoutes } from './matching.js'
 import { overviewRoutes } from './overview.js'
 import { reportRoutes } from './report.js'
@@ -30,6 +31,7 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(dispositionRoutes(context))
   router.use(allocationRoutes(context))
   router.use(reportRoutes(context))
+  router.use(journalRoutes(context))
   router.use(invoiceRoutes(context))
   router.use(alertRoutes(context))
   router.use(userRoutes(context))
