@@ -23,9 +23,9 @@ export function journalCommand(io: CommandIo): Command {
       const parsed = JournalRequest.safeParse(options)
       if (!parsed.success) {
         const issue = parsed.error.issues[0]
-        throw new InvalidArgumentError(
-          `--${String(issue?.path[0] ?? 'from')} ${issue?.message ?? 'is invalid'}`,
-        )
+        command.error(`error: --${String(issue?.path[0] ?? 'from')} ${issue?.message ?? 'is invalid'}`, {
+          exitCode: 2,
+        })
       }
       const { config, logger } = prepareCommand(io)
       const store = await openStore(config, logger)
