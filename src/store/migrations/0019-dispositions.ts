@@ -38,7 +38,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .where(sql.ref('status'), 'in', sql`('pending_approval', 'active')`)
     .execute()
-  await db.schema.createIndex('dispositions_by_transaction').on('dispositions').column('transaction_id').execute()
+  await db.schema
+    .createIndex('dispositions_by_transaction')
+    .on('dispositions')
+    .column('transaction_id')
+    .execute()
   await db.schema
     .createIndex('dispositions_on_account_by_customer')
     .on('dispositions')
