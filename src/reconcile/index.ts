@@ -38,6 +38,8 @@ export {
   createMatchingService,
   customerPayerKeys,
   DEFAULT_DISPOSITION_ACCOUNTS,
+  DispositionRequestSchema,
+  HOLDING_EXCEPTION_TYPES,
   dryRunMatching,
   matchLockName,
   matchReport,

@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js'
 import type { Kysely } from 'kysely'
+import { z } from 'zod'
 import {
   appendAudit,
   enqueueMatches,
@@ -29,8 +30,8 @@ export const DEFAULT_DISPOSITION_ACCOUNTS: Readonly<Record<DispositionKind, stri
   ignore: 'Not receivables',
 }
 
-/** The exceptions whose amount is part of a payment a person may dispose of. */
-const DISPOSABLE = new Set([
+/** The exceptions that hold part of a payment (their `amount`) until a person decides: those a person may dispose of. */
+export const HOLDING_EXCEPTION_TYPES: ReadonlySet<string> = new Set([
   'unmatched_payment',
   'overpayment',
   'currency_mismatch',
@@ -38,11 +39,27 @@ const DISPOSABLE = new Set([
   'suggested_match',
 ])
 
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .transform((value) => value || undefined)
+    .optional()
+
+/** A disposition as a person asks for it (API body, dashboard form); an empty account or customer is none. */
+export const DispositionRequestSchema = z.object({
+  kind: z.enum(['write_off', 'clearing', 'refund', 'on_account', 'ignore']),
+  reason: z.string().trim().min(1, 'must say why').max(500),
+  account: optionalText(100),
+  /** on_account: whose credit it is; default the customer of the exception's invoices when they have one. */
+  customerId: optionalText(255),
+})
+
 export type DispositionRequest = {
   kind: DispositionKind
   reason: string
   account?: string
-  /** on_account: whose credit it is; default the customer of the exception's invoices when they have one. */
   customerId?: string
 }
 
@@ -102,7 +119,11 @@ export async function dispose(
         `Exception ${key} is already resolved (${exception.resolution}).`,
       )
     }
-    if (!DISPOSABLE.has(exception.type) || !exception.transaction_id || exception.amount === null) {
+    if (
+      !HOLDING_EXCEPTION_TYPES.has(exception.type) ||
+      !exception.transaction_id ||
+      exception.amount === null
+    ) {
       throw new MatchingRequestError(
         409,
         'not_disposable',

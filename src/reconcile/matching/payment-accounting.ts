@@ -1,14 +1,6 @@
 import { Decimal } from 'decimal.js'
 import type { PaymentAccountingRows } from '../../store/index.js'
-
-/** The exceptions that hold part of a payment until a person decides (their `amount` is that part). */
-const HOLDING = new Set([
-  'unmatched_payment',
-  'overpayment',
-  'currency_mismatch',
-  'ambiguous_reference',
-  'suggested_match',
-])
+import { HOLDING_EXCEPTION_TYPES } from './dispositions.js'
 
 /** A payment whose amount is not exactly accounted for, with the parts that were found. */
 export type UnaccountedPayment = {
@@ -48,7 +40,7 @@ export function unaccountedPayments(rows: PaymentAccountingRows): UnaccountedPay
     if (row.kind === 'on_account') add(onAccount, row.transaction_id, row.amount)
   }
   for (const row of rows.exceptions) {
-    if (HOLDING.has(row.type)) add(held, row.transaction_id, row.amount)
+    if (HOLDING_EXCEPTION_TYPES.has(row.type)) add(held, row.transaction_id, row.amount)
     // payment_returned:<outflow>:<returned inflow>
     if (row.type === 'payment_returned') returned.add(row.key.split(':')[2] ?? '')
   }

@@ -1,20 +1,12 @@
 import { Router } from 'express'
 import { z } from 'zod'
 import { Limit, Uuid } from '../../api-client/index.js'
+import { DispositionRequestSchema } from '../../reconcile/index.js'
 import { listDispositions, type DispositionRow } from '../../store/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../runtime.js'
 import { asApiError } from './domain-error.js'
-
-const Text = (max: number) => z.string().trim().min(1).max(max)
-
-const Dispose = z.strictObject({
-  kind: z.enum(['write_off', 'clearing', 'refund', 'on_account', 'ignore']),
-  reason: Text(500),
-  account: Text(100).optional(),
-  customerId: Text(255).optional(),
-})
 
 const Query = z.object({
   status: z.enum(['pending_approval', 'active', 'declined', 'undone']).optional(),
@@ -62,7 +54,7 @@ export function dispositionRoutes(context: SidecarContext): Router {
     requireRole('clerk'),
     handle(async (req, res) => {
       const { key } = parseRequest(KeyParams, req.params, 'params')
-      const body = parseRequest(Dispose, req.body, 'body')
+      const body = parseRequest(DispositionRequestSchema.strict(), req.body, 'body')
       const row = await asApiError(() => context.reconcile.dispose(key, body, actorOf(res)))
       res.status(row.status === 'pending_approval' ? 202 : 201).json(presentDisposition(row))
     }),
