@@ -241,7 +241,7 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     const disposition = `#dispositions tr[data-key="${key}"]`
     expect(await page.getAttribute(disposition, 'data-status')).toBe('active')
     expect(await page.textContent(disposition)).toContain('Suspense')
-    expect(await page.textContent(`${disposition} .made-by`)).toBe('cleo')
+    expect((await page.textContent(`${disposition} .made-by`))?.trim()).toBe('cleo')
 
     await page.click(`${disposition} button:has-text("Undo")`)
     await page.waitForSelector('.notice.ok >> text=Disposition undone')
