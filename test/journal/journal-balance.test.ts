@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { PassThrough } from 'node:stream'
 import { Decimal } from 'decimal.js'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runCli, type CommandIo } from '../../src/cli/index.js'
+import { runCli } from '../../src/cli/index.js'
+import { testIo } from '../cli/test-io.js'
 import { journalEntries, journalTotals, renderJournal, type JournalEntry } from '../../src/journal/index.js'
 import { InvoiceIndex, reconcile, transactionPhase } from '../../src/reconcile/matcher/index.js'
 import type { JournalAllocationRow, JournalDispositionRow } from '../../src/store/index.js'
@@ -103,43 +103,26 @@ afterAll(async () => {
   await dropSidecarSchemas(...schemas)
 })
 
-function captureIo(env: Record<string, string>): CommandIo & { out(): string; err(): string } {
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  let out = ''
-  let err = ''
-  stdout.on('data', (chunk) => (out += chunk))
-  stderr.on('data', (chunk) => (err += chunk))
-  return {
-    stdout,
-    stderr,
-    env,
-    untilStopped: () => new Promise(() => undefined),
-    out: () => out,
-    err: () => err,
-  }
-}
-
 describe('the journal over the demo story', () => {
   it('balances per entry and in total, from the CLI, and its exports hold one row per bank line', async () => {
     const schema = `test_journal_${randomBytes(4).toString('hex')}`
     schemas.push(schema)
     const env = { DATABASE_URL: TEST_DATABASE_URL, BANKREC_SCHEMA: schema, LOG_LEVEL: 'error' }
-    expect(await runCli(['demo'], captureIo(env))).toBe(0)
-    const json = captureIo(env)
-    expect(await runCli(['journal', '--from', '2000-01-01', '--to', '2100-12-31'], json)).toBe(0)
+    expect(await runCli(['demo'], testIo(env).io)).toBe(0)
+    const json = testIo(env)
+    expect(await runCli(['journal', '--from', '2000-01-01', '--to', '2100-12-31'], json.io)).toBe(0)
     const { entries } = JSON.parse(json.out()) as { entries: JournalEntry[] }
     expect(entries.filter((entry) => entry.kind === 'settlement').length).toBeGreaterThanOrEqual(52)
     expectBalanced(entries)
     const bankLines = entries.filter((entry) => entry.lines.some((line) => line.account === 'Bank')).length
-    const qbo = captureIo(env)
+    const qbo = testIo(env)
     expect(
-      await runCli(['journal', '--from', '2000-01-01', '--to', '2100-12-31', '--format', 'qbo-csv'], qbo),
+      await runCli(['journal', '--from', '2000-01-01', '--to', '2100-12-31', '--format', 'qbo-csv'], qbo.io),
     ).toBe(0)
     expect(qbo.out().split('\r\n')[0]).toBe('Date,Description,Amount')
     expect(qbo.out().trim().split('\r\n').length).toBe(bankLines + 1)
-    const bad = captureIo(env)
-    expect(await runCli(['journal', '--from', '2026-02-30', '--to', '2026-01-01'], bad)).toBe(2)
+    const bad = testIo(env)
+    expect(await runCli(['journal', '--from', '2026-02-30', '--to', '2026-01-01'], bad.io)).toBe(2)
     expect(bad.err()).toContain('--from must be a date YYYY-MM-DD')
   }, 120_000)
 })
