@@ -5,7 +5,7 @@ import type { JournalAllocationRow, JournalDispositionRow } from '../store/index
 export type JournalAccounts = {
   bank: string
   receivables: string
-  /** Where an allocation's write-off (fee tolerance) goes. */
+  /** Where an allocation's write-off goes when the allocation names no account (rows before migration 0018). */
   writeOff: string
   /** The liability customer credit on account is kept in (a disposition `on_account` books to its own account). */
   customerCredit: string
@@ -79,7 +79,7 @@ function allocationEntry(row: JournalAllocationRow, accounts: JournalAccounts): 
   const credit = row.rule === 'credit'
   const lines = [
     line(credit ? accounts.customerCredit : accounts.bank, amount, new Decimal(0)),
-    ...(writeOff.gt(0) ? [line(accounts.writeOff, writeOff, new Decimal(0))] : []),
+    ...(writeOff.gt(0) ? [line(row.write_off_account ?? accounts.writeOff, writeOff, new Decimal(0))] : []),
     line(accounts.receivables, new Decimal(0), amount.plus(writeOff)),
   ]
   return {
@@ -93,7 +93,9 @@ function allocationEntry(row: JournalAllocationRow, accounts: JournalAccounts): 
     payer: row.counterparty_name,
     invoiceId: row.invoice_id,
     invoiceNumber: row.invoice_number,
-    memo: credit ? 'customer credit applied' : `payment applied (${row.rule})`,
+    memo: credit
+      ? 'customer credit applied'
+      : `payment applied (${row.rule})${row.write_off_reason ? `, rest written off: ${row.write_off_reason}` : ''}`,
     lines,
   }
 }

@@ -215,3 +215,10 @@ export { loadPaymentAccounting } from './payment-accounting-repo.js'
 export type { PaymentAccountingRows } from './payment-accounting-repo.js'
 export { loadJournalRows } from './journal-repo.js'
 export type { JournalAllocationRow, JournalDispositionRow } from './journal-repo.js'
+export { getCreditNote, listCreditNotes, upsertCreditNote, voidCreditNote } from './credit-notes-repo.js'
+export type {
+  CreditNoteCheck,
+  CreditNoteRow,
+  CreditNoteUpsertOutcome,
+  CreditNoteWrite,
+} from './credit-notes-repo.js'

@@ -9,6 +9,9 @@ export type JournalAllocationRow = {
   invoice_number: string | null
   amount: string
   write_off: string
+  /** Why and where the write-off is booked (migration 0018); null on older rows. */
+  write_off_reason: string | null
+  write_off_account: string | null
   rule: string
   created_at: Date
   reversed_at: Date | null
@@ -56,6 +59,8 @@ export async function loadJournalRows(
       'i.number as invoice_number',
       'a.amount',
       'a.write_off',
+      'a.write_off_reason',
+      'a.write_off_account',
       'a.rule',
       'a.created_at',
       'a.reversed_at',

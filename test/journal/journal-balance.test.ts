@@ -55,6 +55,8 @@ describe('the journal over the corpus', () => {
           invoice_number: invoices.find((invoice) => invoice.id === allocation.invoiceId)?.number ?? null,
           amount: allocation.amount,
           write_off: allocation.writeOff,
+          write_off_reason: allocation.writeOffReason,
+          write_off_account: allocation.writeOffAccount,
           rule: allocation.rule,
           created_at: at,
           // Every other allocation is reversed the next day: the reversal must balance too.

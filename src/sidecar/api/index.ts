@@ -9,6 +9,7 @@ import { connectionRoutes } from './connections.js'
 import { customerRoutes } from './customers.js'
 import { dispositionRoutes } from './dispositions.js'
 import { exceptionRoutes } from './exceptions.js'
+import { creditNoteRoutes } from './credit-notes.js'
 import { invoiceRoutes } from './invoices.js'
 import { journalRoutes } from './journal.js'
 import { matchingRoutes } from './matching.js'
@@ -33,6 +34,7 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(reportRoutes(context))
   router.use(journalRoutes(context))
   router.use(invoiceRoutes(context))
+  router.use(creditNoteRoutes(context))
   router.use(alertRoutes(context))
   router.use(userRoutes(context))
   router.use(auditRoutes(context))
