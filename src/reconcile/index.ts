@@ -39,6 +39,7 @@ export {
   customerPayerKeys,
   DEFAULT_DISPOSITION_ACCOUNTS,
   DispositionRequestSchema,
+  presentDisposition,
   HOLDING_EXCEPTION_TYPES,
   dryRunMatching,
   matchLockName,

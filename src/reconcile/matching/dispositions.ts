@@ -176,16 +176,19 @@ export async function dispose(
         action: waits ? 'disposition.requested' : 'disposition.created',
         entity: 'disposition',
         entityId: row.id,
-        payload: presentForAudit(row),
+        payload: presentDisposition(row),
       },
     ])
     return row
   })
 }
 
-function presentForAudit(row: DispositionRow): Record<string, unknown> {
+/** A disposition as the API answers it and the audit log records it. */
+export function presentDisposition(row: DispositionRow) {
   return {
+    id: row.id,
     exceptionKey: row.exception_key,
+    exceptionType: row.exception_type,
     transactionId: row.transaction_id,
     kind: row.kind,
     amount: row.amount,
@@ -194,6 +197,12 @@ function presentForAudit(row: DispositionRow): Record<string, unknown> {
     customerId: row.customer_id,
     reason: row.reason,
     status: row.status,
+    madeBy: row.made_by,
+    createdAt: row.created_at.toISOString(),
+    decidedBy: row.decided_by,
+    decidedAt: row.decided_at?.toISOString() ?? null,
+    undoneBy: row.undone_by,
+    undoneAt: row.undone_at?.toISOString() ?? null,
   }
 }
 
@@ -249,7 +258,7 @@ export async function decideDisposition(
         action: decision === 'approve' ? 'disposition.approved' : 'disposition.declined',
         entity: 'disposition',
         entityId: row.id,
-        payload: { ...presentForAudit(decided), madeBy: row.made_by },
+        payload: { ...presentDisposition(decided), madeBy: row.made_by },
       },
     ])
     return (await findDisposition(trx, row.id)) as DispositionRow
@@ -276,7 +285,7 @@ export async function undoDisposition(deps: PersonInputDeps, id: string): Promis
         action: 'disposition.undone',
         entity: 'disposition',
         entityId: row.id,
-        payload: { ...presentForAudit(row), was: row.status },
+        payload: { ...presentDisposition(row), was: row.status },
       },
     ])
     return (await findDisposition(trx, row.id)) as DispositionRow

@@ -13,6 +13,7 @@ export type { DryRunPayment, DryRunReport } from './dry-run.js'
 export {
   DEFAULT_DISPOSITION_ACCOUNTS,
   DispositionRequestSchema,
+  presentDisposition,
   HOLDING_EXCEPTION_TYPES,
 } from './dispositions.js'
 export type { DispositionRequest } from './dispositions.js'

@@ -1,8 +1,8 @@
 import { Router } from 'express'
 import { z } from 'zod'
 import { Limit, Uuid } from '../../api-client/index.js'
-import { DispositionRequestSchema } from '../../reconcile/index.js'
-import { listDispositions, type DispositionRow } from '../../store/index.js'
+import { DispositionRequestSchema, presentDisposition } from '../../reconcile/index.js'
+import { listDispositions } from '../../store/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../runtime.js'
@@ -20,28 +20,6 @@ const Query = z.object({
 
 const KeyParams = z.object({ key: z.string().min(1).max(500) })
 const IdParams = z.object({ id: z.string().regex(/^\d{1,18}$/, 'must be a disposition id') })
-
-export function presentDisposition(row: DispositionRow) {
-  return {
-    id: row.id,
-    exceptionKey: row.exception_key,
-    exceptionType: row.exception_type,
-    transactionId: row.transaction_id,
-    kind: row.kind,
-    amount: row.amount,
-    currency: row.currency,
-    account: row.account,
-    customerId: row.customer_id,
-    reason: row.reason,
-    status: row.status,
-    madeBy: row.made_by,
-    createdAt: row.created_at.toISOString(),
-    decidedBy: row.decided_by,
-    decidedAt: row.decided_at?.toISOString() ?? null,
-    undoneBy: row.undone_by,
-    undoneAt: row.undone_at?.toISOString() ?? null,
-  }
-}
 
 /**
  * POST /api/exceptions/{key}/dispose (a person's disposition of what an exception holds of a payment),
