@@ -196,6 +196,30 @@ describe('dispositions', () => {
     expect(credit.body.data).toMatchObject([{ transactionId: tx, amount: '30', rule: 'credit' }])
   })
 
+  it('declines a waiting write-off: the exception stays open and the journal books nothing for it', async () => {
+    const tx = await pay(4, '640.00', null)
+    const [exception] = await open(tx)
+    const made = await call(
+      tokens.clerk,
+      'POST',
+      `/api/exceptions/${encodeURIComponent(exception.key)}/dispose`,
+      {
+        kind: 'write_off',
+        reason: 'too small to chase',
+      },
+    )
+    expect(made.status).toBe(202)
+    const declined = await call(tokens.approver, 'POST', `/api/dispositions/${made.body.id}/decline`)
+    expect(declined.body).toMatchObject({ status: 'declined', decidedBy: 'april' })
+    expect(await open(tx)).toMatchObject([{ key: exception.key, amount: '640' }])
+    expect((await call(tokens.approver, 'POST', `/api/dispositions/${made.body.id}/approve`)).status).toBe(
+      409,
+    )
+    const day = new Date().toISOString().slice(0, 10)
+    const journal = await call(tokens.clerk, 'GET', `/api/journal?from=${day}&to=${day}&format=csv`)
+    expect(journal.body).not.toContain(tx)
+  })
+
   it('refuses a bad disposition with a 400 naming the field, and an unknown exception with a 404', async () => {
     const bad = await call(tokens.clerk, 'POST', '/api/exceptions/x/dispose', { kind: 'burn', reason: '' })
     expect(bad.status).toBe(400)
