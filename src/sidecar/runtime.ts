@@ -152,6 +152,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       logger,
       publish: appEvents.publish,
       config: matchConfigOf(config),
+      approvalThreshold: config.APPROVAL_THRESHOLD_AMOUNT ?? null,
     })
     closers.push(() => reconcile.close())
     queues.push(reconcile.queue)

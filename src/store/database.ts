@@ -455,6 +455,29 @@ export type ManualMatchesTable = {
   actor_role: string | null
 }
 
+/** A person's disposition of the part of a payment an exception held (issue 16); `active` ones are in force. */
+export type DispositionsTable = {
+  id: Generated<string>
+  exception_key: string
+  exception_type: string
+  transaction_id: string
+  kind: 'write_off' | 'clearing' | 'refund' | 'on_account' | 'ignore'
+  amount: Numeric
+  currency: string
+  account: string
+  customer_id: string | null
+  reason: string
+  status: 'pending_approval' | 'active' | 'declined' | 'undone'
+  made_by: string
+  made_by_role: string
+  created_at: Timestamp
+  /** Who approved or declined it (maker-checker), and when. */
+  decided_by: string | null
+  decided_at: Timestamp | null
+  undone_by: string | null
+  undone_at: Timestamp | null
+}
+
 export type RejectedSuggestionsTable = {
   transaction_id: string
   invoice_ids: string[]
@@ -508,6 +531,7 @@ export type Database = {
   transaction_references: TransactionReferencesTable
   pending_matches: PendingMatchesTable
   manual_matches: ManualMatchesTable
+  dispositions: DispositionsTable
   rejected_suggestions: RejectedSuggestionsTable
   transfer_legs: TransferLegsTable
   audit_log: AuditLogTable

@@ -195,6 +195,16 @@ export {
 } from './transfer-legs-repo.js'
 export type { TransferLegsRow, TransferWithLegs } from './transfer-legs-repo.js'
 export { rejectSuggestion, removeManualMatch, setManualMatch } from './manual-matches-repo.js'
+export {
+  activeDispositionsOf,
+  findDisposition,
+  insertDisposition,
+  listDispositions,
+  liveDispositionOf,
+  setDispositionStatus,
+  transactionsWithCreditFor,
+} from './dispositions-repo.js'
+export type { DispositionFilter, DispositionInsert, DispositionRow } from './dispositions-repo.js'
 export type { ManualMatchActor } from './manual-matches-repo.js'
 export { findActiveUser, insertUser, listUsers, revokeUser, setUserRole } from './users-repo.js'
 export type { NewUser, UserRow } from './users-repo.js'
@@ -209,6 +219,10 @@ export {
   upsertCustomers,
 } from './customers-repo.js'
 export type { CustomerLinkRow, CustomerRow, CustomerUpsertOutcome, CustomerWrite } from './customers-repo.js'
+export { loadPaymentAccounting } from './payment-accounting-repo.js'
+export type { PaymentAccountingRows } from './payment-accounting-repo.js'
+export { loadJournalRows } from './journal-repo.js'
+export type { JournalAllocationRow, JournalDispositionRow } from './journal-repo.js'
 export { getCreditNote, listCreditNotes, upsertCreditNote, voidCreditNote } from './credit-notes-repo.js'
 export type {
   CreditNoteCheck,

@@ -61,6 +61,7 @@ export { REFERENCE_FIELDS, WRITE_OFF_REASONS } from './types.js'
 export type {
   Allocation,
   AllocationRule,
+  DispositionKind,
   Evidence,
   InvoiceState,
   InvoiceStatus,
@@ -71,6 +72,7 @@ export type {
   MatchInvoice,
   MatchTransaction,
   MatchTransactionStatus,
+  PaymentDisposition,
   PaymentReturn,
   ReferenceField,
   ReferenceVia,

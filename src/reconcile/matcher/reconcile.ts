@@ -11,6 +11,7 @@ import type { MatchContext } from './match-context.js'
 import { formatUnits, toUnits } from './money.js'
 import { allocateByPayer } from './payer-decision.js'
 import { allocateByReference } from './reference-decision.js'
+import { applyCredits, disposedUnits, withoutDisposed } from './dispositions.js'
 import { findReturns } from './returns.js'
 import { suggestionKey } from './suggest.js'
 import type {
@@ -21,6 +22,7 @@ import type {
   MatchException,
   MatchInvoice,
   MatchTransaction,
+  PaymentDisposition,
   PaymentReturn,
   RejectedSuggestion,
 } from './types.js'
@@ -32,6 +34,8 @@ export type ReconcileInput = {
   transactions: readonly MatchTransaction[]
   manualAllocations?: readonly ManualAllocation[]
   rejectedSuggestions?: readonly RejectedSuggestion[]
+  /** A person's dispositions in force: their amounts are out of matching; credit on account is applied. */
+  dispositions?: readonly PaymentDisposition[]
   config?: MatchConfig
   /**
    * The index of all known invoices and customers, so references to invoices outside the set are seen and payers
@@ -130,7 +134,8 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
       return payer
     },
   }
-  const { inflows, outflows } = activeOf(input.transactions)
+  const dispositions = input.dispositions ?? []
+  const { inflows, outflows } = activeOf(withoutDisposed(input.transactions, disposedUnits(dispositions)))
   const references = new Map<string, TransactionReferences>()
   const referencesOf = (transaction: MatchTransaction): TransactionReferences => {
     let found = references.get(transaction.id)
@@ -195,6 +200,10 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
     }
   }
   for (const payment of unreferenced) allocateByPayer(context, payment, [])
+  if (dispositions.length > 0) {
+    const credited = activeOf(input.transactions).inflows
+    applyCredits(allocator, ledgers, new Map(credited.map((p) => [p.transaction.id, p])), dispositions)
+  }
   for (const id of [...references.keys()]) {
     if (manualByTransaction.has(id) && !returned.has(id)) references.delete(id)
   }

@@ -120,8 +120,26 @@ export const WRITE_OFF_REASONS = [
 ] as const
 export type WriteOffReason = (typeof WRITE_OFF_REASONS)[number]
 
-/** reference: the text named it; payer: a verified payer's unique exact amount; suggestion: auto-confirmed. */
-export type AllocationRule = 'reference' | 'payer' | 'suggestion' | 'manual'
+/**
+ * How a person disposed of (part of) a payment instead of matching it: written off to an account, booked to a
+ * clearing or suspense account, refunded, kept on account as the customer's credit, or ignored as not
+ * receivables.
+ */
+export type DispositionKind = 'write_off' | 'clearing' | 'refund' | 'on_account' | 'ignore'
+
+/** A disposition in force: `amount` of the inflow is out of matching; credit on account pays `customerId`'s invoices. */
+export type PaymentDisposition = {
+  transactionId: string
+  amount: Money
+  kind: DispositionKind
+  customerId?: string | null
+}
+
+/**
+ * reference: the text named it; payer: a verified payer's unique exact amount; suggestion: auto-confirmed;
+ * manual: a person's match; credit: customer credit kept on account.
+ */
+export type AllocationRule = 'reference' | 'payer' | 'suggestion' | 'manual' | 'credit'
 
 /**
  * One proposed allocation of (part of) a transaction to an invoice. Its identity is (transactionId, invoiceId):

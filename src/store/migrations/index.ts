@@ -13,6 +13,7 @@ import * as users from './0013-users.js'
 import * as evidenceAndCustomers from './0014-evidence-and-customers.js'
 import * as uninterpretableEvents from './0016-uninterpretable-events.js'
 import * as residuals from './0018-residuals.js'
+import * as dispositions from './0019-dispositions.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0014-evidence-and-customers': evidenceAndCustomers,
   '0016-uninterpretable-events': uninterpretableEvents,
   '0018-residuals': residuals,
+  '0019-dispositions': dispositions,
 }
