@@ -1,4 +1,5 @@
-import type { Allocator, Payment } from './allocate.js'
+import type { Allocator } from './allocate.js'
+import type { Payment } from './payment.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
 import { formatUnits, minUnits, toUnits } from './money.js'
 import { compareAge } from './suggest.js'

@@ -5,7 +5,7 @@ import { DispositionRequestSchema, presentDisposition } from '../../reconcile/in
 import { listDispositions } from '../../store/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { asApiError } from './domain-error.js'
 
 const Query = z.object({

@@ -1,7 +1,7 @@
 import { Router } from 'express'
 import { exportJournal, JournalRequest } from '../../journal/index.js'
 import { handle, parseRequest } from '../api-error.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 
 const CONTENT_TYPES = {
   json: 'application/json',
