@@ -201,3 +201,12 @@ export {
   upsertCustomers,
 } from './customers-repo.js'
 export type { CustomerLinkRow, CustomerRow, CustomerUpsertOutcome, CustomerWrite } from './customers-repo.js'
+export {
+  MAX_JSON_DEPTH,
+  UNSTORABLE_TEXT,
+  isUnstorableText,
+  unstorableIndex,
+  unstorableJsonAt,
+  jsonTextNestsDeeperThan,
+} from './storable-json.js'
+export type { JsonProblem } from './storable-json.js'
