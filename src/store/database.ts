@@ -133,7 +133,8 @@ export type SyncRequestsTable = {
 
 export type ReceivedEventsTable = {
   event_id: string
-  received_at: Generated<Timestamp>
+  /** Defaults to now(); the PostgreSQL event queue sets it to its own clock. */
+  received_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
 
 /** The webhook secret is stored because the receiver needs it; it never leaves the database otherwise. */
