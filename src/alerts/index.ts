@@ -46,9 +46,17 @@ export type {
   TransferStep,
 } from './transfer-outcome.js'
 export { formatDuration, formatTime } from './notice.js'
-export type { AlertNotice, NoticeType, NoticeSubject, ConnectionRef, TransferRef } from './notice.js'
+export type {
+  AlertNotice,
+  NoticeType,
+  NoticeSubject,
+  ConnectionRef,
+  TransferRef,
+  WebhookEventRef,
+} from './notice.js'
 export { connectionNotice, INCIDENT_SEVERITY } from './connection-notice.js'
 export { transferNotice, TRANSFER_SEVERITY } from './transfer-notice.js'
+export { deadLetterNotice } from './dead-letter-notice.js'
 export { renderSlackMessage, renderJsonAlert, escapeMrkdwn } from './render.js'
 export type { SlackMessage, SlackBlock, JsonAlertBody } from './render.js'
 export { sendSlackAlert, sendJsonAlert, logAlert, AlertDeliveryError } from './sinks.js'

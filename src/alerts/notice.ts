@@ -23,7 +23,11 @@ export type TransferRef = {
   portalUrl?: string | null
 }
 
-export type NoticeSubject = { connection: ConnectionRef } | { transfer: TransferRef }
+/** A webhook event bankrec accepted but cannot process; only ids, never the event's body. */
+export type WebhookEventRef = { eventId: string | null; type: string | null }
+
+export type NoticeSubject =
+  { connection: ConnectionRef } | { transfer: TransferRef } | { webhookEvent: WebhookEventRef }
 
 /** One message to operations, ready for any sink. */
 export type AlertNotice = {

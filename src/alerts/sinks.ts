@@ -143,7 +143,9 @@ export function logAlert(logger: AlertLogger, notice: AlertNotice): void {
   const subject =
     'connection' in notice.subject
       ? { connectionId: notice.subject.connection.id }
-      : { transferId: notice.subject.transfer.id }
+      : 'transfer' in notice.subject
+        ? { transferId: notice.subject.transfer.id }
+        : { eventId: notice.subject.webhookEvent.eventId }
   const line = {
     alert: {
       id: notice.id,

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Queue, Worker } from 'bullmq'
-import type { AlertConfig } from '../alerts/index.js'
+import { deadLetterNotice, type AlertConfig } from '../alerts/index.js'
 import { createLimitedServer } from '../receiver/index.js'
 import { createAppEvents, type AppEvents } from '../app-events/index.js'
 import type { BankrecEnv } from '../config/index.js'
@@ -162,11 +162,17 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     const metrics = createSidecarMetrics({ db: store.db, queues, clock, logger })
     // Events accepted on Redis but not yet forwarded into the webhook-events queue (see webhook-inbox.ts).
     let webhookBacklog: (() => Promise<number>) | undefined
+    let webhookDeadLetters: (() => Promise<number>) | undefined
     if (backend.kind === 'redis') {
       metrics.registerGauge({
         name: 'bankrec_webhook_inbox_events',
         help: 'Webhook events accepted by the receiver, waiting in the Redis inbox to be forwarded to the queue',
         collect: () => webhookBacklog?.() ?? Number.NaN,
+      })
+      metrics.registerGauge({
+        name: 'bankrec_webhook_dead_letters',
+        help: 'Webhook events accepted (answered 2xx) but set aside in the Redis dead-letter list, never processed',
+        collect: () => webhookDeadLetters?.() ?? Number.NaN,
       })
     }
     const webhookSecrets = createWebhookSecrets(store.db, config.WEBHOOK_SECRETS ?? [])
@@ -233,9 +239,17 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
           url: backend.url,
           prefix: backend.prefix,
           onError: (error) => logger.error({ err: error }, 'webhook inbox forwarding failed'),
+          onDeadLetter: (dead) => {
+            const { eventId, type, reason, list } = dead
+            logger.error({ eventId, type, reason, list }, 'accepted webhook event set aside as a dead letter')
+            alerts
+              .publish([deadLetterNotice(dead, clock.now())])
+              .catch((error: unknown) => logger.error({ err: error, eventId }, 'dead-letter alert failed'))
+          },
         })
         forwarder.start()
         webhookBacklog = () => forwarder.backlog()
+        webhookDeadLetters = () => forwarder.deadLetters()
         closers.push(async () => {
           // Whatever the receiver accepted before the stop goes into the queue now, not on the next start.
           try {
@@ -273,6 +287,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
           : createPostgresWebhookEventQueue({ db: store.db, backend })
       const queue = eventQueue
       webhookBacklog ??= queue.backlog
+      webhookDeadLetters ??= queue.deadLetters
       closers.push(() => queue.close())
     }
 
