@@ -175,7 +175,10 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
         collect: () => webhookDeadLetters?.() ?? Number.NaN,
       })
     }
-    const webhookSecrets = createWebhookSecrets(store.db, config.WEBHOOK_SECRETS ?? [])
+    const webhookSecrets = createWebhookSecrets(store.db, store.secretBox, config.WEBHOOK_SECRETS ?? [], {
+      onUnreadable: (registrationId) =>
+        logger.error({ registrationId }, 'a stored webhook secret does not open with BANKREC_SECRET_KEY'),
+    })
     await webhookSecrets.refresh()
     closers.push(async () => webhookSecrets.stop())
 
@@ -309,7 +312,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${address.port}`
     if (bank.sandbox && options.roles.has('receiver')) {
       // Sandbox mode wires itself up: the simulated bank delivers to this process.
-      const registration = await registerWebhook(bank.client, store.db, `${url}/webhooks`)
+      const registration = await registerWebhook(bank.client, store.db, store.secretBox, `${url}/webhooks`)
       const retired = await retireOtherSandboxRegistrations(bank.client, store.db, registration.id)
       await webhookSecrets.refresh()
       logger.info({ ...registration, retired }, 'webhook registered with the sandbox')

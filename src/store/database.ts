@@ -141,7 +141,10 @@ export type ReceivedEventsTable = {
 export type WebhookRegistrationsTable = {
   id: string
   url: string
-  secret: string
+  /** Plaintext, only in rows written before migration 0015 and until the next start seals them. */
+  secret: string | null
+  /** The signing secret sealed with BANKREC_SECRET_KEY (secret-box.ts). */
+  secret_sealed: string | null
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>
 }

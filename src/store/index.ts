@@ -48,6 +48,7 @@ export {
   listWebhookRegistrations,
   deleteWebhookRegistration,
   storedWebhookSecrets,
+  sealPlaintextWebhookSecrets,
 } from './webhook-registrations-repo.js'
 export {
   storeNotices,
@@ -210,3 +211,5 @@ export {
   jsonTextNestsDeeperThan,
 } from './storable-json.js'
 export type { JsonProblem } from './storable-json.js'
+export { createSecretBox, parseSecretKey, keptSecretKey, SECRET_KEY_FILE } from './secret-box.js'
+export type { SecretBox } from './secret-box.js'

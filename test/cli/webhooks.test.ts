@@ -40,12 +40,17 @@ afterAll(async () => {
   await sidecar?.drop()
 })
 
+/** The stored registration, its secret opened with the sidecar's key; the row itself holds no plaintext. */
 async function storedRegistration() {
-  return sidecar.context.store.db
+  const row = await sidecar.context.store.db
     .selectFrom('webhook_registrations')
-    .select(['id', 'secret'])
+    .select(['id', 'secret', 'secret_sealed'])
     .where('url', '=', webhookUrl)
     .executeTakeFirstOrThrow()
+  const secret = sidecar.context.store.secretBox.open(row.secret_sealed!)
+  expect(row.secret).toBeNull()
+  expect(row.secret_sealed).not.toContain(secret)
+  return { id: row.id, secret }
 }
 
 describe('bankrec webhooks register', () => {
