@@ -25,7 +25,7 @@ export type WebhookRegistrationOutcome = { id: string; url: string; action: 'cre
  * Registers this sidecar's webhook URL with the bank, or updates the registration it already has for that URL,
  * and stores the secret (sealed) for the receiver. The bank shows a secret only at creation, so a registration
  * whose secret bankrec does not hold is replaced by a new one. Registrations bankrec stored that the bank no longer
- * lists are retired: their secrets are accepted no more (issue 17, finding 7).
+ * lists (of this bank: the same URL scheme) are retired: their secrets are accepted no more (issue 17, finding 7).
  */
 export async function registerWebhook(
   client: BankClient,
@@ -54,8 +54,13 @@ export async function registerWebhook(
     listed.add(created.id)
     outcome = { id: created.id, url, action: 'created' }
   }
+  // Only registrations of this bank: a real bank takes https only and the sandbox plain http (as in
+  // retireOtherSandboxRegistrations), so a sandbox run never retires a real bank's registration kept in the database.
+  const scheme = new URL(url).protocol
   for (const stored of await listWebhookRegistrations(db)) {
-    if (!listed.has(stored.id)) await deleteWebhookRegistration(db, stored.id)
+    if (!listed.has(stored.id) && new URL(stored.url).protocol === scheme) {
+      await deleteWebhookRegistration(db, stored.id)
+    }
   }
   return outcome
 }
