@@ -94,5 +94,7 @@ export { ROLES, roleAllows, assertSecondPerson, MakerCheckerError } from './user
 export type { Actor, Role } from './users/index.js'
 export { createCustomers, CustomerError } from './customers/index.js'
 export type { Customer, Customers, CustomersContext, LearnedLink } from './customers/index.js'
+export { createCreditNotes } from './credit-notes/index.js'
+export type { CreditNote, CreditNotes, CreditNoteUpsertResult } from './credit-notes/index.js'
 export { dryRunMatching } from './reconcile/index.js'
 export type { DryRunReport } from './reconcile/index.js'

@@ -17,7 +17,7 @@ export function deadLetterNotice(
     routeSeverity: 'critical',
     kind: 'webhook_dead_letter',
     incidentId: null,
-    subject: { webhookEvent: { eventId: dead.eventId, type: dead.type } },
+    subject: { event: { id: dead.eventId ?? '(unreadable)', type: dead.type } },
     title: 'An accepted webhook event could not be queued',
     text:
       `The receiver accepted event ${dead.eventId ?? '(no id)'} but it could not be moved into the queue ` +

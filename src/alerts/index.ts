@@ -52,8 +52,10 @@ export type {
   NoticeSubject,
   ConnectionRef,
   TransferRef,
-  WebhookEventRef,
+  EventRef,
 } from './notice.js'
+export { uninterpretableEventNotice } from './event-notice.js'
+export type { UninterpretableEventAlert } from './event-notice.js'
 export { connectionNotice, INCIDENT_SEVERITY } from './connection-notice.js'
 export { transferNotice, TRANSFER_SEVERITY } from './transfer-notice.js'
 export { deadLetterNotice } from './dead-letter-notice.js'

@@ -23,11 +23,10 @@ export type TransferRef = {
   portalUrl?: string | null
 }
 
-/** A webhook event bankrec accepted but cannot process; only ids, never the event's body. */
-export type WebhookEventRef = { eventId: string | null; type: string | null }
+/** A webhook delivery bankrec could not interpret: its id and the type it claimed, never its body. */
+export type EventRef = { id: string; type: string | null }
 
-export type NoticeSubject =
-  { connection: ConnectionRef } | { transfer: TransferRef } | { webhookEvent: WebhookEventRef }
+export type NoticeSubject = { connection: ConnectionRef } | { transfer: TransferRef } | { event: EventRef }
 
 /** One message to operations, ready for any sink. */
 export type AlertNotice = {

@@ -1,4 +1,4 @@
-import { SIGNATURE_HEADER, signPayload } from '../receiver/index.js'
+import { SIGNATURE_HEADER, signPayload } from '../signing/index.js'
 import type { AlertSinkName } from './config.js'
 import type { AlertNotice } from './notice.js'
 import type { JsonAlertBody, SlackMessage } from './render.js'
@@ -145,7 +145,7 @@ export function logAlert(logger: AlertLogger, notice: AlertNotice): void {
       ? { connectionId: notice.subject.connection.id }
       : 'transfer' in notice.subject
         ? { transferId: notice.subject.transfer.id }
-        : { eventId: notice.subject.webhookEvent.eventId }
+        : { eventId: notice.subject.event.id }
   const line = {
     alert: {
       id: notice.id,

@@ -2,6 +2,7 @@ import { isIP } from 'node:net'
 import { z } from 'zod'
 import { parseAlertEnv } from '../alerts/index.js'
 import { parseSecretKey } from '../store/index.js'
+import { WRITE_OFF_REASONS } from '../reconcile/matcher/index.js'
 import { USER_NAME_PATTERN, USER_NAME_RULE } from '../users/index.js'
 
 const whole = (min: number, max: number) =>
@@ -48,6 +49,42 @@ const list = z
   .string()
   .transform((value) => value.split(',').map((s) => s.trim()))
   .refine((items) => items.every((s) => s.length > 0), 'must not contain an empty item')
+
+/** A limit for every currency and per currency: `30.00`, `30.00,JPY=3000,EUR=15`; each a plain decimal. */
+export type PerCurrency = { all: string | null; byCurrency: Record<string, string> }
+
+const perCurrency = (limit: { max?: number; example: string }) =>
+  z
+    .string()
+    .trim()
+    .transform((value, ctx): PerCurrency => {
+      const parsed: PerCurrency = { all: null, byCurrency: {} }
+      for (const item of value.split(',').map((part) => part.trim())) {
+        const [currency, amount] = item.includes('=')
+          ? item.split('=').map((part) => part.trim())
+          : [null, item]
+        const problem =
+          currency !== null && !/^[A-Z0-9]{3,12}$/.test(currency ?? '')
+            ? `"${item}": the currency must be 3 to 12 upper-case letters or digits, such as EUR`
+            : !/^\d{1,30}(\.\d{1,18})?$/.test(amount ?? '') || !/[1-9]/.test(amount ?? '')
+              ? `"${item}": must be a plain decimal greater than 0, such as ${limit.example}`
+              : limit.max !== undefined && Number(amount) >= limit.max
+                ? `"${item}": must be below ${limit.max}`
+                : (currency === null ? parsed.all !== null : currency in parsed.byCurrency)
+                  ? `"${item}": ${currency ?? 'the limit for every currency'} is given twice`
+                  : null
+        if (problem) {
+          ctx.addIssue({ code: 'custom', message: `${problem} (e.g. ${limit.example},JPY=3000)` })
+          return z.NEVER
+        }
+        if (currency === null) parsed.all = amount as string
+        else parsed.byCurrency[currency as string] = amount as string
+      }
+      return parsed
+    })
+
+const ACCOUNT = /^[\w .:/-]{1,64}$/
+const ACCOUNT_RULE = 'must be 1 to 64 letters, digits, spaces or _ . : / -'
 
 /**
  * Every environment variable bankrec reads, with its default. The README's configuration table follows this
@@ -106,6 +143,38 @@ export const BankrecEnv = z
     TRANSFER_LEG_WINDOW_SECONDS: whole(60, 30 * 86_400).default(3 * 86_400),
     /** Evidence score (0–100) from which a match is applied without a person (docs/matching.md). */
     MATCH_AUTO_APPLY_THRESHOLD: whole(1, 100).default(85),
+    /** Rule 5: a suggestion scoring at least this much is confirmed without a person; unset: never. */
+    MATCH_AUTO_CONFIRM_THRESHOLD: whole(1, 100).optional(),
+    /** A short payment leaving at most this much open pays the invoice (`30.00`, `30.00,JPY=3000`); unset: off. */
+    MATCH_FEE_TOLERANCE_AMOUNT: perCurrency({ example: '30.00' }).optional(),
+    /** The same as a percent of the invoice amount (`2`, `2,EUR=1.5`); with both, the smaller limit applies. */
+    MATCH_FEE_TOLERANCE_PERCENT: perCurrency({ max: 100, example: '2' }).optional(),
+    /** The ledger account write-offs are booked to. */
+    MATCH_WRITE_OFF_ACCOUNT: z.string().trim().regex(ACCOUNT, ACCOUNT_RULE).default('write-off'),
+    /** Per reason, the account instead: `bank_fee=6820,discount=4900,credit_note=4100`. */
+    MATCH_WRITE_OFF_ACCOUNTS: z
+      .string()
+      .trim()
+      .transform((value, ctx) => {
+        const accounts: Record<string, string> = {}
+        for (const item of value.split(',').map((part) => part.trim())) {
+          const [reason = '', account = ''] = item.split('=').map((part) => part.trim())
+          const problem = !(WRITE_OFF_REASONS as readonly string[]).includes(reason)
+            ? `"${item}": the reason must be one of ${WRITE_OFF_REASONS.join(', ')}`
+            : !ACCOUNT.test(account)
+              ? `"${item}": the account ${ACCOUNT_RULE}`
+              : reason in accounts
+                ? `"${item}": ${reason} is given twice`
+                : null
+          if (problem) {
+            ctx.addIssue({ code: 'custom', message: problem })
+            return z.NEVER
+          }
+          accounts[reason] = account
+        }
+        return accounts
+      })
+      .optional(),
     /** First delay of polling a non-terminal transfer; each poll without a change doubles it. */
     TRANSFER_POLL_INITIAL_SECONDS: whole(1, 86_400).default(10),
     /** Longest delay between two polls of a non-terminal transfer. */

@@ -133,22 +133,32 @@ function view(row: InvoiceWithState): Invoice {
   return invoiceView(row, row.state)
 }
 
+/**
+ * How a write of invoices (or of what changes them, such as credit notes) tells matching: `afterWrite` inside the
+ * writing transaction, `notify` after the commit (a failure is logged; the write stands).
+ */
+export function invoiceChangeHooks(context: InvoicesContext): {
+  afterWrite: InvoicesWrittenHook | undefined
+  notify(ids: string[]): Promise<void>
+} {
+  const listener = context.reconcile
+  return {
+    afterWrite: listener?.invoicesWritten ? (trx, ids) => listener.invoicesWritten!(trx, ids) : undefined,
+    async notify(ids) {
+      if (ids.length === 0 || !listener?.invoicesChanged) return
+      try {
+        await listener.invoicesChanged(ids)
+      } catch (error) {
+        context.logger?.error({ err: error, invoices: ids.length }, 'matching after an invoice change failed')
+      }
+    },
+  }
+}
+
 /** The invoice library over a store and a clock; routes and commands build one from their context. */
 export function createInvoices(context: InvoicesContext): Invoices {
   const { db } = context.store
-  const listener = context.reconcile
-  const afterWrite: InvoicesWrittenHook | undefined = listener?.invoicesWritten
-    ? (trx, ids) => listener.invoicesWritten!(trx, ids)
-    : undefined
-
-  async function notify(ids: string[]): Promise<void> {
-    if (ids.length === 0 || !listener?.invoicesChanged) return
-    try {
-      await listener.invoicesChanged(ids)
-    } catch (error) {
-      context.logger?.error({ err: error, invoices: ids.length }, 'matching after an invoice change failed')
-    }
-  }
+  const { afterWrite, notify } = invoiceChangeHooks(context)
 
   async function write(
     invoices: InvoiceInput[],

@@ -1,4 +1,10 @@
-export { createInvoices, INVOICE_STATUSES, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './create-invoices.js'
+export {
+  createInvoices,
+  invoiceChangeHooks,
+  INVOICE_STATUSES,
+  DEFAULT_LIST_LIMIT,
+  MAX_LIST_LIMIT,
+} from './create-invoices.js'
 export type {
   Invoices,
   InvoicesContext,

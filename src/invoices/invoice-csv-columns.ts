@@ -16,6 +16,8 @@ export const INVOICE_CSV_COLUMNS = [
   'metadata',
   'customerId',
   'paymentReference',
+  'discountPercent',
+  'discountUntil',
 ] as const
 export type InvoiceCsvColumn = (typeof INVOICE_CSV_COLUMNS)[number]
 
@@ -26,8 +28,13 @@ export const INVOICE_CSV_SCHEMA: CsvSchema<InvoiceCsvColumn, InvoiceInput> = {
   required: ['id', 'number', 'amount', 'currency'],
   lists: ['customerAliases'],
   json: ['metadata'],
-  validate(fields) {
-    const result = validateInvoice(fields)
+  validate({ discountPercent, discountUntil, ...fields }) {
+    // Discount terms are two cells; either given makes the object, so a missing half is reported by name.
+    const terms =
+      discountPercent === undefined && discountUntil === undefined
+        ? {}
+        : { earlyPaymentDiscount: { percent: discountPercent, until: discountUntil } }
+    const result = validateInvoice({ ...fields, ...terms })
     return result.ok ? { ok: true, value: result.invoice } : result
   },
 }

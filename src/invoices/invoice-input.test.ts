@@ -24,8 +24,17 @@ describe('validateInvoice', () => {
         metadata: null,
         customerId: null,
         paymentReference: null,
+        earlyPaymentDiscount: null,
       },
     })
+  })
+
+  it('keeps early-payment discount terms as given', () => {
+    const result = validateInvoice({
+      ...valid,
+      earlyPaymentDiscount: { percent: '2.5', until: '2026-03-10' },
+    })
+    expect(result.ok && result.invoice.earlyPaymentDiscount).toEqual({ percent: '2.5', until: '2026-03-10' })
   })
 
   it('keeps the amount as the decimal string given, with up to 18 decimals', () => {
@@ -82,6 +91,28 @@ describe('validateInvoice', () => {
     ['customerId', { customerId: 'has space' }, 'must be a customer id'],
     ['paymentReference', { paymentReference: 'RF19 5390 0754 7034' }, 'check digits do not add up'],
     ['paymentReference', { paymentReference: 'REF#1' }, 'may hold only letters, digits'],
+    [
+      'earlyPaymentDiscount.percent',
+      { earlyPaymentDiscount: { percent: '100', until: '2026-03-01' } },
+      'below 100',
+    ],
+    [
+      'earlyPaymentDiscount.percent',
+      { earlyPaymentDiscount: { percent: '0', until: '2026-03-01' } },
+      'greater than 0',
+    ],
+    [
+      'earlyPaymentDiscount.percent',
+      { earlyPaymentDiscount: { percent: 2, until: '2026-03-01' } },
+      'decimal string',
+    ],
+    [
+      'earlyPaymentDiscount.until',
+      { earlyPaymentDiscount: { percent: '2', until: '2026-02-30' } },
+      'calendar date',
+    ],
+    ['earlyPaymentDiscount.until', { earlyPaymentDiscount: { percent: '2' } }, 'is required'],
+    ['amountCredited', { amountCredited: '5' }, 'is derived by bankrec and cannot be written'],
     ['status', { status: 'paid' }, 'is derived by bankrec and cannot be written'],
     ['amountt', { amountt: '1' }, 'is not an invoice field'],
   ])('names the field %s when %j', (field, change, message) => {

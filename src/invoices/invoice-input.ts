@@ -17,7 +17,11 @@ export type InvoiceInput = {
   metadata: Record<string, unknown> | null
   customerId: string | null
   paymentReference: string | null
+  /** Early-payment discount terms: `percent` (decimal string, 0–100 exclusive) off when paid by `until`. */
+  earlyPaymentDiscount: EarlyPaymentDiscount | null
 }
+
+export type EarlyPaymentDiscount = { percent: string; until: string }
 
 /** A field that failed validation and why, in words a person can act on. */
 export type InvoiceFieldProblem = FieldProblem
@@ -46,6 +50,7 @@ export const READ_ONLY_FIELDS: ReadonlySet<string> = new Set([
   'amountOpen',
   'amountOverpaid',
   'amountWrittenOff',
+  'amountCredited',
   'version',
   'voidedAt',
   'createdAt',
@@ -146,6 +151,23 @@ const invoiceSchema = z.object({
         value === null || !/^RF\d\d/i.test(compactReference(value)) || isValidRf(compactReference(value)),
       'is not a valid RF creditor reference (ISO 11649): its check digits do not add up',
     ),
+  earlyPaymentDiscount: z
+    .strictObject(
+      {
+        percent: z
+          .string(required('must be a decimal string such as "2" or "2.5"'))
+          .trim()
+          .regex(/^\d{1,2}(\.\d{1,6})?$/, 'must be a plain decimal such as 2 or 2.5 (percent, below 100)')
+          .refine((value) => /[1-9]/.test(value), 'must be greater than 0'),
+        until: z
+          .string(required('must be an ISO date string YYYY-MM-DD'))
+          .trim()
+          .refine(isCalendarDate, 'must be a calendar date YYYY-MM-DD'),
+      },
+      { error: 'must be an object such as {"percent": "2", "until": "2026-03-10"}' },
+    )
+    .nullish()
+    .transform((value) => value ?? null),
   metadata: z
     .record(z.string(), z.unknown(), { error: 'must be a JSON object, such as {"po":"4711"}' })
     .nullish()

@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js'
 import type { InvoiceStatus } from '../reconcile/matcher/index.js'
 import type { InvoiceRow, InvoiceStateColumns } from '../store/index.js'
 
@@ -18,21 +19,32 @@ export type Invoice = {
   customerId: string | null
   /** The payment reference printed on the invoice. */
   paymentReference: string | null
+  /** Early-payment discount terms (docs/closing.md); null without. */
+  earlyPaymentDiscount: { percent: string; until: string } | null
+  /** The sum of the credit notes netted against the invoice. */
+  amountCredited: string
   status: InvoiceStatus
   /** Settled allocations, never more than the amount. */
   amountPaid: string
   /** Tentative allocations from pending inflows; they never change the status. */
   amountPending: string
-  /** amount − amountPaid − amountWrittenOff. */
+  /** amount − amountPaid − amountWrittenOff − credit notes not yet booked. */
   amountOpen: string
   amountOverpaid: string
-  /** Fee tolerance write-offs. */
+  /** Residuals written off: fees, discounts, credit notes booked with a payment (docs/closing.md). */
   amountWrittenOff: string
   /** Grows by one with every change of the caller's fields (and with void). */
   version: number
   voidedAt: string | null
   createdAt: string
   updatedAt: string
+}
+
+/** What is open before matching looked at the invoice: the amount less its credit notes. */
+function openBeforeMatching(row: InvoiceRow): string {
+  if (new Decimal(row.credited).isZero()) return row.amount
+  const open = new Decimal(row.amount).minus(row.credited)
+  return (open.isNegative() ? new Decimal(0) : open).toFixed()
 }
 
 /**
@@ -56,10 +68,15 @@ export function invoiceView(row: InvoiceRow, derived?: InvoiceStateColumns | nul
     metadata: row.metadata,
     customerId: row.customer_id,
     paymentReference: row.payment_reference,
+    earlyPaymentDiscount:
+      row.discount_percent === null || row.discount_until === null
+        ? null
+        : { percent: row.discount_percent, until: row.discount_until },
+    amountCredited: row.credited,
     status,
     amountPaid: derived?.amount_paid ?? '0',
     amountPending: derived?.amount_pending ?? '0',
-    amountOpen: derived?.amount_open ?? (voided ? '0' : row.amount),
+    amountOpen: derived?.amount_open ?? (voided ? '0' : openBeforeMatching(row)),
     amountOverpaid: derived?.amount_overpaid ?? '0',
     amountWrittenOff: derived?.amount_written_off ?? '0',
     version: Number(row.version),

@@ -38,8 +38,8 @@ describe('parseInvoiceCsv on a file of bad rows', () => {
 describe('parseInvoiceCsv', () => {
   it('reads every column, aliases split on | and metadata as JSON', async () => {
     const csv =
-      'id,number,amount,currency,customerName,customerAliases,issueDate,dueDate,entityId,accountId,metadata,customerId,paymentReference\n' +
-      'inv_1,INV-1,120.50,EUR,"Acme, Ltd",ACME | Acme Trading,2026-01-05,2026-02-04,ent_1,acc_1,"{""po"":""4711""}",cus_1,RF18 5390 0754 7034\n'
+      'id,number,amount,currency,customerName,customerAliases,issueDate,dueDate,entityId,accountId,metadata,customerId,paymentReference,discountPercent,discountUntil\n' +
+      'inv_1,INV-1,120.50,EUR,"Acme, Ltd",ACME | Acme Trading,2026-01-05,2026-02-04,ent_1,acc_1,"{""po"":""4711""}",cus_1,RF18 5390 0754 7034,2,2026-01-15\n'
     expect(await parseInvoiceCsv(csv)).toEqual({
       ok: true,
       invoices: [
@@ -57,6 +57,7 @@ describe('parseInvoiceCsv', () => {
           metadata: { po: '4711' },
           customerId: 'cus_1',
           paymentReference: 'RF18 5390 0754 7034',
+          earlyPaymentDiscount: { percent: '2', until: '2026-01-15' },
         },
       ],
     })

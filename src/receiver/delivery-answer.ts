@@ -1,5 +1,5 @@
+import type { SignatureFailureReason } from '../signing/index.js'
 import type { EnvelopeRefusal } from './envelope.js'
-import type { SignatureFailureReason } from './signature.js'
 
 /** What became of a delivery; the metrics count answers by outcome and reason. */
 export type DeliveryOutcome = 'queued' | 'ignored' | 'duplicate' | 'rejected' | 'unavailable' | 'error'

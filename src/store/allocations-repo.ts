@@ -9,6 +9,10 @@ export type NewAllocation = {
   invoiceId: string
   amount: string
   writeOff: string
+  /** Why the write-off is booked (bank_fee, discount, …); null or absent without a write-off. */
+  writeOffReason?: string | null
+  /** The ledger account the write-off is booked to. */
+  writeOffAccount?: string | null
   settled: boolean
   rule: string
   field: string | null
@@ -64,6 +68,8 @@ export async function insertAllocations(
         invoice_id: allocation.invoiceId,
         amount: allocation.amount,
         write_off: allocation.writeOff,
+        write_off_reason: allocation.writeOffReason ?? null,
+        write_off_account: allocation.writeOffAccount ?? null,
         settled: allocation.settled,
         rule: allocation.rule,
         field: allocation.field,

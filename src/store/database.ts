@@ -119,9 +119,21 @@ export type SyncStreamsTable = {
 export type ProcessedEventsTable = {
   event_id: string
   type: string
-  /** processed or ignored (unknown and reserved types). */
+  /** processed, ignored (unknown and reserved types) or uninterpretable (see uninterpretable_events). */
   outcome: string
   processed_at: Generated<Timestamp>
+}
+
+/** A delivery the event worker could not read; `body` is its JSON text as queued. */
+export type UninterpretableEventsTable = {
+  event_id: string
+  type: string | null
+  problem: string
+  detail: string
+  connection_ids: string[]
+  body: string
+  received_at: Timestamp
+  recorded_at: Timestamp
 }
 
 export type SyncRequestsTable = {
@@ -290,8 +302,27 @@ export type InvoicesTable = {
   payment_reference: ColumnType<string | null, string | null | undefined, string | null>
   /** Every key a payment can name the invoice by (matcher's invoiceMatchKeys), GIN-indexed. */
   match_keys: ColumnType<string[], string[] | undefined, string[]>
+  /** Early-payment discount terms: percent off when paid on or before `discount_until` (both or neither). */
+  discount_percent: ColumnType<string | null, string | null | undefined, string | null>
+  discount_until: ColumnType<string | null, string | null | undefined, string | null>
+  /** The sum of the active credit notes netted against the invoice, kept by the credit notes' writes. */
+  credited: ColumnType<string, string | undefined, string>
   voided_at: Timestamp | null
   /** bigint: pg returns it as a string. Grows by one with every change. */
+  version: ColumnType<string, string | number | undefined, string | number>
+  created_at: DefaultedTimestamp
+  updated_at: DefaultedTimestamp
+}
+
+/** A credit note netted against its invoice; DELETE voids it and keeps the row. */
+export type CreditNotesTable = {
+  id: string
+  number: string
+  amount: Numeric
+  currency: string
+  customer_id: string | null
+  invoice_id: string
+  voided_at: Timestamp | null
   version: ColumnType<string, string | number | undefined, string | number>
   created_at: DefaultedTimestamp
   updated_at: DefaultedTimestamp
@@ -304,6 +335,10 @@ export type AllocationsTable = {
   invoice_id: string
   amount: Numeric
   write_off: Numeric
+  /** Why the write-off was booked: bank_fee, discount, fx, rounding, credit_note, psp_fee, short_payment, …; null without one. */
+  write_off_reason: ColumnType<string | null, string | null | undefined, string | null>
+  /** The ledger account the write-off is booked to; null without one. */
+  write_off_account: ColumnType<string | null, string | null | undefined, string | null>
   /** false: a tentative allocation of a pending inflow. */
   settled: boolean
   /** reference, suggestion or manual. */
@@ -482,6 +517,7 @@ export type Database = {
   audit_log: AuditLogTable
   users: UsersTable
   invoices: InvoicesTable
+  credit_notes: CreditNotesTable
   app_events: AppEventsTable
   transfers: TransfersTable
   transfer_attempts: TransferAttemptsTable
@@ -499,4 +535,5 @@ export type Database = {
   transactions: TransactionsTable
   sync_streams: SyncStreamsTable
   processed_events: ProcessedEventsTable
+  uninterpretable_events: UninterpretableEventsTable
 }

@@ -38,9 +38,17 @@ export {
   purgeConnection,
   listMirroredConnections,
   getMirroredConnection,
+  setMirroredStatus,
 } from './connections-repo.js'
 export type { MirroredConnection, StatusObservation } from './connections-repo.js'
 export { claimEvent, isEventProcessed } from './processed-events-repo.js'
+export {
+  recordUninterpretableEvent,
+  countUninterpretableEvents,
+  uninterpretableEventKey,
+  UNINTERPRETABLE_EVENT_EXCEPTION,
+} from './uninterpretable-events-repo.js'
+export type { UninterpretableEventWrite } from './uninterpretable-events-repo.js'
 export type { EventOutcome } from './processed-events-repo.js'
 export {
   saveWebhookRegistration,
@@ -213,3 +221,10 @@ export {
 export type { JsonProblem } from './storable-json.js'
 export { createSecretBox, parseSecretKey, keptSecretKey, SECRET_KEY_FILE } from './secret-box.js'
 export type { SecretBox } from './secret-box.js'
+export { getCreditNote, listCreditNotes, upsertCreditNote, voidCreditNote } from './credit-notes-repo.js'
+export type {
+  CreditNoteCheck,
+  CreditNoteRow,
+  CreditNoteUpsertOutcome,
+  CreditNoteWrite,
+} from './credit-notes-repo.js'

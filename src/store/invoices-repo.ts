@@ -28,6 +28,7 @@ export type InvoiceWrite = {
   metadata?: Record<string, unknown> | null
   customerId?: string | null
   paymentReference?: string | null
+  earlyPaymentDiscount?: { percent: string; until: string } | null
 }
 
 /** `changed` is false when the stored invoice already had these fields (nothing written, version kept). */
@@ -88,6 +89,8 @@ function toRow(invoice: InvoiceWrite, now: Date) {
     metadata: invoice.metadata == null ? null : JSON.stringify(invoice.metadata),
     customer_id: invoice.customerId ?? null,
     payment_reference: invoice.paymentReference ?? null,
+    discount_percent: invoice.earlyPaymentDiscount?.percent ?? null,
+    discount_until: invoice.earlyPaymentDiscount?.until ?? null,
     match_keys: invoiceMatchKeys(invoice),
     created_at: now,
     updated_at: now,
@@ -109,6 +112,8 @@ const CALLER_COLUMNS = [
   'metadata',
   'customer_id',
   'payment_reference',
+  'discount_percent',
+  'discount_until',
   'match_keys',
 ] as const
 

@@ -362,6 +362,31 @@ const CASES: Record<string, Case[]> = {
     ...queries('cursor', INJECTIONS),
   ],
   'DELETE /api/invoices/:id': ids('/api/invoices/:id'),
+  'PUT /api/credit-notes/:id': [
+    ...malformed({ path: '/api/credit-notes/cn-1' }),
+    ...BAD_DECIMALS.filter((v) => v !== null).map((value) => ({
+      name: `amount ${String(value).slice(0, 20)}`,
+      path: '/api/credit-notes/cn-1',
+      body: { number: 'CN-1', amount: value, currency: 'EUR', invoiceId: 'INV-1' },
+      names: 'amount',
+    })),
+    {
+      name: 'an invoice that does not exist',
+      path: '/api/credit-notes/cn-1',
+      body: { number: 'CN-1', amount: '1.00', currency: 'EUR', invoiceId: 'nope' },
+      names: 'invoiceId',
+    },
+    {
+      name: 'an unknown field',
+      path: '/api/credit-notes/cn-1',
+      body: { number: 'CN-1', amount: '1.00', currency: 'EUR', invoiceId: 'INV-1', colour: 'red' },
+      names: 'colour',
+    },
+  ],
+  'GET /api/credit-notes/:id': ids('/api/credit-notes/:id'),
+  'GET /api/credit-notes': queries('limit', ['0', '1e400', 'ten']),
+  'DELETE /api/credit-notes/:id': ids('/api/credit-notes/:id'),
+  'GET /api/matching/config': [],
   'GET /api/alerts': [...queries('severity', INJECTIONS), ...queries('cursor', INJECTIONS)],
   'GET /api/me': [],
   'GET /api/audit': [

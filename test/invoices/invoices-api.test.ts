@@ -73,6 +73,8 @@ describe('invoice API', () => {
       metadata: null,
       customerId: null,
       paymentReference: null,
+      earlyPaymentDiscount: null,
+      amountCredited: '0',
       status: 'open',
       amountPaid: '0',
       amountPending: '0',

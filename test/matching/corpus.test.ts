@@ -18,6 +18,8 @@ describe('the remittance corpus (fixtures/matching/corpus.json)', () => {
         invoiceIds: [...entry.expect.invoiceIds].sort(),
       })
       expect(result.codes).toEqual(expect.arrayContaining(entry.expect.reasons))
+      if (entry.expect.writeOffs) expect(result.writeOffs).toEqual(entry.expect.writeOffs)
+      if (entry.expect.closed !== undefined) expect(result.closed).toBe(entry.expect.closed)
     },
   )
 

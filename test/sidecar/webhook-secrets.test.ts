@@ -109,7 +109,7 @@ describe('dead letters on the Redis inbox (finding 2)', () => {
         expect(notice).toEqual({
           kind: 'webhook_dead_letter',
           severity: 'critical',
-          subject: { webhookEvent: { eventId: 'evt_dead_1', type: 'test' } },
+          subject: { event: { id: 'evt_dead_1', type: 'test' } },
         })
       },
       { timeout: 15_000, interval: 200 },

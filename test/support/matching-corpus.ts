@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs'
+import { Decimal } from 'decimal.js'
+import { creditNoteProblems, type CreditNoteInput } from '../../src/credit-notes/index.js'
 import {
   InvoiceIndex,
   matchConfig,
@@ -22,16 +24,35 @@ export type CorpusCase = {
   payment: MatchTransaction
   prior?: MatchTransaction[]
   invoices?: MatchInvoice[]
-  expect: { outcome: ExpectedOutcome; invoiceIds: string[]; reasons: string[] }
+  /** Credit notes of the case's invoices, netted as the API nets them (same customer and currency). */
+  creditNotes?: CreditNoteInput[]
+  expect: {
+    outcome: ExpectedOutcome
+    invoiceIds: string[]
+    reasons: string[]
+    /** Residual cases: every write-off the payment's allocations must make, and why. */
+    writeOffs?: Array<{ invoiceId: string; amount: string; reason: string }>
+    /** Residual cases: whether the named invoices end with nothing open. */
+    closed?: boolean
+  }
 }
 
-export type Corpus = { customers: MatchCustomer[]; invoices: MatchInvoice[]; cases: CorpusCase[] }
+export type Corpus = {
+  customers: MatchCustomer[]
+  invoices: MatchInvoice[]
+  cases: CorpusCase[]
+  /** The documented configuration the residual cases (tag `residual`) run under (docs/closing.md). */
+  residualConfig: MatchConfigInput
+}
 
 export type CaseResult = {
   case: CorpusCase
   outcome: ExpectedOutcome
   invoiceIds: string[]
   codes: string[]
+  writeOffs: Array<{ invoiceId: string; amount: string; reason: string }>
+  /** The named invoices end with nothing open. */
+  closed: boolean
   /** The engine applied money where the case says it must not (or to other invoices). */
   wrongAutomatic: boolean
   outcomeRight: boolean
@@ -54,21 +75,54 @@ const OUTCOMES: Record<PaymentOutcome['outcome'], ExpectedOutcome> = {
   none: 'none',
 }
 
+/** The case's invoice with the credit notes the API would net against it. */
+function withCredits(invoice: MatchInvoice, entry: CorpusCase): MatchInvoice {
+  let credits = new Decimal(0)
+  for (const note of entry.creditNotes ?? []) {
+    if (note.invoiceId !== invoice.id) continue
+    const invoiceSide = {
+      amount: invoice.amount.toString(),
+      currency: invoice.currency,
+      customerId: invoice.customerId ?? null,
+      void: invoice.void === true,
+    }
+    if (creditNoteProblems(note, invoiceSide, credits.toFixed()).length === 0)
+      credits = credits.plus(note.amount)
+  }
+  return credits.isZero() ? invoice : { ...invoice, credits: credits.toFixed() }
+}
+
 /** Matches one case's payment against the books (and its own prior transactions). */
 export function runCase(corpus: Corpus, entry: CorpusCase, config: MatchConfigInput = {}): CaseResult {
-  const invoices = [...corpus.invoices, ...(entry.invoices ?? [])]
+  const invoices = [
+    ...corpus.invoices,
+    ...(entry.invoices ?? []).map((invoice) => withCredits(invoice, entry)),
+  ]
   const index = new InvoiceIndex(invoices, corpus.customers)
   const result = reconcile({
     index,
     invoices,
     transactions: [...(entry.prior ?? []), entry.payment],
-    config: matchConfig(config),
+    config: matchConfig(entry.tags.includes('residual') ? { ...corpus.residualConfig, ...config } : config),
   })
   const outcome = paymentOutcome(result, entry.payment.id)
+  const mine = result.allocations.filter((item) => item.transactionId === entry.payment.id)
   const found = {
     outcome: OUTCOMES[outcome.outcome],
     invoiceIds: outcome.invoiceIds,
     codes: outcome.evidence.map((item) => item.code),
+    writeOffs: mine
+      .filter((item) => item.writeOff !== '0')
+      .map((item) => ({
+        invoiceId: item.invoiceId,
+        amount: item.writeOff,
+        reason: item.writeOffReason ?? '',
+      })),
+    closed:
+      outcome.invoiceIds.length > 0 &&
+      outcome.invoiceIds.every(
+        (id) => result.invoices.find((state) => state.invoiceId === id)?.amountOpen === '0',
+      ),
   }
   const expected = entry.expect
   const sameInvoices = [...found.invoiceIds].sort().join() === [...expected.invoiceIds].sort().join()
@@ -77,7 +131,11 @@ export function runCase(corpus: Corpus, entry: CorpusCase, config: MatchConfigIn
     ...found,
     wrongAutomatic: found.outcome === 'applied' && (expected.outcome !== 'applied' || !sameInvoices),
     outcomeRight: found.outcome === expected.outcome && (expected.outcome === 'none' || sameInvoices),
-    reasonsRight: expected.reasons.every((code) => found.codes.includes(code)),
+    reasonsRight:
+      expected.reasons.every((code) => found.codes.includes(code)) &&
+      (expected.writeOffs === undefined ||
+        JSON.stringify(found.writeOffs) === JSON.stringify(expected.writeOffs)) &&
+      (expected.closed === undefined || found.closed === expected.closed),
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { Allocator, MatcherInputError, type Described, type Payment } from './allocate.js'
+import { Allocator, MatcherInputError, type Described } from './allocate.js'
+import type { Payment } from './payment.js'
 import { matchConfig } from './config.js'
 import { InvoiceLedger } from './invoice-ledger.js'
 import { toUnits } from './money.js'

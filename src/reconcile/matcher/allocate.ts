@@ -1,19 +1,16 @@
-import type { TransactionPhase } from './canonical-order.js'
-import { feeTolerance, withinFeeTolerance, type FeeTolerance, type MatchConfig } from './config.js'
+import { writeOffAccountFor, type MatchConfig } from './config.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
 import { formatUnits, minUnits, toUnits } from './money.js'
+import type { Payment } from './payment.js'
+import { explainShortfall } from './residuals.js'
 import type {
   Allocation,
   AllocationRule,
   ManualAllocation,
   MatchException,
   MatchExceptionType,
-  MatchTransaction,
   ReferenceField,
 } from './types.js'
-
-/** A transaction being allocated, with its amount in money units and its phase. */
-export type Payment = { transaction: MatchTransaction; amount: bigint; phase: TransactionPhase }
 
 /** Why an allocation was made, copied onto every allocation it produces. */
 export type AllocationOrigin = {
@@ -40,14 +37,11 @@ const MANUAL: AllocationOrigin = { rule: 'manual', field: null, madeBy: 'person'
 export class Allocator {
   readonly allocations: Allocation[] = []
   readonly exceptions: MatchException[] = []
-  private readonly tolerance: FeeTolerance
 
   constructor(
     private readonly ledgers: ReadonlyMap<string, InvoiceLedger>,
-    config: MatchConfig,
-  ) {
-    this.tolerance = feeTolerance(config)
-  }
+    private readonly config: MatchConfig,
+  ) {}
 
   ledger(invoiceId: string, transactionId: string): InvoiceLedger {
     const ledger = this.ledgers.get(invoiceId)
@@ -136,12 +130,18 @@ export class Allocator {
       if (open <= 0n) continue
       const take = minUnits(rest, open)
       const left = open - take
-      // Rule 6: fees taken on the way may leave a small rest; settled money within tolerance pays the invoice.
-      const writeOff =
-        settled && left > 0n && withinFeeTolerance(this.tolerance, left, ledger.amount) ? left : 0n
+      // Credit notes are booked with the first settled money; otherwise a rest the last invoice is left with may
+      // be a fee, a discount or within tolerance (residuals.ts), and is written off with its reason.
+      const credits = settled && ledger.credits > 0n ? ledger.bookCredits() : 0n
+      const shortfall =
+        credits === 0n && left > 0n && ledger === ledgers[ledgers.length - 1]
+          ? explainShortfall(this.config, payment, ledger, left)
+          : null
+      const writeOff = credits + (shortfall ? left : 0n)
+      const reason = credits > 0n ? 'credit_note' : (shortfall?.reason ?? null)
       if (settled) {
         ledger.paid += take
-        ledger.writtenOff += writeOff
+        ledger.writtenOff += writeOff - credits
       } else {
         ledger.pending += take
       }
@@ -152,6 +152,8 @@ export class Allocator {
         invoiceId: ledger.invoice.id,
         amount: formatUnits(take),
         writeOff: formatUnits(writeOff),
+        writeOffReason: reason,
+        writeOffAccount: reason === null ? null : writeOffAccountFor(this.config, reason),
         settled,
         rule: origin.rule,
         field: origin.field,

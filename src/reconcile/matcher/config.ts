@@ -13,6 +13,15 @@ export type MatchConfig = {
   /** Percent of the invoice amount (e.g. 0.5 for 0.5 %). @defaultValue null (off) */
   feeTolerancePercent: Decimal | null
   /**
+   * Per currency, the tolerances that replace the two above (a limit left out keeps the general one; null turns
+   * it off for that currency). @defaultValue {}
+   */
+  feeToleranceByCurrency: Readonly<Record<string, CurrencyTolerance>>
+  /** The ledger account write-offs are booked to. @defaultValue "write-off" */
+  writeOffAccount: string
+  /** Per write-off reason (`bank_fee`, `discount`, …), an account that replaces `writeOffAccount`. @defaultValue {} */
+  writeOffAccounts: Readonly<Record<string, string>>
+  /**
    * Evidence: a reference (or a verified payer's exact amount) scoring at least this much, with no unexplained
    * conflict, is applied without a person; below it the match is suggested with its reasons. @defaultValue 85
    */
@@ -30,10 +39,14 @@ export type MatchConfig = {
   transferLegWindowSeconds: number
 }
 
+/** One currency's tolerances; a limit left out keeps the general one. */
+export type CurrencyTolerance = { absolute?: Decimal | null; percent?: Decimal | null }
+
 export type MatchConfigInput = Partial<
-  Omit<MatchConfig, 'feeToleranceAbsolute' | 'feeTolerancePercent'> & {
+  Omit<MatchConfig, 'feeToleranceAbsolute' | 'feeTolerancePercent' | 'feeToleranceByCurrency'> & {
     feeToleranceAbsolute: Money | null
     feeTolerancePercent: Money | null
+    feeToleranceByCurrency: Readonly<Record<string, { absolute?: Money | null; percent?: Money | null }>>
   }
 >
 
@@ -41,6 +54,9 @@ export const DEFAULT_MATCH_CONFIG: MatchConfig = {
   autoApplyThreshold: DEFAULT_AUTO_APPLY_THRESHOLD,
   feeToleranceAbsolute: null,
   feeTolerancePercent: null,
+  feeToleranceByCurrency: {},
+  writeOffAccount: 'write-off',
+  writeOffAccounts: {},
   autoConfirmThreshold: null,
   maxSuggestionSetSize: 5,
   suggestionCandidateLimit: 20,
@@ -56,17 +72,36 @@ export function matchConfig(input: MatchConfigInput = {}): MatchConfig {
     ...given,
     feeToleranceAbsolute: absolute === null ? null : toDecimal(absolute),
     feeTolerancePercent: percent === null ? null : toDecimal(percent),
+    feeToleranceByCurrency: Object.fromEntries(
+      Object.entries(input.feeToleranceByCurrency ?? {}).map(([currency, limits]) => [
+        currency,
+        Object.fromEntries(
+          Object.entries(limits)
+            .filter(([, value]) => value !== undefined)
+            .map(([limit, value]) => [limit, value === null ? null : toDecimal(value)]),
+        ) as CurrencyTolerance,
+      ]),
+    ),
   }
 }
 
 /** The fee tolerance in money units: `percent` is scaled like an amount (1 % is 10^18). */
 export type FeeTolerance = { absolute: bigint | null; percent: bigint | null }
 
-export function feeTolerance(config: MatchConfig): FeeTolerance {
+/** The tolerance for money in `currency` (its own limits where the configuration sets them, else the general ones). */
+export function feeTolerance(config: MatchConfig, currency?: string): FeeTolerance {
+  const own = currency === undefined ? undefined : config.feeToleranceByCurrency[currency]
+  const absolute = own?.absolute !== undefined ? own.absolute : config.feeToleranceAbsolute
+  const percent = own?.percent !== undefined ? own.percent : config.feeTolerancePercent
   return {
-    absolute: config.feeToleranceAbsolute ? toUnits(config.feeToleranceAbsolute) : null,
-    percent: config.feeTolerancePercent ? toUnits(config.feeTolerancePercent) : null,
+    absolute: absolute ? toUnits(absolute) : null,
+    percent: percent ? toUnits(percent) : null,
   }
+}
+
+/** The ledger account a write-off with this reason is booked to. */
+export function writeOffAccountFor(config: MatchConfig, reason: string): string {
+  return config.writeOffAccounts[reason] ?? config.writeOffAccount
 }
 
 const PERCENT_DENOMINATOR = 100n * 10n ** BigInt(SCALE)

@@ -1,8 +1,16 @@
 export { MatcherInputError } from './allocate.js'
 export { compareCanonical, latestVersions, transactionPhase } from './canonical-order.js'
 export type { TransactionPhase } from './canonical-order.js'
-export { DEFAULT_MATCH_CONFIG, feeTolerance, matchConfig, withinFeeTolerance } from './config.js'
-export type { FeeTolerance, MatchConfig, MatchConfigInput } from './config.js'
+export {
+  DEFAULT_MATCH_CONFIG,
+  feeTolerance,
+  matchConfig,
+  withinFeeTolerance,
+  writeOffAccountFor,
+} from './config.js'
+export type { CurrencyTolerance, FeeTolerance, MatchConfig, MatchConfigInput } from './config.js'
+export { explainShortfall, statedFee } from './residuals.js'
+export type { Shortfall, StatedFee } from './residuals.js'
 export { findReferences, referencedInvoiceIds } from './find-references.js'
 export type {
   HitKind,
@@ -49,7 +57,7 @@ export { tokenKey, tokenize } from './tokenize.js'
 export type { Token } from './tokenize.js'
 export { matchTransferLegs } from './transfer-legs.js'
 export type { MatchTransfer, TransferLegs, TransferLegsResult } from './transfer-legs.js'
-export { REFERENCE_FIELDS } from './types.js'
+export { REFERENCE_FIELDS, WRITE_OFF_REASONS } from './types.js'
 export type {
   Allocation,
   AllocationRule,
@@ -67,4 +75,5 @@ export type {
   ReferenceField,
   ReferenceVia,
   RejectedSuggestion,
+  WriteOffReason,
 } from './types.js'

@@ -1,7 +1,7 @@
 import { formatUnits, toUnits } from './money.js'
 import type { InvoiceState, InvoiceStatus, MatchInvoice } from './types.js'
 
-type ParsedAmount = { units: bigint; text: string }
+type ParsedAmount = { units: bigint; text: string; credits: bigint }
 
 // Invoices are immutable values (an upsert replaces the object), so their parsed amount can be kept with them.
 const parsedAmounts = new WeakMap<MatchInvoice, ParsedAmount>()
@@ -10,7 +10,8 @@ function parsedAmount(invoice: MatchInvoice): ParsedAmount {
   let parsed = parsedAmounts.get(invoice)
   if (!parsed) {
     const units = toUnits(invoice.amount)
-    parsed = { units, text: formatUnits(units > 0n ? units : 0n) }
+    const credits = invoice.credits ? toUnits(invoice.credits) : 0n
+    parsed = { units, text: formatUnits(units > 0n ? units : 0n), credits: credits > 0n ? credits : 0n }
     parsedAmounts.set(invoice, parsed)
   }
   return parsed
@@ -23,16 +24,30 @@ export class InvoiceLedger {
   pending = 0n
   writtenOff = 0n
   overpaid = 0n
+  /** Credit notes netted against the invoice and not yet booked (the first settled allocation writes them off). */
+  credits: bigint
 
   constructor(readonly invoice: MatchInvoice) {
-    this.amount = parsedAmount(invoice).units
+    const parsed = parsedAmount(invoice)
+    this.amount = parsed.units
+    this.credits = parsed.credits
   }
 
   /** What settled money may still pay. */
   openForSettled(): bigint {
-    if (this.paid === 0n && this.writtenOff === 0n) return this.amount > 0n ? this.amount : 0n
-    const open = this.amount - this.paid - this.writtenOff
+    if (this.paid === 0n && this.writtenOff === 0n && this.credits === 0n) {
+      return this.amount > 0n ? this.amount : 0n
+    }
+    const open = this.amount - this.paid - this.writtenOff - this.credits
     return open > 0n ? open : 0n
+  }
+
+  /** Books the credit notes not yet booked: they become part of what is written off. */
+  bookCredits(): bigint {
+    const credits = this.credits
+    this.writtenOff += credits
+    this.credits = 0n
+    return credits
   }
 
   /** What pending money may still hold: the open amount not already held by earlier pending money. */
@@ -50,7 +65,13 @@ export class InvoiceLedger {
   }
 
   state(): InvoiceState {
-    if (this.paid === 0n && this.pending === 0n && this.writtenOff === 0n && this.overpaid === 0n) {
+    if (
+      this.paid === 0n &&
+      this.pending === 0n &&
+      this.writtenOff === 0n &&
+      this.overpaid === 0n &&
+      this.credits === 0n
+    ) {
       const open = parsedAmount(this.invoice).text
       const status = this.invoice.void ? 'void' : open === '0' ? 'paid' : 'open'
       return {

@@ -1,4 +1,5 @@
-import type { Allocator, Payment } from './allocate.js'
+import type { Allocator } from './allocate.js'
+import type { Payment } from './payment.js'
 import type { MatchConfig } from './config.js'
 import { customerKeyOf, type PayerIdentity } from './customer-directory.js'
 import type { InvoiceIndex } from './invoice-index.js'

@@ -1,4 +1,4 @@
-import type { Payment } from './allocate.js'
+import type { Payment } from './payment.js'
 import { dateSpans, overlaps } from './date-spans.js'
 import { POINTS, reasonsOf, score } from './evidence.js'
 import type { InvoiceLedger } from './invoice-ledger.js'

@@ -1,4 +1,5 @@
-import { Allocator, type Payment } from './allocate.js'
+import { Allocator } from './allocate.js'
+import type { Payment } from './payment.js'
 import { latestVersions, transactionPhase, type TransactionPhase } from './canonical-order.js'
 import { DEFAULT_MATCH_CONFIG, type MatchConfig } from './config.js'
 import type { PayerIdentity } from './customer-directory.js'

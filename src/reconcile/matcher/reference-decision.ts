@@ -1,5 +1,4 @@
-import type { Payment } from './allocate.js'
-import { withinFeeTolerance, feeTolerance } from './config.js'
+import type { Payment } from './payment.js'
 import { customerKeyOf } from './customer-directory.js'
 import {
   hasUnexplainedConflict,
@@ -13,9 +12,13 @@ import type { ReferenceHit, TransactionReferences } from './find-references.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
 import { customerLabel, isRejected, openFor, openInvoicesOf, type MatchContext } from './match-context.js'
 import { formatUnits, toUnits } from './money.js'
+import { explainShortfall, statedFeeMismatch } from './residuals.js'
 import type { Evidence, ReferenceField } from './types.js'
 
 type Named = { ledger: InvoiceLedger; hit: ReferenceHit }
+
+/** Amount evidence of a rest the payment leaves that a residual explains: it corroborates like the amount. */
+const EXPLAINED_REST = new Set(['amount_tolerance', 'fee_stated', 'discount_in_time'])
 
 function customersOf(ledgers: readonly InvoiceLedger[]): string[] {
   return [...new Set(ledgers.flatMap((ledger) => customerKeyOf(ledger.invoice) ?? []))]
@@ -63,19 +66,14 @@ function amountEvidence(context: MatchContext, payment: Payment, live: readonly 
           text: `${amount} is exactly what the ${live.length} named invoices have open together`,
         }
   }
-  const single = live[0]
-  if (
-    live.length === 1 &&
-    single &&
-    payment.phase === 'settled' &&
-    payment.amount < open &&
-    withinFeeTolerance(feeTolerance(context.config), open - payment.amount, single.amount)
-  ) {
-    return {
-      code: 'amount_tolerance',
-      points: POINTS.amountTolerance,
-      text: `${amount} is within the fee tolerance of the ${formatUnits(open)} open`,
-    }
+  // The rest is left on the last invoice (money pays them in order): a fee, discount or tolerance may explain it.
+  const last = live[live.length - 1]
+  const left = open - payment.amount
+  if (last && left > 0n && left < openFor(payment, last)) {
+    const explained = explainShortfall(context.config, payment, last, left)
+    if (explained) return explained.evidence
+    const mismatch = statedFeeMismatch(payment, left)
+    if (mismatch) return mismatch
   }
   const relation = payment.amount < open ? 'less than' : 'more than'
   return {
@@ -153,7 +151,7 @@ export function allocateByReference(
   const ledgers = live.map((item) => item.ledger)
   const amount = amountEvidence(context, payment, ledgers)
   const amountFits = amount.code === 'amount_exact' || amount.code === 'amount_set'
-  const corroborated = amountFits || amount.code === 'amount_tolerance'
+  const corroborated = amountFits || EXPLAINED_REST.has(amount.code)
   const payer = context.payer(payment)
   const elsewhere = corroborated ? [] : exactElsewhere(context, payment, ledgers)
   const weighed = live.map(({ ledger, hit }) => {

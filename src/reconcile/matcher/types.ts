@@ -18,6 +18,10 @@ export type MatchInvoice = {
   customerId?: string | null
   /** The payment reference printed on the invoice (RF, OGM, KID, Finnish, QR reference or free form). */
   paymentReference?: string | null
+  /** Early-payment discount terms: paid net of `percent` % on or before `until` (ISO date), the invoice is paid. */
+  earlyPaymentDiscount?: { percent: Money; until: string } | null
+  /** The sum of the credit notes netted against the invoice (in its currency), decimal string. */
+  credits?: Money | null
 }
 
 /**
@@ -101,6 +105,21 @@ export type RejectedSuggestion = {
   invoiceIds: readonly string[]
 }
 
+/**
+ * Why an invoice's rest was written off: a fee within tolerance or stated in the text (`bank_fee`, `psp_fee` for a
+ * payout), an early-payment discount, a credit note netted against the invoice; the others are a person's.
+ */
+export const WRITE_OFF_REASONS = [
+  'bank_fee',
+  'psp_fee',
+  'discount',
+  'credit_note',
+  'fx',
+  'rounding',
+  'short_payment',
+] as const
+export type WriteOffReason = (typeof WRITE_OFF_REASONS)[number]
+
 /** reference: the text named it; payer: a verified payer's unique exact amount; suggestion: auto-confirmed. */
 export type AllocationRule = 'reference' | 'payer' | 'suggestion' | 'manual'
 
@@ -113,8 +132,12 @@ export type Allocation = {
   invoiceId: string
   /** Decimal string, > 0. */
   amount: string
-  /** Fee tolerance (rule 6): the open rest written off with this allocation, decimal string, "0" when none. */
+  /** Residuals (docs/closing.md): the open rest written off with this allocation, decimal string, "0" when none. */
   writeOff: string
+  /** Why it was written off; null without a write-off. */
+  writeOffReason: WriteOffReason | null
+  /** The ledger account the write-off is booked to (configuration); null without a write-off. */
+  writeOffAccount: string | null
   /** false: a tentative allocation of a pending inflow, counted in amountPending only (rule 7). */
   settled: boolean
   rule: AllocationRule
@@ -176,7 +199,7 @@ export type InvoiceState = {
   amountPaid: string
   /** Sum of tentative allocations from pending inflows. */
   amountPending: string
-  /** amount − amountPaid − amountWrittenOff. */
+  /** amount − amountPaid − amountWrittenOff − credit notes not yet booked (a payment books them as written off). */
   amountOpen: string
   amountOverpaid: string
   amountWrittenOff: string

@@ -9,6 +9,8 @@ export type StoredAllocation = {
   invoiceId: string
   amount: string
   writeOff: string
+  writeOffReason: string | null
+  writeOffAccount: string | null
   settled: boolean
   rule: string
   field: string | null
@@ -43,6 +45,8 @@ function same(stored: StoredAllocation, produced: ProducedAllocation): boolean {
   return (
     new Decimal(stored.amount).equals(produced.amount) &&
     new Decimal(stored.writeOff).equals(produced.writeOff) &&
+    stored.writeOffReason === produced.writeOffReason &&
+    stored.writeOffAccount === produced.writeOffAccount &&
     stored.settled === produced.settled &&
     stored.rule === produced.rule &&
     stored.field === produced.field &&

@@ -45,6 +45,11 @@ export function matchInvoiceOf(row: InvoiceRow): MatchInvoice {
     void: row.voided_at !== null,
     customerId: row.customer_id,
     paymentReference: row.payment_reference,
+    earlyPaymentDiscount:
+      row.discount_percent === null || row.discount_until === null
+        ? null
+        : { percent: row.discount_percent, until: row.discount_until },
+    credits: row.credited === '0' ? null : row.credited,
   }
 }
 

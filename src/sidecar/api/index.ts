@@ -1,5 +1,5 @@
 import { Router } from 'express'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { accountRoutes } from './accounts.js'
 import { alertRoutes } from './alerts.js'
 import { allocationRoutes } from './allocations.js'
@@ -8,6 +8,7 @@ import { balanceProofRoutes } from './balance-proof.js'
 import { connectionRoutes } from './connections.js'
 import { customerRoutes } from './customers.js'
 import { exceptionRoutes } from './exceptions.js'
+import { creditNoteRoutes } from './credit-notes.js'
 import { invoiceRoutes } from './invoices.js'
 import { matchingRoutes } from './matching.js'
 import { overviewRoutes } from './overview.js'
@@ -29,6 +30,7 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(allocationRoutes(context))
   router.use(reportRoutes(context))
   router.use(invoiceRoutes(context))
+  router.use(creditNoteRoutes(context))
   router.use(alertRoutes(context))
   router.use(userRoutes(context))
   router.use(auditRoutes(context))

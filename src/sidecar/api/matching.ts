@@ -1,10 +1,12 @@
 import { Router } from 'express'
 import { z } from 'zod'
-import { dryRunMatching } from '../../reconcile/index.js'
+import type { Decimal } from 'decimal.js'
+import { dryRunMatching, type MatchConfig } from '../../reconcile/index.js'
+import { WRITE_OFF_REASONS, writeOffAccountFor } from '../../reconcile/matcher/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import { requireRole } from '../auth/index.js'
 import { matchConfigOf } from '../match-config.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 
 /** A tolerance: a plain decimal string, not negative, as the matcher keeps it (up to 18 decimals). */
 const Tolerance = z
@@ -25,12 +27,51 @@ const DryRun = z.strictObject({
   limit: z.number().int().min(1).max(5000).default(500),
 })
 
+const decimal = (value: Decimal | null | undefined) => (value ? value.toFixed() : null)
+
+/** The present matching configuration as data (docs/closing.md); it holds no secrets. */
+export function presentMatchConfig(config: MatchConfig) {
+  return {
+    autoApplyThreshold: config.autoApplyThreshold,
+    autoConfirmThreshold: config.autoConfirmThreshold,
+    feeTolerance: {
+      amount: decimal(config.feeToleranceAbsolute),
+      percent: decimal(config.feeTolerancePercent),
+      combine: 'smaller',
+      byCurrency: Object.fromEntries(
+        Object.entries(config.feeToleranceByCurrency).map(([currency, limits]) => [
+          currency,
+          {
+            amount:
+              limits.absolute === undefined ? decimal(config.feeToleranceAbsolute) : decimal(limits.absolute),
+            percent:
+              limits.percent === undefined ? decimal(config.feeTolerancePercent) : decimal(limits.percent),
+          },
+        ]),
+      ),
+    },
+    writeOffAccount: config.writeOffAccount,
+    writeOffAccounts: Object.fromEntries(
+      WRITE_OFF_REASONS.map((reason) => [reason, writeOffAccountFor(config, reason)]),
+    ),
+    maxSuggestionSetSize: config.maxSuggestionSetSize,
+    transferLegWindowSeconds: config.transferLegWindowSeconds,
+  }
+}
+
 /**
+ * GET /api/matching/config: the present configuration (tolerances, write-off accounts, thresholds).
  * POST /api/matching/dry-run: the engine over the current unmatched payments with the present configuration or
  * a proposed one (`config`), showing what would change. Nothing is written.
  */
 export function matchingRoutes(context: SidecarContext): Router {
   const router = Router()
+  router.get(
+    '/matching/config',
+    handle((_req, res) => {
+      res.json(presentMatchConfig(matchConfigOf(context.config)))
+    }),
+  )
   router.post(
     '/matching/dry-run',
     // Nothing is written, but a run over every unmatched payment is work a viewer should not start at will.

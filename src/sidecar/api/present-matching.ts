@@ -7,6 +7,9 @@ export function presentAllocation(row: AllocationRow) {
     invoiceId: row.invoice_id,
     amount: row.amount,
     writeOff: row.write_off,
+    /** Why it was written off (bank_fee, discount, credit_note, …) and the ledger account; null without. */
+    writeOffReason: row.write_off_reason,
+    writeOffAccount: row.write_off_account,
     settled: row.settled,
     rule: row.rule,
     field: row.field,

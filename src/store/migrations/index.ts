@@ -12,6 +12,8 @@ import * as transferList from './0010-transfer-list.js'
 import * as users from './0013-users.js'
 import * as evidenceAndCustomers from './0014-evidence-and-customers.js'
 import * as sealedWebhookSecrets from './0015-sealed-webhook-secrets.js'
+import * as uninterpretableEvents from './0016-uninterpretable-events.js'
+import * as residuals from './0018-residuals.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +30,6 @@ export const migrations: Record<string, Migration> = {
   '0013-users': users,
   '0014-evidence-and-customers': evidenceAndCustomers,
   '0015-sealed-webhook-secrets': sealedWebhookSecrets,
+  '0016-uninterpretable-events': uninterpretableEvents,
+  '0018-residuals': residuals,
 }

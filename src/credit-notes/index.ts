@@ -1,0 +1,6 @@
+export { createCreditNotes } from './create-credit-notes.js'
+export type { CreditNotes, CreditNoteUpsertResult } from './create-credit-notes.js'
+export { CreditNoteSchema, creditNoteProblems } from './credit-note-input.js'
+export type { CreditedInvoice, CreditNoteInput } from './credit-note-input.js'
+export { creditNoteView } from './credit-note-view.js'
+export type { CreditNote } from './credit-note-view.js'
