@@ -1,6 +1,7 @@
 import { isIP } from 'node:net'
 import { z } from 'zod'
 import { parseAlertEnv } from '../alerts/index.js'
+import { parseSecretKey } from '../store/index.js'
 import { WRITE_OFF_REASONS } from '../reconcile/matcher/index.js'
 import { USER_NAME_PATTERN, USER_NAME_RULE } from '../users/index.js'
 
@@ -96,6 +97,15 @@ export const BankrecEnv = z
     WEBHOOK_SECRETS: list.optional(),
     DATABASE_URL: url(/^postgres(ql)?:$/, 'must be a postgres:// URL').optional(),
     BANKREC_DATA_DIR: z.string().trim().min(1).optional(),
+    /** Seals the webhook signing secrets in the database (AES-256-GCM); generated and kept 0600 when unset. */
+    BANKREC_SECRET_KEY: z
+      .string()
+      .trim()
+      .refine(
+        (value) => parseSecretKey(value) !== undefined,
+        'must be 32 bytes as 64 hex digits or as base64',
+      )
+      .optional(),
     BANKREC_SCHEMA: z
       .string()
       .trim()

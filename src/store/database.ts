@@ -145,14 +145,18 @@ export type SyncRequestsTable = {
 
 export type ReceivedEventsTable = {
   event_id: string
-  received_at: Generated<Timestamp>
+  /** Defaults to now(); the PostgreSQL event queue sets it to its own clock. */
+  received_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
 
 /** The webhook secret is stored because the receiver needs it; it never leaves the database otherwise. */
 export type WebhookRegistrationsTable = {
   id: string
   url: string
-  secret: string
+  /** Plaintext, only in rows written before migration 0015 and until the next start seals them. */
+  secret: string | null
+  /** The signing secret sealed with BANKREC_SECRET_KEY (secret-box.ts). */
+  secret_sealed: string | null
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>
 }

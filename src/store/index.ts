@@ -56,6 +56,7 @@ export {
   listWebhookRegistrations,
   deleteWebhookRegistration,
   storedWebhookSecrets,
+  sealPlaintextWebhookSecrets,
 } from './webhook-registrations-repo.js'
 export {
   storeNotices,
@@ -223,6 +224,17 @@ export { loadPaymentAccounting } from './payment-accounting-repo.js'
 export type { PaymentAccountingRows } from './payment-accounting-repo.js'
 export { loadJournalRows } from './journal-repo.js'
 export type { JournalAllocationRow, JournalDispositionRow } from './journal-repo.js'
+export {
+  MAX_JSON_DEPTH,
+  UNSTORABLE_TEXT,
+  isUnstorableText,
+  unstorableIndex,
+  unstorableJsonAt,
+  jsonTextNestsDeeperThan,
+} from './storable-json.js'
+export type { JsonProblem } from './storable-json.js'
+export { createSecretBox, parseSecretKey, keptSecretKey, SECRET_KEY_FILE } from './secret-box.js'
+export type { SecretBox } from './secret-box.js'
 export { getCreditNote, listCreditNotes, upsertCreditNote, voidCreditNote } from './credit-notes-repo.js'
 export type {
   CreditNoteCheck,
