@@ -118,9 +118,9 @@ export class InvoiceIndex {
     return this.byNumber.scan(tokens)
   }
 
-  /** Number cores (digit tokens of prefixed numbers) found as runs of whole tokens. */
-  scanCores(tokens: readonly string[]): TrieMatch<MatchInvoice>[] {
-    return this.byCore.scan(tokens)
+  /** Number cores (digit tokens of prefixed numbers) found as runs of whole tokens of `tokens[from, to)`. */
+  scanCores(tokens: readonly string[], from?: number, to?: number): TrieMatch<MatchInvoice>[] {
+    return this.byCore.scan(tokens, from, to)
   }
 
   /** The invoices whose number core is exactly these digits, written together (20260007 for INV-2026-0007). */
