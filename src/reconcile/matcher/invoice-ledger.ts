@@ -16,6 +16,11 @@ function parsedAmount(invoice: MatchInvoice): ParsedAmount {
   return parsed
 }
 
+/** An invoice's amount in money units, parsed once per invoice. */
+export function invoiceUnits(invoice: MatchInvoice): bigint {
+  return parsedAmount(invoice).units
+}
+
 /** The running totals of one invoice, in money units, while a set of transactions is allocated to it. */
 export class InvoiceLedger {
   readonly amount: bigint
@@ -26,6 +31,11 @@ export class InvoiceLedger {
 
   constructor(readonly invoice: MatchInvoice) {
     this.amount = parsedAmount(invoice).units
+  }
+
+  /** `amount` as a decimal string (formatted once per invoice). */
+  get amountText(): string {
+    return parsedAmount(this.invoice).text
   }
 
   /** What settled money may still pay. */
