@@ -24,18 +24,20 @@ export function invoiceUnits(invoice: MatchInvoice): bigint {
 /** The running totals of one invoice, in money units, while a set of transactions is allocated to it. */
 export class InvoiceLedger {
   readonly amount: bigint
+  private readonly parsed: ParsedAmount
   paid = 0n
   pending = 0n
   writtenOff = 0n
   overpaid = 0n
 
   constructor(readonly invoice: MatchInvoice) {
-    this.amount = parsedAmount(invoice).units
+    this.parsed = parsedAmount(invoice)
+    this.amount = this.parsed.units
   }
 
   /** `amount` as a decimal string (formatted once per invoice). */
   get amountText(): string {
-    return parsedAmount(this.invoice).text
+    return this.parsed.text
   }
 
   /** What settled money may still pay. */
@@ -61,7 +63,7 @@ export class InvoiceLedger {
 
   state(): InvoiceState {
     if (this.paid === 0n && this.pending === 0n && this.writtenOff === 0n && this.overpaid === 0n) {
-      const open = parsedAmount(this.invoice).text
+      const open = this.parsed.text
       const status = this.invoice.void ? 'void' : open === '0' ? 'paid' : 'open'
       return {
         invoiceId: this.invoice.id,

@@ -58,6 +58,7 @@ export type ReconcileResult = {
 }
 
 const PHASES: readonly TransactionPhase[] = ['settled', 'tentative']
+const NOTHING_REJECTED: ReadonlySet<string> = new Set()
 
 /** What a transaction's references name: as the caller found them, else read once per run. */
 function knownReferences(
@@ -122,7 +123,8 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
   const config = input.config ?? DEFAULT_MATCH_CONFIG
   const invoices = latestInvoices(input.invoices)
   const index = input.index ?? new InvoiceIndex(invoices, input.customers ?? [])
-  const ledgers = new Map(invoices.map((invoice) => [invoice.id, new InvoiceLedger(invoice)]))
+  const ledgers = new Map<string, InvoiceLedger>()
+  for (const invoice of invoices) ledgers.set(invoice.id, new InvoiceLedger(invoice))
   const allocator = new Allocator(ledgers, config)
   const manualByTransaction = new Map<string, ManualAllocation[]>()
   for (const manual of input.manualAllocations ?? []) {
@@ -130,9 +132,9 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
     list.push(manual)
     manualByTransaction.set(manual.transactionId, list)
   }
-  const rejected = new Set(
-    (input.rejectedSuggestions ?? []).map((item) => suggestionKey(item.transactionId, item.invoiceIds)),
-  )
+  const rejected: ReadonlySet<string> = input.rejectedSuggestions?.length
+    ? new Set(input.rejectedSuggestions.map((item) => suggestionKey(item.transactionId, item.invoiceIds)))
+    : NOTHING_REJECTED
   const context = new MatchContext(allocator, ledgers, index, config, rejected)
   const { inflows, outflows } = activeOf(input.transactions)
   const references = new Map<string, TransactionReferences>()
