@@ -153,9 +153,12 @@ class FieldScan {
   sortByStart(): void {
     const { hits, starts } = this
     let sorted = true
-    for (let at = 1; at < starts.length && sorted; at++) sorted = (starts[at - 1] as number) <= (starts[at] as number)
+    for (let at = 1; at < starts.length && sorted; at++)
+      sorted = (starts[at - 1] as number) <= (starts[at] as number)
     if (sorted) return
-    const order = hits.map((hit, at) => ({ hit, start: starts[at] as number })).sort((a, b) => a.start - b.start)
+    const order = hits
+      .map((hit, at) => ({ hit, start: starts[at] as number }))
+      .sort((a, b) => a.start - b.start)
     order.forEach((item, at) => {
       hits[at] = item.hit
       starts[at] = item.start
@@ -232,7 +235,10 @@ class FieldScan {
       for (let index = match.start; index < match.end; index++) taken[index] = true
       const first = tokens[match.start] as Token
       const last = tokens[match.end - 1] as Token
-      const digitsOnly = !invoiceParts(match.values[0] as MatchInvoice).hasLetters
+      // The matched tokens are the number's own: it has letters when one of them is a word.
+      let digitsOnly = true
+      for (let index = match.start; index < match.end && digitsOnly; index++)
+        digitsOnly = isDigitToken(tokens[index] as Token)
       if (!digitsOnly) {
         this.hit(match.values, first.start, last.end, {
           via: 'text',
@@ -280,7 +286,10 @@ class FieldScan {
       if (to > from) {
         for (const match of this.index.scanCores(keys, from, to)) {
           for (let index = match.start; index < match.end; index++) taken[index] = true
-          this.coreHit(tokens, match.values, match.start, match.end, impliedWord)
+          // The matched tokens are the core's own digit tokens.
+          let digits = 0
+          for (let index = match.start; index < match.end; index++) digits += (keys[index] as string).length
+          this.coreHit(tokens, match.values, match.start, match.end, impliedWord, digits)
         }
       }
       from = to
@@ -290,7 +299,15 @@ class FieldScan {
       if (taken[at] || !isDigitToken(token) || !this.index.hasCompactCoreLength(token.end - token.start))
         continue
       const found = this.index.withCompactCore(this.text.slice(token.start, token.end))
-      if (found.length > 0) this.coreHit(tokens, found, at, at + 1, impliedWord)
+      if (found.length > 0)
+        this.coreHit(
+          tokens,
+          found,
+          at,
+          at + 1,
+          impliedWord,
+          invoiceParts(found[0] as MatchInvoice).coreDigits,
+        )
     }
   }
 
@@ -300,8 +317,9 @@ class FieldScan {
     from: number,
     to: number,
     impliedWord: boolean,
+    /** How many digits the invoice's core has. */
+    digits: number,
   ): void {
-    const digits = invoiceParts(candidates[0] as MatchInvoice).coreDigits
     const conflicts = this.conflictsOf(tokens, from, to)
     const before = tokens[from - 1]
     const first = tokens[from] as Token
@@ -346,7 +364,8 @@ class FieldScan {
       if (taken[from]) continue
       let to = from + 1
       if (isDigitToken(tokens[from] as Token)) {
-        while (to < tokens.length && isDigitToken(tokens[to] as Token) && this.spaceOrNothing(tokens, to)) to++
+        while (to < tokens.length && isDigitToken(tokens[to] as Token) && this.spaceOrNothing(tokens, to))
+          to++
       }
       // The longest run of groups that is an issued reference, down to one token. Lengths no invoice's reference
       // has are skipped without building the string: most tokens are never looked up.

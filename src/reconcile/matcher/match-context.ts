@@ -23,7 +23,10 @@ export class MatchContext {
   payer({ transaction }: Payment): PayerIdentity {
     let payer = this.payers.get(transaction.id)
     if (!payer) {
-      payer = this.index.customers.identify(transaction.counterpartyName, transaction.counterpartyAccountMasked)
+      payer = this.index.customers.identify(
+        transaction.counterpartyName,
+        transaction.counterpartyAccountMasked,
+      )
       this.payers.set(transaction.id, payer)
     }
     return payer
