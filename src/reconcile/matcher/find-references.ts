@@ -15,6 +15,7 @@ import { rfCheckDigits } from './rf-reference.js'
 import type { Token } from './tokenize.js'
 import {
   REFERENCE_FIELDS,
+  referenceTexts,
   type MatchInvoice,
   type MatchTransaction,
   type ReferenceField,
@@ -569,9 +570,11 @@ function readField(
  */
 export function findReferences(index: InvoiceIndex, source: ReferenceSource): TransactionReferences {
   let best: { field: ReferenceField; hits: ReferenceHit[]; strength: number } | null = null
-  for (const field of REFERENCE_FIELDS) {
-    const text = source[field]
+  const texts = referenceTexts(source)
+  for (let at = 0; at < REFERENCE_FIELDS.length; at++) {
+    const text = texts[at]
     if (!text) continue
+    const field = REFERENCE_FIELDS[at] as ReferenceField
     const codesOnly: boolean = best !== null && best.strength >= RANK.full
     const { hits } = readField(index, text, source, codesOnly)
     if (hits.length === 0) continue
