@@ -46,7 +46,16 @@ export type {
   TransferStep,
 } from './transfer-outcome.js'
 export { formatDuration, formatTime } from './notice.js'
-export type { AlertNotice, NoticeType, NoticeSubject, ConnectionRef, TransferRef } from './notice.js'
+export type {
+  AlertNotice,
+  NoticeType,
+  NoticeSubject,
+  ConnectionRef,
+  TransferRef,
+  EventRef,
+} from './notice.js'
+export { uninterpretableEventNotice } from './event-notice.js'
+export type { UninterpretableEventAlert } from './event-notice.js'
 export { connectionNotice, INCIDENT_SEVERITY } from './connection-notice.js'
 export { transferNotice, TRANSFER_SEVERITY } from './transfer-notice.js'
 export { renderSlackMessage, renderJsonAlert, escapeMrkdwn } from './render.js'

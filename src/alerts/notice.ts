@@ -23,7 +23,10 @@ export type TransferRef = {
   portalUrl?: string | null
 }
 
-export type NoticeSubject = { connection: ConnectionRef } | { transfer: TransferRef }
+/** A webhook delivery bankrec could not interpret: its id and the type it claimed, never its body. */
+export type EventRef = { id: string; type: string | null }
+
+export type NoticeSubject = { connection: ConnectionRef } | { transfer: TransferRef } | { event: EventRef }
 
 /** One message to operations, ready for any sink. */
 export type AlertNotice = {

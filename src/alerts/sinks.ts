@@ -1,4 +1,4 @@
-import { SIGNATURE_HEADER, signPayload } from '../receiver/index.js'
+import { SIGNATURE_HEADER, signPayload } from '../signing/index.js'
 import type { AlertSinkName } from './config.js'
 import type { AlertNotice } from './notice.js'
 import type { JsonAlertBody, SlackMessage } from './render.js'
@@ -143,7 +143,9 @@ export function logAlert(logger: AlertLogger, notice: AlertNotice): void {
   const subject =
     'connection' in notice.subject
       ? { connectionId: notice.subject.connection.id }
-      : { transferId: notice.subject.transfer.id }
+      : 'transfer' in notice.subject
+        ? { transferId: notice.subject.transfer.id }
+        : { eventId: notice.subject.event.id }
   const line = {
     alert: {
       id: notice.id,

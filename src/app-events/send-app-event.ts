@@ -1,4 +1,4 @@
-import { SIGNATURE_HEADER, signPayload } from '../receiver/index.js'
+import { SIGNATURE_HEADER, signPayload } from '../signing/index.js'
 import type { AppEventEnvelope } from './app-event.js'
 
 /** The app did not take an event. The URL's query and the signing secret never appear in it. */

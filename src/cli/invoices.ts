@@ -4,9 +4,10 @@ import cliProgress from 'cli-progress'
 import type { Command } from 'commander'
 import { systemClock } from '../clock/index.js'
 import { importRefusalMessage } from '../csv-rows/index.js'
-import { createInvoices, type InvoiceCsvRowError } from '../invoices/index.js'
+import { createInvoices } from '../invoices/index.js'
 import { openStore } from '../sidecar/index.js'
 import { enqueueMatches } from '../store/index.js'
+import { csvRowLine } from './csv-row-line.js'
 import type { CommandIo } from './io.js'
 import { prepareCommand } from './sidecar-command.js'
 import { UsageCommand } from './usage-command.js'
@@ -38,13 +39,6 @@ function progress(io: CommandIo, label: string, total: number, unit: string): Pr
     },
     stop: () => undefined,
   }
-}
-
-function describeRow(row: InvoiceCsvRowError): string {
-  const reasons = row.reasons.map((reason) =>
-    reason.field ? `${reason.field} ${reason.message}` : reason.message,
-  )
-  return `line ${row.line}${row.id ? ` (id ${row.id})` : ''}: ${reasons.join('; ')}\n`
 }
 
 async function importFile(io: CommandIo, file: string): Promise<void> {
@@ -83,7 +77,7 @@ async function importFile(io: CommandIo, file: string): Promise<void> {
         writing?.stop()
       })
     if (!result.ok) {
-      for (const row of result.errors) io.stdout.write(describeRow(row))
+      for (const row of result.errors) io.stdout.write(csvRowLine(row))
       throw Object.assign(new Error(importRefusalMessage(result)), { exitCode: 1 })
     }
     io.stdout.write(

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander'
 import { auditCommand } from './audit.js'
 import { connectCommand } from './connect.js'
+import { customersCommand } from './customers.js'
 import { demoCommand } from './demo.js'
 import { invoicesCommand } from './invoices.js'
 import { matchCommand } from './match.js'
@@ -42,6 +43,7 @@ export function buildProgram(io: CommandIo): Command {
     reportCommand(io),
     auditCommand(io),
     invoicesCommand(io),
+    customersCommand(io),
     usersCommand(io),
     matchCommand(io),
   ]) {

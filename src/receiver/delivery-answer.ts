@@ -1,4 +1,4 @@
-import type { SignatureFailureReason } from './signature.js'
+import type { SignatureFailureReason } from '../signing/index.js'
 
 /** What became of a delivery; the metrics count answers by outcome and reason. */
 export type DeliveryOutcome = 'queued' | 'ignored' | 'duplicate' | 'rejected' | 'unavailable' | 'error'

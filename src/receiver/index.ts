@@ -4,7 +4,7 @@ export {
   createSignatureVerifier,
   SignatureVerificationError,
   SIGNATURE_HEADER,
-} from './signature.js'
+} from '../signing/index.js'
 export type {
   SignPayloadParams,
   VerifySignatureParams,
@@ -12,7 +12,7 @@ export type {
   SignatureVerifier,
   SignatureFailureReason,
   Payload,
-} from './signature.js'
+} from '../signing/index.js'
 export { parseEnvelope } from './envelope.js'
 export type { ParsedEnvelope, EnvelopeProblem } from './envelope.js'
 export { statusOf } from './delivery-answer.js'
@@ -27,5 +27,3 @@ export { createWebhookMiddleware } from './middleware.js'
 export type { WebhookMiddleware, WebhookMiddlewareOptions } from './middleware.js'
 export { createReceiverServer } from './server.js'
 export type { ReceiverServer, ReceiverServerOptions } from './server.js'
-export { createLimitedServer, LISTENER_LIMITS } from './listener-limits.js'
-export type { ListenerLimits } from './listener-limits.js'

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { Registry, collectDefaultMetrics } from 'prom-client'
 import type { WebhookEventQueue } from '../queue/index.js'
 import { errorAnswer, type DeliveryAnswer } from './delivery-answer.js'
-import { createLimitedServer, type ListenerLimits } from './listener-limits.js'
+import { createLimitedServer, type ListenerLimits } from '../http-listener/index.js'
 import { createReceiverMetrics } from './metrics.js'
 import {
   createWebhookReceiver,

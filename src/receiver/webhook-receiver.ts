@@ -11,7 +11,7 @@ import {
   SignatureVerificationError,
   createSignatureVerifier,
   type SignatureVerifier,
-} from './signature.js'
+} from '../signing/index.js'
 
 /** The default body limit: 256 KiB, far above any event envelope. */
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024

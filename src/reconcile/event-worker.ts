@@ -1,5 +1,6 @@
 import type { Worker } from 'bullmq'
 import type { Kysely } from 'kysely'
+import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
 import { createBackendWorker, type QueueBackendConfig } from '../queue/backend.js'
 import { WEBHOOK_EVENTS_QUEUE, type WebhookJobData } from '../queue/index.js'
@@ -10,6 +11,7 @@ export type EventWorkerDeps = {
   db: Kysely<Database>
   backend: QueueBackendConfig
   effects: WebhookEventEffects
+  clock: Clock
   logger: Logger
   /** @defaultValue 4 */
   concurrency?: number
@@ -20,13 +22,19 @@ export type EventWorkerDeps = {
   jobLockMs?: number
 }
 
+/** The envelope's `id` when it has one; else the job id, which the receiver derived from the delivery. */
+function eventIdOf(event: unknown, jobId: string | undefined): string {
+  const id = typeof event === 'object' && event !== null ? (event as { id?: unknown }).id : undefined
+  return typeof id === 'string' ? id : String(jobId)
+}
+
 /** Processes verified webhook deliveries from the receiver's queue, each event's effects once. */
 export function createEventWorker(deps: EventWorkerDeps): Worker<WebhookJobData, HandledOutcome> {
   return createBackendWorker<WebhookJobData, HandledOutcome>(
     WEBHOOK_EVENTS_QUEUE,
     deps.backend,
     async (job) => {
-      const eventId = typeof job.data.event.id === 'string' ? job.data.event.id : String(job.id)
+      const eventId = eventIdOf(job.data.event, job.id)
       const outcome = await handleWebhookEvent(
         deps.db,
         {
@@ -37,8 +45,12 @@ export function createEventWorker(deps: EventWorkerDeps): Worker<WebhookJobData,
           ignored: job.data.ignored,
         },
         deps.effects,
+        deps.clock.now(),
       )
-      deps.logger.info({ eventId, type: job.name, outcome }, 'webhook event handled')
+      // The body stays out of the log: it is kept in uninterpretable_events for whoever needs it.
+      if (outcome === 'uninterpretable')
+        deps.logger.warn({ eventId, type: job.name }, 'webhook event not interpretable')
+      else deps.logger.info({ eventId, type: job.name, outcome }, 'webhook event handled')
       return outcome
     },
     {

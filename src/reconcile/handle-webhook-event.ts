@@ -1,13 +1,26 @@
 import type { Kysely } from 'kysely'
-import { KnownEvent } from '../api-client/index.js'
 import type { WebhookJob } from '../queue/index.js'
-import { claimEvent, isEventProcessed, recordStatus, type Database } from '../store/index.js'
+import {
+  claimEvent,
+  isEventProcessed,
+  recordStatus,
+  recordUninterpretableEvent,
+  type Database,
+  type EventOutcome,
+} from '../store/index.js'
+import { interpretEvent, type InterpretedEvent } from './interpret-event/index.js'
+import { knownConnection as known, type ConnectionLookup } from './known-connection.js'
 
-export type WebhookEventEffects = {
+type Uninterpretable = Extract<InterpretedEvent, { kind: 'uninterpretable' }>
+type StatusChanged = Extract<InterpretedEvent, { kind: 'status_changed' }>
+
+export type WebhookEventEffects = Omit<ConnectionLookup, 'db'> & {
   /** Queue a sync of the connection (idempotent: at most one waiting per connection). */
   requestSync(connectionId: string, reason: string): Promise<void>
-  /** A status change reached bankrec (connection health, alerts). */
-  onStatusChanged?(change: {
+  /** The safety net: a sync of every ready connection the bank lists. */
+  requestSyncOfAll(reason: string): Promise<void>
+  /** A status change reached bankrec: the mirrored row and connection health, together; alerts. */
+  onStatusChanged(change: {
     connectionId: string
     previousStatus: string | null
     status: string
@@ -16,62 +29,176 @@ export type WebhookEventEffects = {
     eventId: string
     occurredAt: string
   }): Promise<void>
+  /** Tells operations an event could not be interpreted (once per kind of problem). */
+  onUninterpretable(event: {
+    eventId: string
+    type: string | null
+    problem: string
+    detail: string
+    action: string
+  }): Promise<void>
 }
 
-export type HandledOutcome = 'processed' | 'ignored' | 'duplicate'
+export type HandledOutcome = 'processed' | 'ignored' | 'duplicate' | 'uninterpretable'
+
+const knownConnection = (db: Kysely<Database>, effects: WebhookEventEffects, connectionId: string) =>
+  known(
+    { db, lookupConnection: effects.lookupConnection, recordConnection: effects.recordConnection },
+    connectionId,
+  )
+
+async function claimOnly(
+  db: Kysely<Database>,
+  eventId: string,
+  type: string,
+  outcome: EventOutcome,
+): Promise<HandledOutcome> {
+  return (await claimEvent(db, eventId, type, outcome)) ? outcome : 'duplicate'
+}
 
 /**
- * What one queued webhook event does. The event id is claimed in the same transaction as the store writes, so a
- * redelivered or retried event writes them once; effects outside the database (queueing a sync, health) are
- * idempotent by themselves and run first.
+ * What one queued webhook delivery does, whatever dialect it speaks (interpret-event/). The event id is claimed in
+ * the same transaction as the store writes, so a redelivered or retried event writes them once; effects outside
+ * the database (queueing a sync, health, alerts) are idempotent by themselves and run first, so a crash between
+ * them and the claim repeats them on the retried job instead of losing them.
  */
 export async function handleWebhookEvent(
   db: Kysely<Database>,
   job: WebhookJob,
   effects: WebhookEventEffects,
+  now: Date,
 ): Promise<HandledOutcome> {
-  const parsed = KnownEvent.safeParse(job.event)
-  if (job.ignored || !parsed.success) {
-    return (await claimEvent(db, job.eventId, job.type, 'ignored')) ? 'ignored' : 'duplicate'
-  }
-  const event = parsed.data
-  if (await isEventProcessed(db, event.id)) return 'duplicate'
-  // Effects outside this database run before the claim commits. Each is idempotent (a sync request collapses into
-  // the connection's one job; health observations dedupe by event id), so a crash between them and the claim
-  // repeats them on the retried job instead of losing them.
-  if (event.type === 'transactions.sync_available') {
-    await effects.requestSync(event.data.connectionId, 'webhook')
-  } else if (event.type === 'connection.status_changed') {
-    await effects.onStatusChanged?.({
-      connectionId: event.data.connectionId,
-      previousStatus: event.data.previousStatus,
-      status: event.data.status,
-      errorCode: event.data.errorCode,
-      errorMessage: event.data.errorMessage,
-      eventId: event.id,
-      occurredAt: event.createdAt,
-    })
-    // Seed: sync is accepted only for ready connections; becoming active is when there is data to pull.
-    if (event.data.status === 'active') await effects.requestSync(event.data.connectionId, 'became active')
-  }
-  const claimed = await db.transaction().execute(async (trx) => {
-    if (!(await claimEvent(trx, event.id, event.type, 'processed'))) return false
-    if (event.type === 'connection.status_changed') {
-      await recordStatus(
-        trx,
-        {
-          connectionId: event.data.connectionId,
-          status: event.data.status,
-          errorCode: event.data.errorCode,
-          errorMessage: event.data.errorMessage,
-          source: 'webhook',
-          eventId: event.id,
-          changedAt: event.createdAt,
-        },
-        event.data.previousStatus,
-      )
+  if (await isEventProcessed(db, job.eventId)) return 'duplicate'
+  const event = interpretEvent(job.event)
+  switch (event.kind) {
+    case 'test':
+      return claimOnly(db, job.eventId, event.type, 'processed')
+    case 'ignored':
+      return claimOnly(db, job.eventId, event.type, 'ignored')
+    case 'uninterpretable':
+      return uninterpretable(db, job, event, effects, now)
+    case 'sync_available': {
+      if (!(await knownConnection(db, effects, event.connectionId))) {
+        return uninterpretable(db, job, unknownConnection(event), effects, now)
+      }
+      await effects.requestSync(event.connectionId, 'webhook')
+      return claimOnly(db, job.eventId, event.type, 'processed')
     }
+    case 'status_changed':
+      return statusChanged(db, job, event, effects, now)
+  }
+}
+
+function unknownConnection(event: { type: string; connectionId: string }): Uninterpretable {
+  return {
+    kind: 'uninterpretable',
+    type: event.type,
+    problem: 'unknown_connection',
+    connectionIds: [],
+    detail: `It names connection ${event.connectionId}, which the bank does not know.`,
+  }
+}
+
+async function statusChanged(
+  db: Kysely<Database>,
+  job: WebhookJob,
+  event: StatusChanged,
+  effects: WebhookEventEffects,
+  now: Date,
+): Promise<HandledOutcome> {
+  const { connectionId } = event
+  const known = await knownConnection(db, effects, connectionId)
+  if (!known) return uninterpretable(db, job, unknownConnection(event), effects, now)
+  const { status } = event
+  let { errorCode, errorMessage } = event
+  // What the event leaves out, the bank's connection says: a status it did not give (or gave in words bankrec does
+  // not know) is read from the bank, whose answer is recorded as any read is; error fields likewise.
+  if (
+    status === undefined ||
+    (status !== 'active' && (errorCode === undefined || errorMessage === undefined))
+  ) {
+    const read = known.read ?? (await effects.lookupConnection(connectionId))
+    if (!read) return uninterpretable(db, job, unknownConnection(event), effects, now)
+    if (!known.read) await effects.recordConnection(read)
+    if (status === undefined) {
+      if (read.status === 'active') await effects.requestSync(connectionId, 'became active')
+      return claimOnly(db, job.eventId, event.type, 'processed')
+    }
+    // Only fields the event left out; an explicit null is the bank saying "none".
+    const sameStatus = read.status === status
+    if (errorCode === undefined) errorCode = sameStatus ? read.errorCode : null
+    if (errorMessage === undefined) errorMessage = sameStatus ? read.errorMessage : null
+  }
+  const change = {
+    connectionId,
+    // A fresh read already shows the new status, so only the mirror's row tells what it was before.
+    previousStatus: event.previousStatus ?? (known.read ? null : known.status),
+    status,
+    errorCode: errorCode ?? null,
+    errorMessage: errorMessage ?? null,
+    eventId: job.eventId,
+    occurredAt: event.occurredAt ?? job.receivedAt,
+  }
+  await effects.onStatusChanged(change)
+  // Seed: sync is accepted only for ready connections; becoming active is when there is data to pull.
+  if (status === 'active') await effects.requestSync(connectionId, 'became active')
+  const claimed = await db.transaction().execute(async (trx) => {
+    if (!(await claimEvent(trx, job.eventId, event.type, 'processed'))) return false
+    await recordStatus(
+      trx,
+      { ...change, source: 'webhook', changedAt: change.occurredAt },
+      change.previousStatus,
+    )
     return true
   })
   return claimed ? 'processed' : 'duplicate'
+}
+
+/**
+ * Never dropped: the safety-net sync of every connection the event could concern (the sync stream is the truth),
+ * an alert once per kind of problem, then the event with its body and an exception, claimed together.
+ */
+async function uninterpretable(
+  db: Kysely<Database>,
+  job: WebhookJob,
+  event: Uninterpretable,
+  effects: WebhookEventEffects,
+  now: Date,
+): Promise<HandledOutcome> {
+  const concerned: string[] = []
+  for (const connectionId of event.connectionIds) {
+    if (await knownConnection(db, effects, connectionId)) concerned.push(connectionId)
+  }
+  for (const connectionId of concerned) await effects.requestSync(connectionId, 'uninterpretable event')
+  if (concerned.length === 0) await effects.requestSyncOfAll('uninterpretable event')
+  const action =
+    concerned.length === 0
+      ? 'bankrec requested a sync of every connection.'
+      : `bankrec requested a sync of connection ${concerned.join(', ')}.`
+  await effects.onUninterpretable({
+    eventId: job.eventId,
+    type: event.type,
+    problem: event.problem,
+    detail: event.detail,
+    action,
+  })
+  const claimed = await db.transaction().execute(async (trx) => {
+    if (!(await claimEvent(trx, job.eventId, event.type ?? job.type, 'uninterpretable'))) return false
+    await recordUninterpretableEvent(
+      trx,
+      {
+        eventId: job.eventId,
+        type: event.type,
+        problem: event.problem,
+        detail: event.detail,
+        connectionIds: event.connectionIds,
+        body: job.eventJson ?? JSON.stringify(job.event),
+        receivedAt: job.receivedAt,
+        action,
+      },
+      now,
+    )
+    return true
+  })
+  return claimed ? 'uninterpretable' : 'duplicate'
 }

@@ -8,6 +8,8 @@ import {
   BankNotFoundError,
   BankPermissionError,
   BankRateLimitError,
+  BankValidationError,
+  ValidationError,
   type BankClient,
   type Connection,
 } from '../api-client/index.js'
@@ -61,8 +63,11 @@ export type SyncWorkerDeps = {
   onProblem?(problem: SyncProblem): Promise<void> | void
   /** The safety-net schedule's job (connectionId '*'): request a sync of every ready connection. */
   requestSyncOfAll?(): Promise<void>
-  /** The connection as read after each run (connection health); must not throw. */
-  onConnectionSeen?(connection: Connection): Promise<void>
+  /**
+   * Writes the connection as read after each run: its mirrored row and its health together (one truth for its
+   * status, issue 14). @defaultValue the mirrored row alone
+   */
+  recordConnection?(connection: Connection): Promise<void>
   /**
    * As soon as a run's pages are committed, before the accounts and balances are re-read: hand the changes to
    * reconciliation here, so payments do not wait on those bank calls.
@@ -188,7 +193,7 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
     )
     await deps.onChangesApplied?.(connectionId, result)
     await refreshConnectionMirror(
-      { db: deps.db, source, clock: deps.clock, onConnectionSeen: deps.onConnectionSeen },
+      { db: deps.db, source, clock: deps.clock, recordConnection: deps.recordConnection },
       connectionId,
       result.bootstrapped ? 'all' : result.earliestPostedDate,
     )
@@ -223,6 +228,10 @@ async function classifyFailure(
   if (error instanceof BankAuthenticationError || error instanceof BankPermissionError) {
     await notify(deps, { kind: 'access_denied', connectionId, status: error.status ?? 0 })
     return new UnrecoverableError(`The bank refused bankrec's API key (${error.code}); fix BANK_API_KEY.`)
+  }
+  if (error instanceof ValidationError || error instanceof BankValidationError) {
+    // Not an id the bank accepts (finding 12): no retry can make it one.
+    return new UnrecoverableError(`Connection ${connectionId} cannot be synced: ${error.message}`)
   }
   if (error instanceof BankNotFoundError) {
     await purgeConnection(deps.db, connectionId)

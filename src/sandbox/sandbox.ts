@@ -12,7 +12,7 @@ import {
 } from './context.js'
 import { controlRoutes } from './control/index.js'
 import { injectApiFaults } from './faults.js'
-import { createLimitedServer } from '../receiver/index.js'
+import { createLimitedServer } from '../http-listener/index.js'
 import { answerError, answerUnknownRoute, assignRequestId } from './http.js'
 import { createRandom } from './random.js'
 import { bankRoutes } from './routes/index.js'

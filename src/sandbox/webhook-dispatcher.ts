@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { EventEnvelope } from '../api-client/index.js'
-import { signPayload } from '../receiver/index.js'
+import { signPayload } from '../signing/index.js'
 import type { FaultSettings, SandboxContext } from './context.js'
 import type { Random } from './random.js'
 import type { DeliveryRecord, WebhookRecord } from './state.js'

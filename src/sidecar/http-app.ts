@@ -11,7 +11,7 @@ import { dashboardRoutes } from './dashboard/index.js'
 import type { Drain } from './drain.js'
 import { refuseLargeBody } from './refuse-large-body.js'
 import { securityHeaders } from './security-headers.js'
-import type { SidecarContext, SidecarRole } from './runtime.js'
+import type { SidecarContext, SidecarRole } from './context.js'
 
 /** JSON bodies of the HTTP API; the invoice CSV import has its own, larger limit. */
 const API_JSON_LIMIT_BYTES = 10 * 1024 * 1024

@@ -4,7 +4,7 @@ import { Gauge, Registry, collectDefaultMetrics } from 'prom-client'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
 import { createReceiverMetrics, type ReceiverMetrics } from '../receiver/index.js'
-import type { Database } from '../store/index.js'
+import { countUninterpretableEvents, type Database } from '../store/index.js'
 import { queueStats } from './queue-stats.js'
 import { syncLags } from './sync-lag.js'
 
@@ -127,6 +127,17 @@ export function createSidecarMetrics(deps: SidecarMetricsDeps): SidecarMetrics {
           ? []
           : [{ labels: { connection_id: lag.connectionId }, value: lag.lagSeconds }],
       ),
+  })
+  registerGauge({
+    // Read from the store, so every process reports the same count whichever worker met the events.
+    name: 'bankrec_uninterpretable_events_total',
+    help: 'Webhook events the worker could not interpret (recorded, alerted once per problem, safety-net synced), by problem',
+    labelNames: ['problem'],
+    collect: async () =>
+      (await countUninterpretableEvents(deps.db)).map((row) => ({
+        labels: { problem: row.problem },
+        value: row.count,
+      })),
   })
   registerGauge({
     name: OPEN_INCIDENTS_GAUGE,

@@ -1,9 +1,9 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Queue, Worker } from 'bullmq'
-import type { AlertConfig } from '../alerts/index.js'
-import { createLimitedServer } from '../receiver/index.js'
-import { createAppEvents, type AppEvents } from '../app-events/index.js'
+import { uninterpretableEventNotice, type AlertConfig } from '../alerts/index.js'
+import { createLimitedServer } from '../http-listener/index.js'
+import { createAppEvents } from '../app-events/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import { systemClock, type Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
@@ -13,7 +13,6 @@ import {
   createPostgresWebhookEventQueue,
   createRedisWebhookEventQueue,
   describeQueueBackend,
-  type QueueBackendConfig,
   type WebhookEventQueue,
   WEBHOOK_EVENTS_QUEUE,
 } from '../queue/index.js'
@@ -24,8 +23,8 @@ import {
   createMatchingService,
   createSyncWorker,
   requestConnectionSync,
+  type ConnectionLookup,
   type ConnectionSyncJobData,
-  type MatchingService,
 } from '../reconcile/index.js'
 import {
   ALERT_DELIVERIES_QUEUE,
@@ -37,28 +36,26 @@ import {
   createHealthTickWorker,
   scheduleHealthTicks,
   type AlertDeliveryJobData,
-  type ConnectionHealthMonitor,
   type HealthTickJobData,
   type AlertPipeline,
-  type AlertPublisher,
 } from './alerts/index.js'
-import { createUsers, type Users } from '../users/index.js'
-import { createSidecarAuth, type SidecarAuth } from './auth/index.js'
+import { createUsers } from '../users/index.js'
+import { createSidecarAuth } from './auth/index.js'
+import type { SidecarContext, SidecarRole } from './context.js'
 import { createDrain } from './drain.js'
 import { matchConfigOf } from './match-config.js'
 import { createSidecarApp } from './http-app.js'
-import { createSidecarMetrics, MATCH_RATE_GAUGE, type SidecarMetrics } from './metrics.js'
-import { openBank, type OpenBank } from './open-bank.js'
-import { openStore, type OpenStore } from './open-store.js'
+import { createSidecarMetrics, MATCH_RATE_GAUGE } from './metrics.js'
+import { openBank } from './open-bank.js'
+import { openStore } from './open-store.js'
 import { queueBackendFor } from './queue-backend.js'
 import { persistenceWarning, readRedisPersistence } from './redis-persistence.js'
-import { startOutboundWorkers, type OutboundWorkers } from './transfer-services.js'
+import { startOutboundWorkers } from './transfer-services.js'
 import { registerWebhook, retireOtherSandboxRegistrations } from './register-webhook.js'
 import { sandboxApiToken } from './sandbox-api-token.js'
+import { bankConnectionLookup, createKnownSyncRequester } from './known-sync.js'
 import { requestSyncOfAllReadyConnections } from './sync-all.js'
-import { createWebhookSecrets, type WebhookSecrets } from './webhook-secrets.js'
-
-export type SidecarRole = 'receiver' | 'worker' | 'api'
+import { createWebhookSecrets } from './webhook-secrets.js'
 
 export type SidecarOptions = {
   config: BankrecEnv
@@ -68,41 +65,6 @@ export type SidecarOptions = {
   cwd?: string
   /** In sandbox mode, the port of the in-process bank. */
   sandboxPort?: number
-}
-
-/** Everything a running sidecar holds; API routes and commands take what they need from it. */
-export type SidecarContext = {
-  config: BankrecEnv
-  logger: Logger
-  clock: Clock
-  store: OpenStore
-  bank: OpenBank
-  backend: QueueBackendConfig
-  syncQueue: Queue<ConnectionSyncJobData>
-  requestSync(connectionId: string, reason: string): Promise<void>
-  webhookSecrets: WebhookSecrets
-  /** Notices to operations: stored once per id, delivered through the alert-deliveries queue. */
-  alerts: AlertPublisher
-  /** Connection health: status observations and the time-driven rules, turned into alerts. */
-  connectionHealth: ConnectionHealthMonitor
-  /** KIT_API_TOKEN, or in sandbox mode one generated and kept beside the simulated bank's state (sandbox-api-token.ts). */
-  apiToken: string
-  /** Events to the company's own app: `appEvents.publish(trx, event)` records one in the caller's transaction. */
-  appEvents: AppEvents
-  /** The transfer tracker and the app event delivery; set in a process with the worker role. */
-  outbound: OutboundWorkers | null
-  /** The Prometheus registry behind GET /metrics; feeders add gauges with registerGauge/feed. */
-  metrics: SidecarMetrics
-  /** Every BullMQ queue of the sidecar (webhook events, connection syncs, alerts), for metrics and the queue board. */
-  queues: Queue[]
-  /** Matching payments to invoices and transfers: the outbox, runs, a person's inputs (src/reconcile/matching). */
-  reconcile: MatchingService
-  /** Named users with roles (docs/users.md). */
-  users: Users
-  /** Who a request is (Bearer token or session cookie), with the failed-attempt throttle. */
-  auth: SidecarAuth
-  /** Deployment problems found at start (Redis without persistence), shown by /readyz and the dashboard. */
-  warnings: string[]
 }
 
 export type Sidecar = {
@@ -194,6 +156,11 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     closers.push(() => reconcile.close())
     queues.push(reconcile.queue)
     metrics.feed(MATCH_RATE_GAUGE, () => reconcile.matchRate())
+    const connectionLookup: ConnectionLookup = {
+      db: store.db,
+      lookupConnection: bankConnectionLookup(bank.client),
+      recordConnection: (connection) => connectionHealth.observeConnection(connection, 'poll'),
+    }
     const context: SidecarContext = {
       config,
       logger,
@@ -203,6 +170,8 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       backend,
       syncQueue,
       requestSync,
+      connectionLookup,
+      requestKnownSync: createKnownSyncRequester(connectionLookup, requestSync),
       webhookSecrets,
       alerts,
       connectionHealth,
@@ -332,9 +301,20 @@ function startWorkers(
     logger,
     concurrency: config.WORKER_CONCURRENCY,
     jobLockMs: config.JOB_LOCK_SECONDS * 1000,
+    clock: context.clock,
     effects: {
       requestSync: context.requestSync,
+      requestSyncOfAll: (reason) =>
+        requestSyncOfAllReadyConnections(context.bank.client, context.requestSync, reason, logger).then(
+          () => undefined,
+        ),
+      lookupConnection: context.connectionLookup.lookupConnection,
+      recordConnection: context.connectionLookup.recordConnection,
       onStatusChanged: (change) => context.connectionHealth.observeStatusChange(change),
+      onUninterpretable: (event) =>
+        context.alerts.publish([
+          uninterpretableEventNotice({ ...event, occurredAt: context.clock.now().toISOString() }),
+        ]),
     },
   })
   const syncWorker = createSyncWorker({
@@ -353,12 +333,7 @@ function startWorkers(
       requestSyncOfAllReadyConnections(context.bank.client, context.requestSync, 'schedule', logger).then(
         () => undefined,
       ),
-    onConnectionSeen: (connection) =>
-      context.connectionHealth
-        .observeConnection(connection, 'sync')
-        .catch((error) =>
-          logger.error({ err: error, connectionId: connection.id }, 'connection health update failed'),
-        ),
+    recordConnection: (connection) => context.connectionHealth.observeConnection(connection, 'sync'),
     // Matching's outbox already holds the run's changes; its run need not wait for the balance refresh and proof.
     onChangesApplied: (connectionId) =>
       context.reconcile

@@ -1,12 +1,7 @@
 import { TransferPollSchedule } from '../alerts/index.js'
-import { startAppEventDelivery, type AppEventDelivery } from '../app-events/index.js'
-import {
-  startTransferTracker,
-  type TrackerContext,
-  type TransferContext,
-  type TransferTracker,
-} from '../transfers/index.js'
-import type { SidecarContext } from './runtime.js'
+import { startAppEventDelivery } from '../app-events/index.js'
+import { startTransferTracker, type TrackerContext, type TransferContext } from '../transfers/index.js'
+import type { OutboundWorkers, SidecarContext } from './context.js'
 
 /** What transfer routes and commands need from a running sidecar. */
 export function transferContextOf(context: SidecarContext): TransferContext {
@@ -24,12 +19,6 @@ export function trackerContextOf(context: SidecarContext): TrackerContext {
     }),
     reminderSeconds: config.ALERT_REMINDER_SECONDS,
   }
-}
-
-export type OutboundWorkers = {
-  tracker: TransferTracker
-  appEvents: AppEventDelivery
-  close(): Promise<void>
 }
 
 /** The worker role's outbound side: the transfer tracker and the delivery of app events. */

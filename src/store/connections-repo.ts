@@ -64,6 +64,23 @@ export async function observeConnection(
   }
 }
 
+/**
+ * Writes the status connection health decided into the mirrored row (a no-op for a connection not mirrored), so
+ * the row and the health record never disagree. Run it in the transaction that writes the health record.
+ */
+export async function setMirroredStatus(
+  db: Kysely<Database>,
+  connectionId: string,
+  current: { status: string; errorCode: string | null; errorMessage: string | null },
+): Promise<void> {
+  await db
+    .updateTable('connections')
+    .set({ status: current.status, error_code: current.errorCode, error_message: current.errorMessage })
+    .where('id', '=', connectionId)
+    .where('kind', '!=', 'deleted')
+    .execute()
+}
+
 /** Appends a status observation to the history; an event id already recorded is ignored (redelivery). */
 export async function recordStatus(
   db: Kysely<Database>,

@@ -119,9 +119,21 @@ export type SyncStreamsTable = {
 export type ProcessedEventsTable = {
   event_id: string
   type: string
-  /** processed or ignored (unknown and reserved types). */
+  /** processed, ignored (unknown and reserved types) or uninterpretable (see uninterpretable_events). */
   outcome: string
   processed_at: Generated<Timestamp>
+}
+
+/** A delivery the event worker could not read; `body` is its JSON text as queued. */
+export type UninterpretableEventsTable = {
+  event_id: string
+  type: string | null
+  problem: string
+  detail: string
+  connection_ids: string[]
+  body: string
+  received_at: Timestamp
+  recorded_at: Timestamp
 }
 
 export type SyncRequestsTable = {
@@ -495,4 +507,5 @@ export type Database = {
   transactions: TransactionsTable
   sync_streams: SyncStreamsTable
   processed_events: ProcessedEventsTable
+  uninterpretable_events: UninterpretableEventsTable
 }

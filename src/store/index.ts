@@ -38,9 +38,17 @@ export {
   purgeConnection,
   listMirroredConnections,
   getMirroredConnection,
+  setMirroredStatus,
 } from './connections-repo.js'
 export type { MirroredConnection, StatusObservation } from './connections-repo.js'
 export { claimEvent, isEventProcessed } from './processed-events-repo.js'
+export {
+  recordUninterpretableEvent,
+  countUninterpretableEvents,
+  uninterpretableEventKey,
+  UNINTERPRETABLE_EVENT_EXCEPTION,
+} from './uninterpretable-events-repo.js'
+export type { UninterpretableEventWrite } from './uninterpretable-events-repo.js'
 export type { EventOutcome } from './processed-events-repo.js'
 export {
   saveWebhookRegistration,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from './database.js'
 
-export type EventOutcome = 'processed' | 'ignored'
+export type EventOutcome = 'processed' | 'ignored' | 'uninterpretable'
 
 /**
  * Claims an event for processing: true the first time, false when it was already processed (a redelivery or a

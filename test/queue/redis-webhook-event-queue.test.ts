@@ -60,7 +60,10 @@ describe('the Redis webhook event queue while deliveries are few', () => {
     expect(await view.getJobCountByTypes('waiting')).toBe(2)
     // A failed attempt (a database restart under the worker) is retried, not failed for good.
     const added = await view.getJob(jobIdFor(one.eventId))
-    expect(added?.opts).toMatchObject({ attempts: WEBHOOK_JOB_OPTIONS.attempts, backoff: WEBHOOK_JOB_OPTIONS.backoff })
+    expect(added?.opts).toMatchObject({
+      attempts: WEBHOOK_JOB_OPTIONS.attempts,
+      backoff: WEBHOOK_JOB_OPTIONS.backoff,
+    })
     await queue.close()
   })
 

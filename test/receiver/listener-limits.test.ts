@@ -3,12 +3,8 @@ import type { Server } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createRedisWebhookEventQueue } from '../../src/queue/index.js'
-import {
-  createLimitedServer,
-  createReceiverServer,
-  LISTENER_LIMITS,
-  type ListenerLimits,
-} from '../../src/receiver/index.js'
+import { createLimitedServer, LISTENER_LIMITS, type ListenerLimits } from '../../src/http-listener/index.js'
+import { createReceiverServer } from '../../src/receiver/index.js'
 import { startTestSidecar } from '../sidecar/sidecar-fixture.js'
 import { REDIS_URL, SECRET, uniquePrefix } from './deliveries.js'
 

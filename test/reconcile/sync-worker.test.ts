@@ -195,7 +195,7 @@ describe('sync worker', () => {
         {
           ...workerDeps(queue),
           onChangesApplied: (_id, result) => void calls.push(`changes applied: ${result.upserted > 0}`),
-          onConnectionSeen: async () => void calls.push('connection re-read'),
+          recordConnection: async () => void calls.push('connection re-read'),
           onSynced: () => void calls.push('synced'),
         },
         { data: { connectionId: connection.id, reason: 't' } } as any,

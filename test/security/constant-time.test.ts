@@ -158,7 +158,7 @@ describe('webhook signature comparison', () => {
   })
 
   it('refuses a timestamp outside the tolerance before any comparison, in both directions', () => {
-    // The property tests in src/receiver/signature.test.ts cover every tolerance; this pins the order.
+    // The property tests in src/signing/signature.test.ts cover every tolerance; this pins the order.
     for (const skew of [-301, 301]) {
       const when = new Date(NOW.getTime() + skew * 1000)
       expect(() => verify({ payload: body, header: header([v1(SECRETS[0]!)]), now: when })).toThrow(

@@ -18,15 +18,18 @@ export async function refreshConnectionMirror(
     db: Kysely<Database>
     source: SyncSource
     clock: Clock
-    /** Every connection read here is a status seen while syncing (connection health). */
-    onConnectionSeen?(connection: Connection): Promise<void>
+    /**
+     * Writes the connection read here: its mirrored row and its health in one transaction (the sidecar's
+     * connection health). @defaultValue the mirrored row alone
+     */
+    recordConnection?(connection: Connection): Promise<void>
   },
   connectionId: string,
   balancesFrom: string | null | 'all',
 ): Promise<void> {
   const connection = await deps.source.getConnection(connectionId)
-  await observeConnection(deps.db, connection, 'sync', deps.clock.now())
-  await deps.onConnectionSeen?.(connection)
+  if (deps.recordConnection) await deps.recordConnection(connection)
+  else await observeConnection(deps.db, connection, 'sync', deps.clock.now())
   await replaceConnectionAccounts(deps.db, connectionId, await deps.source.accounts(connectionId))
   if (balancesFrom === null) return
   for await (const page of deps.source.balancePages(

@@ -18,6 +18,7 @@ import {
   listMirroredConnections,
   observeConnection as mirrorConnection,
   rememberDelegatedUser,
+  setMirroredStatus,
   updateConnectionHealth,
   type Database,
   type DelegatedUser,
@@ -28,9 +29,12 @@ import type { AlertPipeline } from './alert-publisher.js'
 export type ConnectionHealthMonitor = {
   /** One status seen: a webhook event, or a connection read while polling or syncing. */
   observe(connectionId: string, observation: HealthObservation): Promise<void>
-  /** A connection.status_changed event, as the webhook handler hands it over; failures are logged. */
+  /** A connection.status_changed event, as the webhook handler hands it over; rejects when it was not recorded. */
   observeStatusChange(change: StatusChange): Promise<void>
-  /** A connection as the bank returned it (sync, poll, the onboarding API). */
+  /**
+   * A connection as the bank returned it (sync, poll, the API, a webhook's look-up): its mirrored row and its
+   * health in one transaction.
+   */
   observeConnection(connection: Connection, source: 'poll' | 'sync'): Promise<void>
   /** The time-driven rules (errored too long, stale sync, reminders) for every known connection. */
   tickAll(): Promise<{ connections: number }>
@@ -91,6 +95,10 @@ function refOf(connection: Connection, delegatedUser: DelegatedUser | null): Con
  * one transaction under the record's row lock, and the notices it yields are stored in that transaction, so a
  * record never advances without its notices and concurrent observations apply one after the other. Deliveries
  * are queued after the commit.
+ *
+ * This is the one writer of a connection's status (issue 14): the same transaction writes the mirrored row, and
+ * its status is the one the health record settled on, so GET /api/connections, the dashboard and the alerts
+ * agree at every moment whichever source (webhook, poll, sync, API call) saw the change, in whatever order.
  */
 export function createConnectionHealthMonitor(deps: ConnectionHealthMonitorDeps): ConnectionHealthMonitor {
   const { db, logger } = deps
@@ -124,17 +132,21 @@ export function createConnectionHealthMonitor(deps: ConnectionHealthMonitorDeps)
   async function apply(
     connectionId: string,
     step: (stored: StoredHealth, now: Date) => HealthTransition,
-    seen?: Connection,
+    read?: { connection: Connection; source: 'poll' | 'sync' },
   ): Promise<void> {
     const deliveries = await updateConnectionHealth(
       db,
       connectionId,
       emptyHealth(connectionId),
       async (stored, trx) => {
-        const { record, effects } = step(stored, deps.clock.now())
+        const now = deps.clock.now()
+        const { record, effects } = step(stored, now)
+        if (read) await mirrorConnection(trx, read.connection, read.source, now)
+        const { status, errorCode, errorMessage } = record
+        if (status !== null) await setMirroredStatus(trx, connectionId, { status, errorCode, errorMessage })
         const noticeEffects = effects.filter((effect) => effect.type !== 'history')
         if (noticeEffects.length === 0) return { record, result: [] }
-        const ref = await describe(trx, connectionId, stored.delegatedUser, seen)
+        const ref = await describe(trx, connectionId, stored.delegatedUser, read?.connection)
         const notices = noticeEffects.map((effect) => connectionNotice(effect, ref))
         return { record, result: await deps.alerts.store(trx, notices) }
       },
@@ -149,19 +161,15 @@ export function createConnectionHealthMonitor(deps: ConnectionHealthMonitorDeps)
     async observeStatusChange(change) {
       const status = ConnectionStatus.safeParse(change.status)
       if (!status.success) return
-      // The event is already claimed, so a retry would see a duplicate: log rather than fail the job.
-      await monitor
-        .observe(change.connectionId, {
-          status: status.data,
-          errorCode: change.errorCode,
-          errorMessage: change.errorMessage,
-          observedAt: change.occurredAt,
-          source: 'webhook',
-          eventId: change.eventId,
-        })
-        .catch((error: unknown) =>
-          logger.error({ err: error, eventId: change.eventId }, 'connection health update failed'),
-        )
+      // Runs before the event is claimed: a failure fails the job, whose retry observes again (deduped by event id).
+      await monitor.observe(change.connectionId, {
+        status: status.data,
+        errorCode: change.errorCode,
+        errorMessage: change.errorMessage,
+        observedAt: change.occurredAt,
+        source: 'webhook',
+        eventId: change.eventId,
+      })
     },
 
     async observeConnection(connection, source) {
@@ -170,7 +178,7 @@ export function createConnectionHealthMonitor(deps: ConnectionHealthMonitorDeps)
       await apply(
         connection.id,
         ({ record }, now) => observe(record, observationOf(connection, source), now, deps.thresholds),
-        connection,
+        { connection, source },
       )
     },
 
@@ -204,7 +212,6 @@ export function createConnectionHealthMonitor(deps: ConnectionHealthMonitorDeps)
       if (!deps.bank) return false
       try {
         for await (const connection of deps.bank.connections.listAll({ limit: 500 })) {
-          await mirrorConnection(db, connection, 'poll', deps.clock.now())
           await monitor.observeConnection(connection, 'poll')
         }
         return true

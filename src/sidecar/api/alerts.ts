@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { Limit } from '../../api-client/index.js'
 import { listAlertNotices, type NoticeFeedItem } from '../../store/index.js'
 import { handle, parseRequest } from '../api-error.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { decodeTimeCursor, keyPage, listFingerprint, timePositionKey } from './key-cursor.js'
 
 const Query = z.object({

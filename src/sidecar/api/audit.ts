@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { Limit } from '../../api-client/index.js'
 import { listAuditEntries, type AuditRow } from '../../store/index.js'
 import { handle, parseRequest } from '../api-error.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { decodeSeqCursor, keyPage, listFingerprint } from './key-cursor.js'
 
 const Text = z.string().min(1).max(255).optional()

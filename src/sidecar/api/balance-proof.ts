@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { IsoDate, Uuid } from '../../api-client/index.js'
 import { streamBalanceProof, writeBalanceProofJson } from '../../reconcile/index.js'
 import { handle, parseRequest } from '../api-error.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 
 const Query = z
   .object({

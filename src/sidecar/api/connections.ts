@@ -6,15 +6,10 @@ import {
   ConnectionCredentialsParams,
   type Connection,
 } from '../../api-client/index.js'
-import {
-  getConnectionHealth,
-  getMirroredConnection,
-  listMirroredConnections,
-  observeConnection,
-} from '../../store/index.js'
+import { getConnectionHealth, listMirroredConnections } from '../../store/index.js'
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { requireRole } from '../auth/index.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { bankApiError } from './bank-api-error.js'
 
 const IdParams = z.object({ id: z.string().min(1).max(200) })
@@ -41,13 +36,17 @@ export function connectionRoutes(context: SidecarContext): Router {
 
   /** A connection just read from the bank: mirrored, and its status and delegated user seen by health. */
   async function seen(connection: Connection): Promise<ConnectionHealth | undefined> {
-    await observeConnection(db, connection, 'poll', context.clock.now())
     await context.connectionHealth.observeConnection(connection, 'poll')
     return (await getConnectionHealth(db, [connection.id])).get(connection.id)
   }
 
+  // The status is the one connection health settled on, as in the list: a read older than an event already
+  // applied does not show a status the list and the alerts have moved past.
   const answer = (connection: Connection, health: ConnectionHealth | undefined) => ({
     ...connection,
+    ...(health?.status
+      ? { status: health.status, errorCode: health.errorCode, errorMessage: health.errorMessage }
+      : {}),
     openIncident: presentIncident(health?.incident),
   })
 
@@ -127,11 +126,10 @@ export function connectionRoutes(context: SidecarContext): Router {
     requireRole('clerk'),
     handle(async (req, res) => {
       const { id } = parseRequest(IdParams, req.params, 'params')
-      // Only a connection the mirror knows: anything else would leave a sync request no worker can serve.
-      if (!(await getMirroredConnection(db, id))) {
-        throw new SidecarApiError(404, 'not_found', `No connection ${JSON.stringify(id)} in the mirror.`)
+      // Only a connection (the mirror's, else the bank's): anything else would queue a sync that can only fail.
+      if (!(await bankCall(() => context.requestKnownSync(id, 'api')))) {
+        throw new SidecarApiError(404, 'not_found', `No connection ${JSON.stringify(id)} at the bank.`)
       }
-      await context.requestSync(id, 'api')
       res.status(202).json({ connectionId: id, status: 'queued' })
     }),
   )

@@ -1,7 +1,7 @@
 import { Router } from 'express'
 import { createCustomers } from '../../customers/index.js'
 import { handle, SidecarApiError } from '../api-error.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { requireRole } from '../auth/index.js'
 import {
   csvBody,

@@ -4,7 +4,7 @@ import { Limit, Uuid } from '../../api-client/index.js'
 import { findException, listExceptions } from '../../store/index.js'
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { decodeKeyCursor, keyPage, listFingerprint } from './key-cursor.js'
 import { asApiError } from './domain-error.js'
 import { presentException } from './present-matching.js'
@@ -17,6 +17,7 @@ const ExceptionType = z.enum([
   'ambiguous_reference',
   'transfer_leg_missing',
   'payment_returned',
+  'uninterpretable_event',
 ])
 
 const Query = z.object({

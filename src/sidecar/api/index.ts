@@ -1,5 +1,5 @@
 import { Router } from 'express'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { accountRoutes } from './accounts.js'
 import { alertRoutes } from './alerts.js'
 import { allocationRoutes } from './allocations.js'

@@ -4,7 +4,7 @@ import { dryRunMatching } from '../../reconcile/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import { requireRole } from '../auth/index.js'
 import { matchConfigOf } from '../match-config.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 
 /** A tolerance: a plain decimal string, not negative, as the matcher keeps it (up to 18 decimals). */
 const Tolerance = z

@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import type { Counter } from 'prom-client'
 import { handle } from '../api-error.js'
 import { queueStats } from '../queue-stats.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { syncLags } from '../sync-lag.js'
 
 const RECENT_EVENTS = 20

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { IsoDate } from '../../api-client/index.js'
 import { matchReport } from '../../reconcile/index.js'
 import { handle, parseRequest } from '../api-error.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 
 const Query = z
   .object({ from: IsoDate.optional(), to: IsoDate.optional() })

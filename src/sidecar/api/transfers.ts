@@ -11,7 +11,7 @@ import {
 } from '../../transfers/index.js'
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { requireRole } from '../auth/index.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { transferContextOf } from '../transfer-services.js'
 import { decodeTimeCursor, keyPage, listFingerprint, timePositionKey } from './key-cursor.js'
 

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { RoleSchema } from '../../users/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import { actorOf, identityOf, requireRole } from '../auth/index.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { asApiError } from './domain-error.js'
 
 const NewUser = z.strictObject({ name: z.string().max(200), role: RoleSchema })

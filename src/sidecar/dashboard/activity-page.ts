@@ -1,6 +1,6 @@
 import { listAuditEntries, type AuditRow } from '../../store/index.js'
 import { USER_NAME_PATTERN } from '../../users/index.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { shortId, when } from './format.js'
 import { html, type SafeHtml } from './html.js'
 

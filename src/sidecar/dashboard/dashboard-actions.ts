@@ -5,7 +5,7 @@ import { MatchingRequestError } from '../../reconcile/index.js'
 import { activeAllocationsOfTransactions } from '../../store/index.js'
 import { roleAllows, type Actor, type Role } from '../../users/index.js'
 import { forbiddenMessage, isRefusal } from '../auth/index.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { money } from './format.js'
 import { redirectWithFlash } from './page-response.js'
 
@@ -143,7 +143,10 @@ export function dashboardActions(context: SidecarContext): Router {
   router.post(
     '/connections/:id/sync',
     act('clerk', async (req) => {
-      await context.requestSync(String(req.params.id), 'dashboard')
+      const id = String(req.params.id)
+      if (!(await context.requestKnownSync(id, 'dashboard'))) {
+        throw new MatchingRequestError(404, 'not_found', `No connection ${id} at the bank; nothing queued.`)
+      }
       return 'Sync queued.'
     }),
   )

@@ -11,7 +11,7 @@ import {
   UNAUTHORIZED,
   type AuthRefusal,
 } from '../auth/index.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { bearerOf } from '../token-matches.js'
 import { dashboardActions, sameOrigin, safeBack } from './dashboard-actions.js'
 import { loadActivity, renderActivity } from './activity-page.js'

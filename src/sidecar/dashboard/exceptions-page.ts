@@ -6,7 +6,7 @@ import {
   type MatchExceptionRow,
   type MatchTransactionRow,
 } from '../../store/index.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { badge, money, shortId, when } from './format.js'
 import { html, type SafeHtml } from './html.js'
 
@@ -18,6 +18,7 @@ export const EXCEPTION_TYPES = [
   'currency_mismatch',
   'transfer_leg_missing',
   'payment_returned',
+  'uninterpretable_event',
 ] as const
 
 const PAGE_SIZE = 50

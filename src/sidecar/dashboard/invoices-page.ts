@@ -6,7 +6,7 @@ import {
   type AllocationRow,
   type MatchExceptionRow,
 } from '../../store/index.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { badge, money, shortId, when } from './format.js'
 import { html, type SafeHtml } from './html.js'
 

@@ -8,7 +8,7 @@ import {
   type NoticeFeedItem,
 } from '../../store/index.js'
 import { queueStats, type QueueStats } from '../queue-stats.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { syncLags, type SyncLag } from '../sync-lag.js'
 import { renderDailyChart } from './daily-chart.js'
 import { loadDailySeries, type DailySeries } from './daily-match-series.js'
@@ -22,10 +22,6 @@ export type OverviewData = {
   now: Date
   connections: Array<{
     row: MirroredConnection
-    /** The freshest status seen (webhook, sync or poll), from connection health; else the mirror's. */
-    status: string
-    errorCode: string | null
-    errorMessage: string | null
     incident: OpenIncident | null
     lag: SyncLag | undefined
   }>
@@ -66,19 +62,12 @@ export async function loadOverview(context: SidecarContext, currency?: string): 
   const lagOf = new Map(lags.map((lag) => [lag.connectionId, lag]))
   return {
     now,
-    connections: rows.map((row) => {
-      // Webhooks update connection health at once; the mirrored row changes only on the next sync or poll.
-      const seen = health.get(row.id)
-      const fromHealth = seen?.status != null
-      return {
-        row,
-        status: fromHealth ? seen.status! : row.status,
-        errorCode: fromHealth ? seen.errorCode : row.error_code,
-        errorMessage: fromHealth ? seen.errorMessage : row.error_message,
-        incident: seen?.incident ?? null,
-        lag: lagOf.get(row.id),
-      }
-    }),
+    // The row's status is the one connection health settled on (written together), so it sits beside its incident.
+    connections: rows.map((row) => ({
+      row,
+      incident: health.get(row.id)?.incident ?? null,
+      lag: lagOf.get(row.id),
+    })),
     report,
     openExceptions: openExceptions.map((row) => ({ type: row.type, count: Number(row.count) })),
     chart,
@@ -151,7 +140,8 @@ function connections(data: OverviewData, canAct: boolean): SafeHtml {
       </tr>
     </thead>
     <tbody>
-      ${data.connections.map(({ row, status, errorCode, errorMessage, incident, lag }) => {
+      ${data.connections.map(({ row, incident, lag }) => {
+        const { status, error_code: errorCode, error_message: errorMessage } = row
         return html`<tr data-connection-id="${row.id}" data-status="${status}">
           <td>${row.institution_name ?? row.institution_id ?? ''}<br />${shortId(row.id)}</td>
           <td>

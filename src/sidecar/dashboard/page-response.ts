@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Request, Response } from 'express'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 import { renderPage, type PageShell } from './layout.js'
 
 const FLASH_COOKIE = 'bankrec_flash'

@@ -7,7 +7,7 @@ import { WEBHOOK_EVENTS_QUEUE } from '../../queue/index.js'
 import { roleAllows } from '../../users/index.js'
 import { SidecarApiError } from '../api-error.js'
 import { isRefusal, refusalError } from '../auth/index.js'
-import type { SidecarContext } from '../runtime.js'
+import type { SidecarContext } from '../context.js'
 
 export const QUEUE_BOARD_PATH = '/admin/queues'
 

@@ -11,6 +11,7 @@ import * as matching from './0009-matching.js'
 import * as transferList from './0010-transfer-list.js'
 import * as users from './0013-users.js'
 import * as evidenceAndCustomers from './0014-evidence-and-customers.js'
+import * as uninterpretableEvents from './0016-uninterpretable-events.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-transfer-list': transferList,
   '0013-users': users,
   '0014-evidence-and-customers': evidenceAndCustomers,
+  '0016-uninterpretable-events': uninterpretableEvents,
 }

@@ -1,0 +1,2 @@
+export { createLimitedServer, LISTENER_LIMITS } from './listener-limits.js'
+export type { ListenerLimits } from './listener-limits.js'
