@@ -86,6 +86,13 @@ function idOf(invoice: MatchInvoice): string {
   return invoice.id
 }
 
+/** The digits of the digit tokens keys[from, to) together (token keys have no leading zeros). */
+function digitCount(keys: readonly string[], from: number, to: number): number {
+  let digits = 0
+  for (let index = from; index < to; index++) digits += (keys[index] as string).length
+  return digits
+}
+
 function anyTaken(taken: readonly boolean[], from: number, to: number): boolean {
   for (let index = from; index < to; index++) if (taken[index]) return true
   return false
@@ -252,9 +259,7 @@ class FieldScan {
         continue
       }
       const word = impliedInvoiceWord || this.hasInvoiceWord(tokens, match.start)
-      let digits = 0
-      for (let index = match.start; index < match.end; index++) digits += (keys[index] as string).length
-      const short = digits < SHORT_CORE_DIGITS
+      const short = digitCount(keys, match.start, match.end) < SHORT_CORE_DIGITS
       this.hit(
         match.values,
         first.start,
@@ -288,8 +293,7 @@ class FieldScan {
         for (const match of this.index.scanCores(keys, from, to)) {
           for (let index = match.start; index < match.end; index++) taken[index] = true
           // The matched tokens are the core's own digit tokens.
-          let digits = 0
-          for (let index = match.start; index < match.end; index++) digits += (keys[index] as string).length
+          const digits = digitCount(keys, match.start, match.end)
           this.coreHit(tokens, match.values, match.start, match.end, impliedWord, digits)
         }
       }
