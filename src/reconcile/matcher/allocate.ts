@@ -191,7 +191,7 @@ export class Allocator {
       this.allocations.push({
         transactionId: transaction.id,
         invoiceId: ledger.invoice.id,
-        amount: formatUnits(take),
+        amount: take === ledger.amount ? ledger.amountText : formatUnits(take),
         writeOff: formatUnits(writeOff),
         writeOffReason: reason,
         writeOffAccount: reason === null ? null : writeOffAccountFor(this.config, reason),

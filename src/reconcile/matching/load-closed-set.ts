@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import {
   findReferences,
   InvoiceIndex,
+  invoiceUnits,
   referencedInvoiceIds,
   returnSignals,
   normalizeName,
@@ -240,7 +241,7 @@ class Walk {
       let outcome: ReferenceOutcome = leg ? 'transfer_leg' : phase === 'inactive' ? 'inactive' : 'outflow'
       if (matchable) {
         const invoices = named.map((id) => set.index.get(id) as MatchInvoice)
-        const total = invoices.reduce((sum, invoice) => sum + toUnits(invoice.amount), 0n)
+        const total = invoices.reduce((sum, invoice) => sum + invoiceUnits(invoice), 0n)
         const exact = invoices.length > 0 && total === amount && invoices.every((invoice) => !invoice.void)
         outcome = invoices.length === 0 ? 'none' : exact ? 'named' : 'named_payer'
         if (outcome !== 'named') {
