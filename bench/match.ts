@@ -17,6 +17,7 @@ import {
   InvoiceIndex,
   customerKeyOf,
   findReferences,
+  invoiceUnits,
   reconcile,
   referencedInvoiceIds,
   rfCheckDigits,
@@ -150,7 +151,7 @@ function transactionsFor(invoices: readonly MatchInvoice[], count: number): Matc
 function matchOne(index: InvoiceIndex, transaction: MatchTransaction): number {
   const references = findReferences(index, transaction)
   const invoices = referencedInvoiceIds(references).map((id) => index.get(id) as MatchInvoice)
-  const total = invoices.reduce((sum, invoice) => sum + toUnits(invoice.amount), 0n)
+  const total = invoices.reduce((sum, invoice) => sum + invoiceUnits(invoice), 0n)
   if (invoices.length === 0 || total !== toUnits(transaction.amount)) {
     const payer = index.customers.identify(
       transaction.counterpartyName,

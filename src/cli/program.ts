@@ -4,6 +4,7 @@ import { connectCommand } from './connect.js'
 import { customersCommand } from './customers.js'
 import { demoCommand } from './demo.js'
 import { invoicesCommand } from './invoices.js'
+import { journalCommand } from './journal.js'
 import { matchCommand } from './match.js'
 import type { CommandIo } from './io.js'
 import { receiverCommand } from './receiver.js'
@@ -41,6 +42,7 @@ export function buildProgram(io: CommandIo): Command {
     mirrorCommand(io),
     webhooksCommand(io),
     reportCommand(io),
+    journalCommand(io),
     auditCommand(io),
     invoicesCommand(io),
     customersCommand(io),

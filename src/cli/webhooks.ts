@@ -43,11 +43,11 @@ export function webhooksCommand(io: CommandIo): Command {
       const store = await openStore(config, logger)
       try {
         if (options.rotate) {
-          const outcome = await rotateWebhookSecret(client, store.db, url)
+          const outcome = await rotateWebhookSecret(client, store.db, store.secretBox, url)
           io.stdout.write(`webhook ${outcome.id} registered for ${url} with a new secret (stored)\n`)
           for (const id of outcome.replaced) io.stdout.write(`replaced webhook ${id}\n`)
         } else {
-          const outcome = await registerWebhook(client, store.db, url)
+          const outcome = await registerWebhook(client, store.db, store.secretBox, url)
           io.stdout.write(
             outcome.action === 'created'
               ? `webhook ${outcome.id} registered for ${url}; its secret is stored\n`

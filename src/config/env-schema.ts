@@ -1,6 +1,7 @@
 import { isIP } from 'node:net'
 import { z } from 'zod'
 import { parseAlertEnv } from '../alerts/index.js'
+import { parseSecretKey } from '../store/index.js'
 import { WRITE_OFF_REASONS } from '../reconcile/matcher/index.js'
 import { USER_NAME_PATTERN, USER_NAME_RULE } from '../users/index.js'
 
@@ -96,6 +97,15 @@ export const BankrecEnv = z
     WEBHOOK_SECRETS: list.optional(),
     DATABASE_URL: url(/^postgres(ql)?:$/, 'must be a postgres:// URL').optional(),
     BANKREC_DATA_DIR: z.string().trim().min(1).optional(),
+    /** Seals the webhook signing secrets in the database (AES-256-GCM); generated and kept 0600 when unset. */
+    BANKREC_SECRET_KEY: z
+      .string()
+      .trim()
+      .refine(
+        (value) => parseSecretKey(value) !== undefined,
+        'must be 32 bytes as 64 hex digits or as base64',
+      )
+      .optional(),
     BANKREC_SCHEMA: z
       .string()
       .trim()
@@ -133,6 +143,12 @@ export const BankrecEnv = z
     TRANSFER_LEG_WINDOW_SECONDS: whole(60, 30 * 86_400).default(3 * 86_400),
     /** Evidence score (0–100) from which a match is applied without a person (docs/matching.md). */
     MATCH_AUTO_APPLY_THRESHOLD: whole(1, 100).default(85),
+    /** Write-offs of more than this amount (any currency) wait for a second person's approval; unset: none. */
+    APPROVAL_THRESHOLD_AMOUNT: z
+      .string()
+      .trim()
+      .regex(/^\d{1,15}(\.\d{1,4})?$/, 'must be an amount such as 500.00')
+      .optional(),
     /** Rule 5: a suggestion scoring at least this much is confirmed without a person; unset: never. */
     MATCH_AUTO_CONFIRM_THRESHOLD: whole(1, 100).optional(),
     /** A short payment leaving at most this much open pays the invoice (`30.00`, `30.00,JPY=3000`); unset: off. */

@@ -30,6 +30,21 @@ export type InboxForwarderOptions = {
   timeoutMs?: number
   /** Errors of a forwarding round and undecodable entries; the forwarder carries on. @defaultValue ignore */
   onError?: (error: Error) => void
+  /**
+   * Called once per entry set aside in the dead-letter list, after it is there: an event answered 2xx that will
+   * not be processed, which operations must hear about (bankrec alerts on it).
+   */
+  onDeadLetter?: (dead: DeadLetter) => void
+}
+
+/** An inbox entry set aside instead of queued, with what could be read of it. */
+export type DeadLetter = {
+  entry: string
+  eventId: string | null
+  type: string | null
+  reason: string
+  /** The Redis list it is kept in. */
+  list: string
 }
 
 export type InboxForwarder = {
@@ -37,9 +52,24 @@ export type InboxForwarder = {
   forwardPending(): Promise<number>
   /** How many entries wait in the inbox. */
   backlog(): Promise<number>
+  /** How many entries were set aside in the dead-letter list (kept for a person, never processed). */
+  deadLetters(): Promise<number>
   /** Forwards in the background, as the lease holder, until close(). */
   start(): void
   close(): Promise<void>
+}
+
+/** The event id and type of an entry that is not a job, as far as they can be read; for the alert. */
+function idsOf(entry: string): { eventId: string | null; type: string | null } {
+  try {
+    const { eventId, type } = JSON.parse(entry) as Record<string, unknown>
+    return {
+      eventId: typeof eventId === 'string' ? eventId : null,
+      type: typeof type === 'string' ? type : null,
+    }
+  } catch {
+    return { eventId: null, type: null }
+  }
 }
 
 /** Takes the lease, or renews it when this forwarder holds it. */
@@ -83,23 +113,24 @@ export function createInboxForwarder(options: InboxForwarderOptions = {}): Inbox
   const forwardEntries = async (entries: readonly string[]): Promise<void> => {
     const multi = (await queue.backend.client).multi() as IRedisTransaction
     const added: string[] = []
-    const dead: string[] = []
+    const dead: DeadLetter[] = []
     for (const entry of entries) {
       try {
         queueWebhookJobAdd(queue, multi, decodeInboxEntry(entry), ttlSeconds)
         added.push(entry)
       } catch (error) {
         onError(error as Error)
-        dead.push(entry)
+        dead.push({ entry, ...idsOf(entry), reason: (error as Error).message, list: keys.dead })
       }
     }
     const replies = added.length > 0 ? await multi.exec() : []
     if (!replies) throw new Error('The queue write was aborted.')
     const done = added.filter((_, i) => jobAddLanded(replies[i]))
     const cleanup = connection.pipeline()
-    for (const entry of dead) cleanup.rpush(keys.dead, entry)
-    for (const entry of [...done, ...dead]) cleanup.lrem(keys.inbox, 1, entry)
+    for (const { entry } of dead) cleanup.rpush(keys.dead, entry)
+    for (const entry of [...done, ...dead.map((d) => d.entry)]) cleanup.lrem(keys.inbox, 1, entry)
     await cleanup.exec()
+    for (const letter of dead) options.onDeadLetter?.(letter)
     if (done.length < added.length)
       throw new Error(`${added.length - done.length} of ${added.length} inbox entries could not be queued.`)
   }
@@ -150,6 +181,7 @@ export function createInboxForwarder(options: InboxForwarderOptions = {}): Inbox
       return moved
     },
     backlog: () => connection.llen(keys.inbox),
+    deadLetters: () => connection.llen(keys.dead),
     start() {
       running ??= loop().catch(() => undefined)
     },

@@ -9,7 +9,7 @@ export {
 export { createRedisWebhookEventQueue } from './redis-webhook-event-queue.js'
 export type { RedisWebhookEventQueueOptions } from './redis-webhook-event-queue.js'
 export { createInboxForwarder } from './inbox-forwarder.js'
-export type { InboxForwarder, InboxForwarderOptions } from './inbox-forwarder.js'
+export type { InboxForwarder, InboxForwarderOptions, DeadLetter } from './inbox-forwarder.js'
 export { inboxKeys } from './webhook-inbox.js'
 export type {
   WebhookEventQueue,

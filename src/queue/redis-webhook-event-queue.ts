@@ -1,7 +1,7 @@
 import { Queue, type IRedisTransaction } from 'bullmq'
 import type { Redis } from 'ioredis'
 import { createArrivalRate } from './arrival-rate.js'
-import { createInboxForwarder, type InboxForwarder } from './inbox-forwarder.js'
+import { createInboxForwarder, type InboxForwarder, type InboxForwarderOptions } from './inbox-forwarder.js'
 import {
   DEDUPE_TTL_SECONDS,
   DEFAULT_QUEUE_PREFIX,
@@ -37,6 +37,8 @@ export type RedisWebhookEventQueueOptions = {
   forward?: boolean
   /** Connection errors; the queue keeps reconnecting. @defaultValue ignore them */
   onError?: (error: Error) => void
+  /** With `forward`: called for each inbox entry the forwarder sets aside (see InboxForwarderOptions). */
+  onDeadLetter?: InboxForwarderOptions['onDeadLetter']
 }
 
 type IngestingRedis = Redis & {
@@ -74,6 +76,7 @@ export function createRedisWebhookEventQueue(options: RedisWebhookEventQueueOpti
       prefix,
       dedupeTtlSeconds: ttlSeconds,
       onError,
+      ...(options.onDeadLetter ? { onDeadLetter: options.onDeadLetter } : {}),
     })
     forwarder.start()
   }
@@ -119,6 +122,7 @@ export function createRedisWebhookEventQueue(options: RedisWebhookEventQueueOpti
       return arrivals.note(jobs.length, Date.now()) < directBelow ? addDirectly(jobs) : appendToInbox(jobs)
     },
     backlog: () => connection.llen(keys.inbox),
+    deadLetters: () => connection.llen(keys.dead),
     async ping() {
       await whenReady(connection, timeoutMs)
       await withTimeout(connection.ping(), timeoutMs, 'ping')

@@ -33,6 +33,8 @@ export type WebhookEventQueue = {
   addBatch(jobs: readonly WebhookJob[]): Promise<EnqueueResult[]>
   /** Events accepted but not yet in the BullMQ queue (the Redis inbox); absent where writes land there directly. */
   backlog?(): Promise<number>
+  /** Accepted events set aside in the Redis dead-letter list, never processed; absent where there is none. */
+  deadLetters?(): Promise<number>
   /** Resolves when the queue is reachable, rejects otherwise. */
   ping(): Promise<void>
   close(): Promise<void>

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { EnqueueResult, WebhookJob } from '../queue/index.js'
-import { createBatchingEnqueue } from './batching-enqueue.js'
+import { UnqueueableJobError, createBatchingEnqueue } from './batching-enqueue.js'
 
 const job = (eventId: string): WebhookJob => ({ eventId, type: 'test', event: {}, receivedAt: '' })
 
@@ -55,13 +55,39 @@ describe('createBatchingEnqueue', () => {
     expect(queue.writes).toEqual([['a', 'b']])
   })
 
-  it('rejects every caller of a batch whose write failed', async () => {
-    const enqueue = createBatchingEnqueue(
-      { addBatch: () => Promise.reject(new Error('down')) },
-      { windowMs: 0 },
-    )
+  it('rejects every caller with the queue’s error when the queue takes none of them', async () => {
+    const down = new Error('down')
+    const enqueue = createBatchingEnqueue({ addBatch: () => Promise.reject(down) }, { windowMs: 0 })
     const results = await Promise.allSettled([enqueue(job('a')), enqueue(job('b'))])
-    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected'])
+    expect(results).toEqual([
+      { status: 'rejected', reason: down },
+      { status: 'rejected', reason: down },
+    ])
+  })
+
+  it('writes a failed batch again job by job, so only the job the queue refuses fails', async () => {
+    const writes: string[][] = []
+    const causes: unknown[] = []
+    const queue = {
+      async addBatch(jobs: readonly WebhookJob[]): Promise<EnqueueResult[]> {
+        writes.push(jobs.map((j) => j.eventId))
+        if (jobs.some((j) => j.eventId === 'poison')) throw new Error('cannot serialise')
+        return jobs.map(() => 'queued')
+      },
+    }
+    const enqueue = createBatchingEnqueue(queue, {
+      windowMs: 5,
+      onBatchError: (error) => causes.push(error),
+    })
+    const results = await Promise.allSettled([enqueue(job('a')), enqueue(job('poison')), enqueue(job('b'))])
+    expect(results[0]).toEqual({ status: 'fulfilled', value: 'queued' })
+    expect(results[2]).toEqual({ status: 'fulfilled', value: 'queued' })
+    expect(results[1]?.status).toBe('rejected')
+    const refused = (results[1] as PromiseRejectedResult).reason as UnqueueableJobError
+    expect(refused).toBeInstanceOf(UnqueueableJobError)
+    expect([refused.eventId, (refused.cause as Error).message]).toEqual(['poison', 'cannot serialise'])
+    expect(writes).toEqual([['a', 'poison', 'b'], ['a'], ['poison'], ['b']])
+    expect(causes).toHaveLength(1)
   })
 
   it('answers failed for a job the queue gave no result for', async () => {

@@ -15,6 +15,23 @@ export type BatchingEnqueueOptions = {
   maxBatch?: number
   /** Called with each batch's size, before it is written (metrics). */
   onBatch?: (size: number) => void
+  /** Called with the cause when a batch write fails, before its jobs are retried one by one. */
+  onBatchError?: (error: unknown, size: number) => void
+}
+
+/**
+ * A job the queue refused on its own, while the other jobs of its batch were written: the job itself is at fault
+ * (it would fail the same way again), not the queue.
+ */
+export class UnqueueableJobError extends Error {
+  readonly code = 'unqueueable_event'
+  constructor(
+    readonly eventId: string,
+    options: { cause: unknown },
+  ) {
+    super(`The queue refused event ${eventId} while it took the rest of its batch.`, options)
+    this.name = 'UnqueueableJobError'
+  }
 }
 
 export type BatchingEnqueue = Enqueue & {
@@ -28,6 +45,7 @@ type Pending = { job: WebhookJob; resolve: (result: EnqueueResult) => void; reje
  * Coalesces concurrent enqueues into one queue write (group commit): a job waits at most one window, or for a
  * write in flight to finish; everything that arrived meanwhile goes out as one batch. Under a storm of deliveries
  * the queue sees a few large writes instead of one per request, and each caller is answered when its batch is.
+ * A batch that fails is written again job by job, so a bad job fails alone (UnqueueableJobError).
  */
 export function createBatchingEnqueue(
   queue: Pick<WebhookEventQueue, 'addBatch'>,
@@ -59,7 +77,7 @@ export function createBatchingEnqueue(
       .then(() => queue.addBatch(batch.map((p) => p.job)))
       .then(
         (results) => batch.forEach((p, i) => p.resolve(results[i] ?? 'failed')),
-        (error: unknown) => batch.forEach((p) => p.reject(error)),
+        (error: unknown) => (batch.length === 1 ? batch[0]?.reject(error) : retryOneByOne(batch, error)),
       )
       .finally(() => {
         inFlight.delete(done)
@@ -67,6 +85,20 @@ export function createBatchingEnqueue(
       })
     inFlight.add(done)
     schedule()
+  }
+
+  // One job the queue cannot take (issue 17, finding 2) must not fail the deliveries coalesced with it: each is
+  // written alone, so only the bad one fails. When every one fails the queue itself is down: the first error stands.
+  const retryOneByOne = async (batch: Pending[], error: unknown): Promise<void> => {
+    options.onBatchError?.(error, batch.length)
+    const outcomes = await Promise.allSettled(batch.map((p) => queue.addBatch([p.job])))
+    const anyWritten = outcomes.some((o) => o.status === 'fulfilled')
+    outcomes.forEach((outcome, i) => {
+      const p = batch[i] as Pending
+      if (outcome.status === 'fulfilled') p.resolve(outcome.value[0] ?? 'failed')
+      else if (anyWritten) p.reject(new UnqueueableJobError(p.job.eventId, { cause: outcome.reason }))
+      else p.reject(outcome.reason)
+    })
   }
 
   const enqueue = (job: WebhookJob): Promise<EnqueueResult> =>

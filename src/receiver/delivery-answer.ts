@@ -1,4 +1,5 @@
 import type { SignatureFailureReason } from '../signing/index.js'
+import type { EnvelopeRefusal } from './envelope.js'
 
 /** What became of a delivery; the metrics count answers by outcome and reason. */
 export type DeliveryOutcome = 'queued' | 'ignored' | 'duplicate' | 'rejected' | 'unavailable' | 'error'
@@ -18,8 +19,8 @@ export type DeliveryAnswer = {
 
 export type ReceiverErrorCode =
   | SignatureFailureReason
-  | 'invalid_json'
-  | 'invalid_envelope'
+  | EnvelopeRefusal
+  | 'unqueueable_event'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'invalid_request'
@@ -31,7 +32,8 @@ export type ReceiverErrorCode =
 /**
  * Status per error code. A missing header or an unverifiable signature is unauthenticated (401); a header that
  * cannot be parsed is a malformed request (400); a body the app parsed before us, or no secret, is our own setup
- * error (500), which the sender retries while the developer fixes it.
+ * error (500), which the sender retries while the developer fixes it. A body that cannot be stored is 400; an
+ * event the queue refused while the rest of its batch was written is 422 (it would fail the same way again).
  */
 const STATUS: Record<ReceiverErrorCode, number> = {
   missing_header: 401,
@@ -39,8 +41,12 @@ const STATUS: Record<ReceiverErrorCode, number> = {
   timestamp_outside_tolerance: 401,
   signature_mismatch: 401,
   malformed_header: 400,
+  invalid_utf8: 400,
   invalid_json: 400,
-  invalid_envelope: 400,
+  not_an_object: 400,
+  too_deep: 400,
+  unstorable_text: 400,
+  unqueueable_event: 422,
   invalid_request: 400,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -1,11 +1,39 @@
-import { EventEnvelope, KnownEvent, WebhookEventType } from '../api-client/index.js'
+import { createHash } from 'node:crypto'
+import { KnownEvent, WebhookEventType } from '../api-client/index.js'
 import type { IgnoredReason } from '../queue/index.js'
+import { MAX_JSON_DEPTH, jsonTextNestsDeeperThan, unstorableJsonAt } from '../store/index.js'
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(KnownEvent.options.map((option) => option.shape.type.value))
 /** Types the seed defines but reserves for a future producer. */
 const RESERVED_TYPES: ReadonlySet<string> = new Set(
   WebhookEventType.options.filter((t) => !KNOWN_TYPES.has(t)),
 )
+
+/**
+ * Where an envelope may carry its event id, first match wins. The seed does not show the delivery payload, so
+ * the names other webhook producers use are read too. A per-attempt delivery id (`deliveryId`) is deliberately not
+ * one: a redelivery would carry a new one and be processed twice.
+ */
+export const EVENT_ID_FIELDS = [
+  'id',
+  'eventId',
+  'event_id',
+  'webhookEventId',
+  'notificationId',
+  'messageId',
+  'message_id',
+] as const
+
+/** Where an envelope may carry its event type, first string wins. */
+export const EVENT_TYPE_FIELDS = ['type', 'eventType', 'event_type', 'event', 'kind', 'topic'] as const
+
+/** The job name of an event whose envelope names no type: queued for the worker, which decides what it is. */
+export const UNTYPED_EVENT = '(untyped)'
+
+/** Prefix of the id derived from the signed body when the envelope carries none (see EVENT_ID_FIELDS). */
+export const BODY_ID_PREFIX = 'body-sha256-'
+
+const MAX_ID_LENGTH = 255
 
 /**
  * JSON is UTF-8 (RFC 8259 §8.1): invalid bytes are refused rather than replaced with U+FFFD, so what is queued is
@@ -17,6 +45,10 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 export type EnvelopeProblem = { path: string; message: string }
 
+/** Why a body cannot be stored, so is refused even when its signature verifies. */
+export type EnvelopeRefusal =
+  'invalid_utf8' | 'invalid_json' | 'not_an_object' | 'too_deep' | 'unstorable_text'
+
 export type ParsedEnvelope =
   | {
       ok: true
@@ -25,94 +57,79 @@ export type ParsedEnvelope =
       /** Its JSON text, as delivered. */
       text: string
       eventId: string
+      /** The envelope field the id came from, or `body` when it was derived from the signed body. */
+      eventIdFrom: (typeof EVENT_ID_FIELDS)[number] | 'body'
+      /** The type as delivered, or UNTYPED_EVENT. */
       type: string
-      /** The typed event, for known types. */
-      known?: KnownEvent
       ignored?: IgnoredReason
     }
-  | { ok: false; code: 'invalid_json' | 'invalid_envelope'; message: string; details: EnvelopeProblem[] }
+  | { ok: false; code: EnvelopeRefusal; message: string; details: EnvelopeProblem[] }
 
-function invalid(details: EnvelopeProblem[]): ParsedEnvelope {
-  const summary = details.map((d) => `${d.path} ${d.message}`).join('; ')
-  return {
-    ok: false,
-    code: 'invalid_envelope',
-    message: `The event envelope is invalid: ${summary}`,
-    details,
-  }
+function refused(code: EnvelopeRefusal, message: string, details: EnvelopeProblem[] = []): ParsedEnvelope {
+  return { ok: false, code, message, details }
+}
+
+function idOf(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value)
+  if (typeof value !== 'string' || value.length > MAX_ID_LENGTH || value.trim() === '') return undefined
+  return value
 }
 
 /**
- * Parses a verified delivery body. Known types are checked against their schema; reserved and unknown types only
- * need a valid envelope, so they can be acknowledged and recorded as ignored.
+ * Reads a verified delivery body at the door: what is authentic and storable is accepted whatever its shape
+ * (issue 14: a real service's dialect must never cost a refused event), and only what cannot be stored is
+ * refused. The event id and type are looked up under several names; interpreting the rest is the worker's job.
  */
 export function parseEnvelope(body: string | Uint8Array): ParsedEnvelope {
   let text: string
-  let json: unknown
   try {
     text = typeof body === 'string' ? body : STRICT_UTF8.decode(body)
+  } catch {
+    return refused('invalid_utf8', 'The body is not valid UTF-8.')
+  }
+  // Before parsing: a body nested thousands deep could not be stored or serialised (issue 17, finding 2).
+  if (jsonTextNestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    return refused('too_deep', `The body nests deeper than ${MAX_JSON_DEPTH} levels.`)
+  }
+  let json: unknown
+  try {
     json = JSON.parse(text)
   } catch {
-    return { ok: false, code: 'invalid_json', message: 'The body is not valid UTF-8 JSON.', details: [] }
+    return refused('invalid_json', 'The body is not valid JSON.')
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    return refused('not_an_object', 'The body must be a JSON object (the event envelope).')
   }
   // Raw control characters are not JSON, so U+0000 can only come from a \u escape: most bodies skip the walk.
   // Bytes decoded strictly hold no unpaired surrogate; a string body (express.text()) might.
   const suspect = text.includes('\\u') || (typeof body === 'string' && LONE_SURROGATE.test(text))
-  const unstorable = suspect ? unstorableStringAt(json) : undefined
-  if (unstorable !== undefined) {
-    return invalid([
-      {
-        path: unstorable || '(body)',
-        message: 'must not contain U+0000 or an unpaired surrogate, which PostgreSQL cannot store',
-      },
+  const problem = suspect ? unstorableJsonAt(json, 'body') : undefined
+  if (problem !== undefined) {
+    return refused('unstorable_text', `${problem.path} ${problem.message}, which PostgreSQL cannot store.`, [
+      problem,
     ])
   }
-  // A known type is checked once, against its own schema (which holds the envelope's); any other only as an envelope.
-  const claimed = typeof json === 'object' && json !== null ? (json as { type?: unknown }).type : undefined
-  const isKnown = typeof claimed === 'string' && KNOWN_TYPES.has(claimed)
-  const parsed = isKnown ? KnownEvent.safeParse(json) : EventEnvelope.safeParse(json)
-  if (!parsed.success) {
-    return invalid(
-      parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(body)', message: i.message })),
-    )
-  }
   const event = json as Record<string, unknown>
-  const { id: eventId, type } = parsed.data
-  if (isKnown) return { ok: true, event, text, eventId, type, known: parsed.data as KnownEvent }
-  return {
-    ok: true,
-    event,
-    text,
-    eventId,
-    type,
-    ignored: RESERVED_TYPES.has(type) ? 'reserved_type' : 'unknown_type',
-  }
-}
-
-type Visit = { value: unknown; key: string; parent: Visit | undefined }
-
-function pathOf(visit: Visit): string {
-  const keys: string[] = []
-  for (let at: Visit | undefined = visit; at?.parent !== undefined; at = at.parent) keys.push(at.key)
-  return keys.reverse().join('.')
-}
-
-/** The dotted path of the first string (key or value) PostgreSQL text and jsonb refuse, if any. */
-function unstorableStringAt(root: unknown): string | undefined {
-  const bad = (text: string) => text.includes('\u0000') || LONE_SURROGATE.test(text)
-  // Iterative, with parent links instead of copied paths: a body within the limit may nest thousands deep.
-  const pending: Visit[] = [{ value: root, key: '', parent: undefined }]
-  for (let visit = pending.pop(); visit !== undefined; visit = pending.pop()) {
-    const { value } = visit
-    if (typeof value === 'string') {
-      if (bad(value)) return pathOf(visit)
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [key, item] of Object.entries(value)) {
-        const child = { value: item, key, parent: visit }
-        if (bad(key)) return pathOf(child)
-        pending.push(child)
-      }
+  let eventId: string | undefined
+  let eventIdFrom: (typeof EVENT_ID_FIELDS)[number] | 'body' = 'body'
+  for (const field of EVENT_ID_FIELDS) {
+    eventId = idOf(event[field])
+    if (eventId !== undefined) {
+      eventIdFrom = field
+      break
     }
   }
-  return undefined
+  // No id: the signed bytes name the event, so the bank's redelivery of the same body is still a duplicate.
+  eventId ??= BODY_ID_PREFIX + createHash('sha256').update(body).digest('hex')
+  const named = EVENT_TYPE_FIELDS.map((field) => event[field]).find(
+    (value): value is string => typeof value === 'string' && value !== '',
+  )
+  const type = named ?? UNTYPED_EVENT
+  const ignored: IgnoredReason | undefined =
+    named === undefined || KNOWN_TYPES.has(named)
+      ? undefined
+      : RESERVED_TYPES.has(named)
+        ? 'reserved_type'
+        : 'unknown_type'
+  return { ok: true, event, text, eventId, eventIdFrom, type, ...(ignored ? { ignored } : {}) }
 }

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import getRawBody from 'raw-body'
 import type { EnqueueResult, WebhookEventQueue } from '../queue/index.js'
-import { createBatchingEnqueue, type BatchingEnqueueOptions, type Enqueue } from './batching-enqueue.js'
+import {
+  UnqueueableJobError,
+  createBatchingEnqueue,
+  type BatchingEnqueueOptions,
+  type Enqueue,
+} from './batching-enqueue.js'
 import { acceptedAnswer, errorAnswer, type DeliveryAnswer } from './delivery-answer.js'
 import { parseEnvelope } from './envelope.js'
 import { createReceiverMetrics, type ReceiverMetrics } from './metrics.js'
@@ -29,6 +34,12 @@ export type WebhookReceiverOptions = {
    * are refused with no_secret.
    */
   secrets: string | readonly string[] | (() => readonly string[])
+  /**
+   * Called when no secret verifies a delivery (no secret yet, or a signature mismatch); resolves once the secrets
+   * may have changed (a sidecar re-reads the stored ones, rate-limited), and the delivery is verified once more.
+   * So a secret registered or rotated a moment ago is honoured at once.
+   */
+  onSecretMiss?: () => Promise<void>
   /** Where verified events go, one write per batch; coalesced with `batching`. Give this or `enqueue`. */
   queue?: Pick<WebhookEventQueue, 'addBatch'>
   /** Hook that queues one event durably, resolving once it is; replaces `queue`. */
@@ -43,7 +54,7 @@ export type WebhookReceiverOptions = {
   now?: () => Date
   /** Called with every unexpected error (a queue that cannot take the event, a bug); the answer is still sent. */
   onError?: (error: unknown, context: { requestId: string }) => void
-  /** Rejections are logged at warn, failures at error; successes are not logged. */
+  /** Rejections are logged at warn, failures at error (with the cause); successes are not logged. */
   logger?: ReceiverLogger
   /** @defaultValue a fresh registry */
   metrics?: ReceiverMetrics
@@ -75,6 +86,9 @@ export type WebhookReceiver = {
 }
 
 const REQUEST_ID = /^[\w.-]{1,128}$/
+
+/** Failures a newer secret could cure; a stale timestamp or a malformed header it could not. */
+const SECRET_MISSES: ReadonlySet<string> = new Set(['no_secret', 'signature_mismatch'])
 
 /** `application/json` or any `+json` type, parameters such as charset allowed. */
 function isJson(contentType: string | undefined): boolean {
@@ -129,7 +143,15 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const now = options.now ?? (() => new Date())
   const metrics = options.metrics ?? createReceiverMetrics()
   const batching = options.queue
-    ? createBatchingEnqueue(options.queue, { ...options.batching, onBatch: (size) => metrics.batch(size) })
+    ? createBatchingEnqueue(options.queue, {
+        ...options.batching,
+        onBatch: (size) => metrics.batch(size),
+        onBatchError: (error, size) =>
+          options.logger?.error(
+            { err: error, size },
+            'webhook batch write failed; writing its events one by one',
+          ),
+      })
     : undefined
   const enqueue = options.enqueue ?? batching
   if (!enqueue) throw new TypeError('createWebhookReceiver needs a queue or an enqueue hook.')
@@ -168,15 +190,33 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     return iso
   }
 
+  /** Undefined when the signature verifies; else the refusal, after one re-read of the secrets on a miss. */
+  const verified = async (
+    delivery: Delivery,
+    receivedAt: Date,
+    requestId: string,
+  ): Promise<DeliveryAnswer | undefined> => {
+    const attempt = () => {
+      try {
+        verify({ payload: delivery.body, header: delivery.signature, now: receivedAt })
+        return undefined
+      } catch (error) {
+        if (error instanceof SignatureVerificationError) return error
+        throw error
+      }
+    }
+    let failure = attempt()
+    if (failure && options.onSecretMiss && SECRET_MISSES.has(failure.reason)) {
+      await options.onSecretMiss()
+      failure = attempt()
+    }
+    return failure ? errorAnswer(failure.reason, failure.message, requestId) : undefined
+  }
+
   const verifiedBody = async (delivery: Delivery, requestId: string): Promise<DeliveryAnswer> => {
     const receivedAt = now()
-    try {
-      verify({ payload: delivery.body, header: delivery.signature, now: receivedAt })
-    } catch (error) {
-      if (error instanceof SignatureVerificationError)
-        return errorAnswer(error.reason, error.message, requestId)
-      throw error
-    }
+    const refused = await verified(delivery, receivedAt, requestId)
+    if (refused) return refused
     const parsed = parseEnvelope(delivery.body as Uint8Array | string)
     if (!parsed.ok) return errorAnswer(parsed.code, parsed.message, requestId, { details: parsed.details })
     let result: EnqueueResult
@@ -191,6 +231,18 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       })
     } catch (error) {
       options.onError?.(error, { requestId })
+      if (error instanceof UnqueueableJobError) {
+        options.logger?.error(
+          { requestId, eventId: parsed.eventId, err: error.cause },
+          'webhook event not queued',
+        )
+        return errorAnswer(
+          'unqueueable_event',
+          'The queue refused this event (not the others sent with it).',
+          requestId,
+        )
+      }
+      options.logger?.error({ requestId, err: error }, 'webhook queue write failed')
       result = 'failed'
     }
     if (result === 'failed') {

@@ -41,19 +41,27 @@ export {
   AGE_BUCKETS,
   createMatchingService,
   customerPayerKeys,
+  DEFAULT_DISPOSITION_ACCOUNTS,
+  DispositionRequestSchema,
+  presentDisposition,
+  HOLDING_EXCEPTION_TYPES,
   dryRunMatching,
   matchLockName,
   matchReport,
   MatchingRequestError,
   RECONCILE_QUEUE,
   runMatching,
+  unaccountedPayments,
 } from './matching/index.js'
 export { matchConfig, DEFAULT_MATCH_CONFIG } from './matcher/index.js'
-export type { MatchConfig, MatchConfigInput } from './matcher/index.js'
+export type { DispositionKind, MatchConfig, MatchConfigInput } from './matcher/index.js'
 export type {
+  DispositionRequest,
   DryRunReport,
+  ManualMatchMode,
   MatchingService,
   MatchReport,
   MatchRunSummary,
   ReportLine,
+  UnaccountedPayment,
 } from './matching/index.js'

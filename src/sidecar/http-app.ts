@@ -42,6 +42,7 @@ export function createSidecarApp(
   if (options.roles.has('receiver') && options.eventQueue) {
     const webhooks = createWebhookMiddleware({
       secrets: () => context.webhookSecrets.current(),
+      onSecretMiss: () => context.webhookSecrets.refreshOnMiss(),
       queue: options.eventQueue,
       toleranceSeconds: context.config.WEBHOOK_TOLERANCE_SECONDS,
       bodyLimitBytes: context.config.WEBHOOK_BODY_LIMIT_BYTES,

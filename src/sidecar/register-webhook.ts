@@ -6,6 +6,7 @@ import {
   listWebhookRegistrations,
   saveWebhookRegistration,
   type Database,
+  type SecretBox,
 } from '../store/index.js'
 
 /** The event types bankrec consumes (the reserved ones are subscribed too: they are acknowledged and recorded). */
@@ -22,26 +23,46 @@ export type WebhookRegistrationOutcome = { id: string; url: string; action: 'cre
 
 /**
  * Registers this sidecar's webhook URL with the bank, or updates the registration it already has for that URL,
- * and stores the secret for the receiver. The bank shows a secret only at creation, so a registration whose
- * secret bankrec does not hold is replaced by a new one.
+ * and stores the secret (sealed) for the receiver. The bank shows a secret only at creation, so a registration
+ * whose secret bankrec does not hold is replaced by a new one. Registrations bankrec stored that the bank no longer
+ * lists (of this bank: the same URL scheme) are retired: their secrets are accepted no more (issue 17, finding 7).
  */
 export async function registerWebhook(
   client: BankClient,
   db: Kysely<Database>,
+  box: SecretBox,
   url: string,
 ): Promise<WebhookRegistrationOutcome> {
   const known = await findWebhookRegistration(db, url)
+  const listed = new Set<string>()
+  let kept: string | undefined
   for await (const registration of client.webhooks.listAll({ limit: 500 })) {
-    if (registration.url !== url) continue
-    if (known && known.id === registration.id) {
-      await client.webhooks.update(registration.id, { events: SUBSCRIBED_EVENTS, active: true })
-      return { id: registration.id, url, action: 'updated' }
+    if (registration.url === url && registration.id !== known?.id) {
+      await client.webhooks.delete(registration.id)
+      continue
     }
-    await client.webhooks.delete(registration.id)
+    listed.add(registration.id)
+    if (registration.url === url) kept = registration.id
   }
-  const created = await client.webhooks.create({ url, events: SUBSCRIBED_EVENTS, active: true })
-  await saveWebhookRegistration(db, { id: created.id, url, secret: created.secret })
-  return { id: created.id, url, action: 'created' }
+  let outcome: WebhookRegistrationOutcome
+  if (kept) {
+    await client.webhooks.update(kept, { events: SUBSCRIBED_EVENTS, active: true })
+    outcome = { id: kept, url, action: 'updated' }
+  } else {
+    const created = await client.webhooks.create({ url, events: SUBSCRIBED_EVENTS, active: true })
+    await saveWebhookRegistration(db, box, { id: created.id, url, secret: created.secret })
+    listed.add(created.id)
+    outcome = { id: created.id, url, action: 'created' }
+  }
+  // Only registrations of this bank: a real bank takes https only and the sandbox plain http (as in
+  // retireOtherSandboxRegistrations), so a sandbox run never retires a real bank's registration kept in the database.
+  const scheme = new URL(url).protocol
+  for (const stored of await listWebhookRegistrations(db)) {
+    if (!listed.has(stored.id) && new URL(stored.url).protocol === scheme) {
+      await deleteWebhookRegistration(db, stored.id)
+    }
+  }
+  return outcome
 }
 
 /**

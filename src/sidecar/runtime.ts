@@ -1,7 +1,12 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Queue, Worker } from 'bullmq'
-import { syncQuarantineNotice, uninterpretableEventNotice, type AlertConfig } from '../alerts/index.js'
+import {
+  deadLetterNotice,
+  syncQuarantineNotice,
+  uninterpretableEventNotice,
+  type AlertConfig,
+} from '../alerts/index.js'
 import { createLimitedServer } from '../http-listener/index.js'
 import { createAppEvents } from '../app-events/index.js'
 import type { BankrecEnv } from '../config/index.js'
@@ -124,14 +129,23 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     const metrics = createSidecarMetrics({ db: store.db, queues, clock, logger })
     // Events accepted on Redis but not yet forwarded into the webhook-events queue (see webhook-inbox.ts).
     let webhookBacklog: (() => Promise<number>) | undefined
+    let webhookDeadLetters: (() => Promise<number>) | undefined
     if (backend.kind === 'redis') {
       metrics.registerGauge({
         name: 'bankrec_webhook_inbox_events',
         help: 'Webhook events accepted by the receiver, waiting in the Redis inbox to be forwarded to the queue',
         collect: () => webhookBacklog?.() ?? Number.NaN,
       })
+      metrics.registerGauge({
+        name: 'bankrec_webhook_dead_letters',
+        help: 'Webhook events accepted (answered 2xx) but set aside in the Redis dead-letter list, never processed',
+        collect: () => webhookDeadLetters?.() ?? Number.NaN,
+      })
     }
-    const webhookSecrets = createWebhookSecrets(store.db, config.WEBHOOK_SECRETS ?? [])
+    const webhookSecrets = createWebhookSecrets(store.db, store.secretBox, config.WEBHOOK_SECRETS ?? [], {
+      onUnreadable: (registrationId) =>
+        logger.error({ registrationId }, 'a stored webhook secret does not open with BANKREC_SECRET_KEY'),
+    })
     await webhookSecrets.refresh()
     closers.push(async () => webhookSecrets.stop())
 
@@ -152,6 +166,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       logger,
       publish: appEvents.publish,
       config: matchConfigOf(config),
+      approvalThreshold: config.APPROVAL_THRESHOLD_AMOUNT ?? null,
     })
     closers.push(() => reconcile.close())
     queues.push(reconcile.queue)
@@ -202,9 +217,17 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
           url: backend.url,
           prefix: backend.prefix,
           onError: (error) => logger.error({ err: error }, 'webhook inbox forwarding failed'),
+          onDeadLetter: (dead) => {
+            const { eventId, type, reason, list } = dead
+            logger.error({ eventId, type, reason, list }, 'accepted webhook event set aside as a dead letter')
+            alerts
+              .publish([deadLetterNotice(dead, clock.now())])
+              .catch((error: unknown) => logger.error({ err: error, eventId }, 'dead-letter alert failed'))
+          },
         })
         forwarder.start()
         webhookBacklog = () => forwarder.backlog()
+        webhookDeadLetters = () => forwarder.deadLetters()
         closers.push(async () => {
           // Whatever the receiver accepted before the stop goes into the queue now, not on the next start.
           try {
@@ -242,6 +265,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
           : createPostgresWebhookEventQueue({ db: store.db, backend })
       const queue = eventQueue
       webhookBacklog ??= queue.backlog
+      webhookDeadLetters ??= queue.deadLetters
       closers.push(() => queue.close())
     }
 
@@ -263,7 +287,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${address.port}`
     if (bank.sandbox && options.roles.has('receiver')) {
       // Sandbox mode wires itself up: the simulated bank delivers to this process.
-      const registration = await registerWebhook(bank.client, store.db, `${url}/webhooks`)
+      const registration = await registerWebhook(bank.client, store.db, store.secretBox, `${url}/webhooks`)
       const retired = await retireOtherSandboxRegistrations(bank.client, store.db, registration.id)
       await webhookSecrets.refresh()
       logger.info({ ...registration, retired }, 'webhook registered with the sandbox')

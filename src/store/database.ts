@@ -162,14 +162,18 @@ export type SyncRequestsTable = {
 
 export type ReceivedEventsTable = {
   event_id: string
-  received_at: Generated<Timestamp>
+  /** Defaults to now(); the PostgreSQL event queue sets it to its own clock. */
+  received_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
 
 /** The webhook secret is stored because the receiver needs it; it never leaves the database otherwise. */
 export type WebhookRegistrationsTable = {
   id: string
   url: string
-  secret: string
+  /** Plaintext, only in rows written before migration 0015 and until the next start seals them. */
+  secret: string | null
+  /** The signing secret sealed with BANKREC_SECRET_KEY (secret-box.ts). */
+  secret_sealed: string | null
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>
 }
@@ -472,6 +476,29 @@ export type ManualMatchesTable = {
   actor_role: string | null
 }
 
+/** A person's disposition of the part of a payment an exception held (issue 16); `active` ones are in force. */
+export type DispositionsTable = {
+  id: Generated<string>
+  exception_key: string
+  exception_type: string
+  transaction_id: string
+  kind: 'write_off' | 'clearing' | 'refund' | 'on_account' | 'ignore'
+  amount: Numeric
+  currency: string
+  account: string
+  customer_id: string | null
+  reason: string
+  status: 'pending_approval' | 'active' | 'declined' | 'undone'
+  made_by: string
+  made_by_role: string
+  created_at: Timestamp
+  /** Who approved or declined it (maker-checker), and when. */
+  decided_by: string | null
+  decided_at: Timestamp | null
+  undone_by: string | null
+  undone_at: Timestamp | null
+}
+
 export type RejectedSuggestionsTable = {
   transaction_id: string
   invoice_ids: string[]
@@ -525,6 +552,7 @@ export type Database = {
   transaction_references: TransactionReferencesTable
   pending_matches: PendingMatchesTable
   manual_matches: ManualMatchesTable
+  dispositions: DispositionsTable
   rejected_suggestions: RejectedSuggestionsTable
   transfer_legs: TransferLegsTable
   audit_log: AuditLogTable

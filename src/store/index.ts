@@ -56,6 +56,7 @@ export {
   listWebhookRegistrations,
   deleteWebhookRegistration,
   storedWebhookSecrets,
+  sealPlaintextWebhookSecrets,
 } from './webhook-registrations-repo.js'
 export {
   storeNotices,
@@ -202,6 +203,16 @@ export {
 } from './transfer-legs-repo.js'
 export type { TransferLegsRow, TransferWithLegs } from './transfer-legs-repo.js'
 export { rejectSuggestion, removeManualMatch, setManualMatch } from './manual-matches-repo.js'
+export {
+  activeDispositionsOf,
+  findDisposition,
+  insertDisposition,
+  listDispositions,
+  liveDispositionOf,
+  setDispositionStatus,
+  transactionsWithCreditFor,
+} from './dispositions-repo.js'
+export type { DispositionFilter, DispositionInsert, DispositionRow } from './dispositions-repo.js'
 export type { ManualMatchActor } from './manual-matches-repo.js'
 export { findActiveUser, insertUser, listUsers, revokeUser, setUserRole } from './users-repo.js'
 export type { NewUser, UserRow } from './users-repo.js'
@@ -216,6 +227,21 @@ export {
   upsertCustomers,
 } from './customers-repo.js'
 export type { CustomerLinkRow, CustomerRow, CustomerUpsertOutcome, CustomerWrite } from './customers-repo.js'
+export { loadPaymentAccounting } from './payment-accounting-repo.js'
+export type { PaymentAccountingRows } from './payment-accounting-repo.js'
+export { loadJournalRows } from './journal-repo.js'
+export type { JournalAllocationRow, JournalDispositionRow } from './journal-repo.js'
+export {
+  MAX_JSON_DEPTH,
+  UNSTORABLE_TEXT,
+  isUnstorableText,
+  unstorableIndex,
+  unstorableJsonAt,
+  jsonTextNestsDeeperThan,
+} from './storable-json.js'
+export type { JsonProblem } from './storable-json.js'
+export { createSecretBox, parseSecretKey, keptSecretKey, SECRET_KEY_FILE } from './secret-box.js'
+export type { SecretBox } from './secret-box.js'
 export { getCreditNote, listCreditNotes, upsertCreditNote, voidCreditNote } from './credit-notes-repo.js'
 export type {
   CreditNoteCheck,

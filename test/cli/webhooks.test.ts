@@ -3,6 +3,7 @@ import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { runCli } from '../../src/cli/index.js'
 import { WEBHOOK_EVENTS_QUEUE, createInboxForwarder, type InboxForwarder } from '../../src/queue/index.js'
+import { saveWebhookRegistration } from '../../src/store/index.js'
 import { signed, testEvent } from '../receiver/deliveries.js'
 import { startTestSidecar } from '../sidecar/sidecar-fixture.js'
 import { TEST_DATABASE_URL } from '../support/test-database.js'
@@ -40,12 +41,17 @@ afterAll(async () => {
   await sidecar?.drop()
 })
 
+/** The stored registration, its secret opened with the sidecar's key; the row itself holds no plaintext. */
 async function storedRegistration() {
-  return sidecar.context.store.db
+  const row = await sidecar.context.store.db
     .selectFrom('webhook_registrations')
-    .select(['id', 'secret'])
+    .select(['id', 'secret', 'secret_sealed'])
     .where('url', '=', webhookUrl)
     .executeTakeFirstOrThrow()
+  const secret = sidecar.context.store.secretBox.open(row.secret_sealed!)
+  expect(row.secret).toBeNull()
+  expect(row.secret_sealed).not.toContain(secret)
+  return { id: row.id, secret }
 }
 
 describe('bankrec webhooks register', () => {
@@ -91,6 +97,28 @@ describe('bankrec webhooks register', () => {
     const signedWithOld = signed(JSON.stringify(testEvent()), old.secret)
     const answer = await fetch(webhookUrl, { method: 'POST', ...signedWithOld })
     expect(answer.status).toBe(401)
+  })
+
+  it('retires a stored registration the bank no longer lists: its secret is refused', async () => {
+    const { db, secretBox } = sidecar.context.store
+    const gone = 'whsec_of_a_url_no_longer_registered'
+    await saveWebhookRegistration(db, secretBox, {
+      id: 'wh_gone',
+      url: 'http://127.0.0.1:1/webhooks',
+      secret: gone,
+    })
+    await sidecar.context.webhookSecrets.refresh()
+    expect(
+      (await fetch(webhookUrl, { method: 'POST', ...signed(JSON.stringify(testEvent()), gone) })).status,
+    ).toBe(202)
+    const t = testIo(env)
+    expect(await runCli(['webhooks', 'register', '--url', webhookUrl], t.io)).toBe(0)
+    const ids = await db.selectFrom('webhook_registrations').select('id').execute()
+    expect(ids.map((r) => r.id)).not.toContain('wh_gone')
+    await sidecar.context.webhookSecrets.refresh()
+    expect(
+      (await fetch(webhookUrl, { method: 'POST', ...signed(JSON.stringify(testEvent()), gone) })).status,
+    ).toBe(401)
   })
 
   it('needs a bank URL (exit 2): in sandbox mode the sidecar registers itself', async () => {

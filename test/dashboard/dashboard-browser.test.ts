@@ -210,6 +210,47 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     expect(await page.$('form.manual-match')).toBeNull()
   })
 
+  it('disposes of an unmatched payment to clearing and undoes it, as a clerk', async () => {
+    const clerk = await api('POST', '/users', { name: 'cleo', role: 'clerk' })
+    const payment = await bank(`/connections/${connectionId}/transactions`, {
+      amount: '412.37',
+      counterpartyName: 'Nobody We Know Ltd',
+      description: 'Incoming wire',
+    })
+    let key = ''
+    await vi.waitFor(
+      async () => {
+        const open = await api('GET', `/exceptions?type=unmatched_payment&transactionId=${payment.id}`)
+        expect(open.body.data).toHaveLength(1)
+        key = open.body.data[0].key
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    await browser.context.clearCookies()
+    const page = await browser.context.newPage()
+    await page.goto(`${sidecar.url}/dashboard/exceptions?type=unmatched_payment`)
+    await page.fill('input[name="token"]', clerk.body.token)
+    await page.click('#signin-form button[type="submit"]')
+    const row = `#exceptions tr[data-key="${key}"]`
+    await page.waitForSelector(row)
+    await page.selectOption(`${row} form.dispose select[name="kind"]`, 'clearing')
+    await page.fill(`${row} form.dispose input[name="reason"]`, 'unknown payer, asked the bank')
+    await page.click(`${row} form.dispose button:has-text("Dispose")`)
+    await page.waitForSelector('.notice.ok >> text=Disposed of')
+    expect(await page.$(row)).toBeNull()
+    const disposition = `#dispositions tr[data-key="${key}"]`
+    expect(await page.getAttribute(disposition, 'data-status')).toBe('active')
+    expect(await page.textContent(disposition)).toContain('Suspense')
+    expect((await page.textContent(`${disposition} .made-by`))?.trim()).toBe('cleo')
+
+    await page.click(`${disposition} button:has-text("Undo")`)
+    await page.waitForSelector('.notice.ok >> text=Disposition undone')
+    await page.waitForSelector(row)
+    expect(await page.$(disposition)).toBeNull()
+    const exception = await api('GET', `/exceptions?transactionId=${payment.id}`)
+    expect(exception.body.data).toMatchObject([{ key, amount: '412.37' }])
+  }, 60_000)
+
   it('signs in from the link bankrec start prints, keeping the token out of the address', async () => {
     await browser.context.clearCookies()
     const page = await browser.context.newPage()

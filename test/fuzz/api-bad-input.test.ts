@@ -215,6 +215,61 @@ const CASES: Record<string, Case[]> = {
       names: 'invoiceId',
     },
   ],
+  'POST /api/transactions/:id/give-back': [
+    ...ids('/api/transactions/:id/give-back'),
+    { name: 'an unknown transaction', path: `/api/transactions/${randomUUID()}/give-back` },
+  ],
+  'POST /api/exceptions/:key/dispose': [
+    ...malformed({ path: '/api/exceptions/k/dispose' }),
+    {
+      name: 'an unknown kind',
+      path: '/api/exceptions/k/dispose',
+      body: { kind: 'burn', reason: 'r' },
+      names: 'kind',
+    },
+    { name: 'no reason', path: '/api/exceptions/k/dispose', body: { kind: 'refund' }, names: 'reason' },
+    {
+      name: 'a blank reason',
+      path: '/api/exceptions/k/dispose',
+      body: { kind: 'refund', reason: '   ' },
+      names: 'reason',
+    },
+    {
+      name: 'a 100k-char account',
+      path: '/api/exceptions/k/dispose',
+      body: { kind: 'write_off', reason: 'r', account: LONG },
+      names: 'account',
+    },
+    {
+      name: 'an unknown field',
+      path: '/api/exceptions/k/dispose',
+      body: { kind: 'ignore', reason: 'r', amount: '5' },
+      names: 'amount',
+    },
+    {
+      name: 'an unknown exception',
+      path: '/api/exceptions/nope/dispose',
+      body: { kind: 'ignore', reason: 'r' },
+    },
+  ],
+  'GET /api/dispositions': [
+    ...queries('status', ['done', ...INJECTIONS]),
+    ...queries('transactionId', INJECTIONS),
+    ...queries('after', INJECTIONS),
+    ...queries('limit', ['0', '1e400']),
+  ],
+  'POST /api/dispositions/:id/approve': [...ids('/api/dispositions/:id/approve')],
+  'POST /api/dispositions/:id/decline': [...ids('/api/dispositions/:id/decline')],
+  'POST /api/dispositions/:id/undo': [
+    ...ids('/api/dispositions/:id/undo'),
+    { name: 'an unknown disposition', path: '/api/dispositions/999999/undo' },
+  ],
+  'GET /api/journal': [
+    ...queries('from', BAD_DATES),
+    { name: 'no period', query: 'format=csv', names: 'from' },
+    { name: 'from after to', query: 'from=2026-03-02&to=2026-03-01', names: 'to' },
+    { name: 'an unknown format', query: 'from=2026-03-01&to=2026-03-02&format=xlsx', names: 'format' },
+  ],
   'DELETE /api/allocations/:id': [
     ...ids('/api/allocations/:id'),
     { name: '19 digits', path: '/api/allocations/1234567890123456789' },

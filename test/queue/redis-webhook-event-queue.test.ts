@@ -8,9 +8,11 @@ import {
   createRedisWebhookEventQueue,
   inboxKeys,
   jobIdFor,
+  type DeadLetter,
   type WebhookJob,
   type WebhookJobData,
 } from '../../src/queue/index.js'
+import { createBatchingEnqueue } from '../../src/receiver/index.js'
 import { REDIS_URL, closedPort, deleteKeys, testEvent, uniquePrefix } from '../receiver/deliveries.js'
 
 const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null })
@@ -124,11 +126,28 @@ describe('the webhook inbox on Redis', () => {
     const good = job()
     await queue.addBatch([good])
     const errors: Error[] = []
-    const forwarder = createInboxForwarder({ url: REDIS_URL, prefix, onError: (e) => errors.push(e) })
+    const dead: DeadLetter[] = []
+    const forwarder = createInboxForwarder({
+      url: REDIS_URL,
+      prefix,
+      onError: (e) => errors.push(e),
+      onDeadLetter: (letter) => dead.push(letter),
+    })
     await forwarder.forwardPending()
+    expect(await forwarder.deadLetters()).toBe(1)
     await forwarder.close()
     expect(await redis.lrange(keys.dead, 0, -1)).toEqual(['{"not":"a job"}'])
     expect(errors.map((e) => e.message)).toEqual(['The inbox entry has no eventId string.'])
+    expect(dead).toEqual([
+      {
+        entry: '{"not":"a job"}',
+        eventId: null,
+        type: null,
+        reason: 'The inbox entry has no eventId string.',
+        list: keys.dead,
+      },
+    ])
+    expect(await queue.deadLetters?.()).toBe(1)
     expect(await view.getJob(jobIdFor(good.eventId))).toBeDefined()
     expect(await redis.llen(keys.inbox)).toBe(0)
     await queue.close()
@@ -154,5 +173,45 @@ describe('the webhook inbox on Redis', () => {
     forwarder.start()
     await expect(forwarder.forwardPending()).rejects.toThrow('did not answer the connection within 200 ms')
     await forwarder.close()
+  })
+})
+
+/** An event nested 5,000 deep: BullMQ's job add overflows the stack on it (the receiver refuses it at the door). */
+function poison(): WebhookJob {
+  let deep: unknown = {}
+  for (let i = 0; i < 5_000; i++) deep = { a: deep }
+  const text = `{"id":"evt_poison_${Date.now()}","deep":${'{"a":'.repeat(5_000)}{}${'}'.repeat(5_000)}}`
+  return job({
+    eventId: `evt_poison_${Math.random()}`,
+    event: { deep } as Record<string, unknown>,
+    eventJson: text,
+  })
+}
+
+describe('one event the queue cannot take (finding 2)', () => {
+  it('fails alone when coalesced with others into one write', async () => {
+    const { queue, view } = setup(Number.MAX_SAFE_INTEGER)
+    const enqueue = createBatchingEnqueue(queue, { windowMs: 5 })
+    const [a, b] = [job(), job()]
+    const results = await Promise.allSettled([enqueue(a), enqueue(poison()), enqueue(b)])
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(await view.getJob(jobIdFor(a.eventId))).toBeDefined()
+    expect(await view.getJob(jobIdFor(b.eventId))).toBeDefined()
+    await queue.close()
+  })
+
+  it('accepted into the inbox, is set aside as a dead letter, reported and counted; the rest is forwarded', async () => {
+    const { prefix, queue, view, keys } = setup()
+    const bad = poison()
+    const good = job()
+    expect(await queue.addBatch([bad, good])).toEqual(['queued', 'queued'])
+    const dead: DeadLetter[] = []
+    const forwarder = createInboxForwarder({ url: REDIS_URL, prefix, onDeadLetter: (d) => dead.push(d) })
+    await forwarder.forwardPending()
+    await forwarder.close()
+    expect(dead.map((d) => [d.eventId, d.type, d.list])).toEqual([[bad.eventId, 'test', keys.dead]])
+    expect(await queue.deadLetters?.()).toBe(1)
+    expect(await view.getJob(jobIdFor(good.eventId))).toBeDefined()
+    await queue.close()
   })
 })

@@ -104,14 +104,39 @@ describe('POST /webhooks', () => {
     expect([missing.status, missing.body.error.code]).toEqual([401, 'missing_header'])
   })
 
-  it('answers 400 to a malformed header, to a signed body that is not JSON and to a bad envelope', async () => {
+  it('answers 400 to a malformed header and to a signed body that cannot be stored, naming the reason', async () => {
     const malformed = await post('{}', { 'content-type': 'application/json', 'service-signature': 'v1=zz' })
     expect([malformed.status, malformed.body.error.code]).toEqual([400, 'malformed_header'])
     const notJson = await post(...args(signed('{"id":')))
     expect([notJson.status, notJson.body.error.code]).toEqual([400, 'invalid_json'])
-    const badEnvelope = await post(...args(signed(JSON.stringify({ id: 'evt_x', type: 'test' }))))
-    expect([badEnvelope.status, badEnvelope.body.error.code]).toEqual([400, 'invalid_envelope'])
-    expect(badEnvelope.body.error.details.map((d: any) => d.path)).toEqual(['createdAt', 'data'])
+    const deep = await post(...args(signed(`{"id":"evt_deep","a":${'['.repeat(1000)}${']'.repeat(1000)}}`)))
+    expect([deep.status, deep.body.error.code]).toEqual([400, 'too_deep'])
+    const nul = await post(...args(signed('{"id":"evt_nul","note":"a\\u0000b"}')))
+    expect([nul.status, nul.body.error.code]).toEqual([400, 'unstorable_text'])
+  })
+
+  it('queues a signed envelope whatever its shape, under its id or its body’s digest', async () => {
+    const bare = {
+      id: `evt_${Date.now()}_bare`,
+      type: 'transactions.sync_available',
+      data: { connectionId: 'c' },
+    }
+    const first = await post(...args(signed(JSON.stringify(bare))))
+    expect([first.status, first.body]).toEqual([202, { status: 'queued', eventId: bare.id }])
+    const anonymous = JSON.stringify({ eventType: 'test', payload: { at: Date.now() } })
+    const noId = await post(...args(signed(anonymous)))
+    expect(noId.status).toBe(202)
+    expect(noId.body.eventId).toMatch(/^body-sha256-[0-9a-f]{64}$/)
+    const again = await post(...args(signed(anonymous, SECRET, Math.floor(Date.now() / 1000) - 1)))
+    expect([again.status, again.body.status, again.body.eventId]).toEqual([
+      200,
+      'duplicate',
+      noId.body.eventId,
+    ])
+    await view.forward()
+    expect((await view.queue.getJob(bare.id))?.data.event).toEqual(bare)
+    const job = await view.queue.getJob(jobIdFor(noId.body.eventId))
+    expect([job?.name, job?.data.event]).toEqual(['test', JSON.parse(anonymous)])
   })
 
   it('answers 415 to a body that is not JSON by content type', async () => {

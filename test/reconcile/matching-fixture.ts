@@ -56,6 +56,7 @@ const TABLES = [
   'transaction_references',
   'pending_matches',
   'manual_matches',
+  'dispositions',
   'rejected_suggestions',
   'transfer_legs',
   'transfers',

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto'
+import { createHash, createHmac } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import { seededRandom, type SeededRandom } from './chaos/seeded-random.js'
 
@@ -19,8 +19,11 @@ export const DOCUMENTED_STATUS: Record<string, number> = {
   unsupported_media_type: 415,
   payload_too_large: 413,
   invalid_request: 400,
+  invalid_utf8: 400,
   invalid_json: 400,
-  invalid_envelope: 400,
+  not_an_object: 400,
+  too_deep: 400,
+  unstorable_text: 400,
   queue_unavailable: 503,
   queued: 202,
   ignored: 202,
@@ -76,6 +79,24 @@ const HEADER_CODES = [
   ...Array.from({ length: 95 }, (_, i) => 32 + i),
   ...Array.from({ length: 128 }, (_, i) => 128 + i),
 ]
+
+/** docs/receiver.md, "What the receiver accepts and why": the event id a receiver files an envelope under. */
+function expectedEventId(event: Record<string, unknown>, body: Buffer): string {
+  for (const name of [
+    'id',
+    'eventId',
+    'event_id',
+    'webhookEventId',
+    'notificationId',
+    'messageId',
+    'message_id',
+  ]) {
+    const value = event[name]
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value)
+    if (typeof value === 'string' && value.trim() !== '' && value.length <= 255) return value
+  }
+  return `body-sha256-${createHash('sha256').update(body).digest('hex')}`
+}
 
 export function hmacHeader(body: Buffer, secret: string, timestamp: number | string): string {
   const digest = createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex')
@@ -237,7 +258,7 @@ export function* webhookFuzzCases(options: FuzzOptions, count: number): Generato
     () => {
       const event = envelope('test')
       const body = gzipSync(json(event))
-      return signed('gzip, signed over the compressed bytes', body, ['invalid_json'], {
+      return signed('gzip, signed over the compressed bytes', body, ['invalid_json', 'invalid_utf8'], {
         contentEncoding: 'gzip',
       })
     },
@@ -271,7 +292,13 @@ export function* webhookFuzzCases(options: FuzzOptions, count: number): Generato
       const header = `t=${t === now ? now + 1 : now},v1=${sign(body, secret(), t).split('v1=')[1]}`
       return { ...signed('signature for another timestamp', body, ['signature_mismatch']), signature: header }
     },
-    () => signed('signed garbage', garbage(random.int(1, 600)), ['invalid_json', 'invalid_envelope']),
+    () =>
+      signed('signed garbage', garbage(random.int(1, 600)), [
+        'invalid_json',
+        'invalid_utf8',
+        'not_an_object',
+        'too_deep',
+      ]),
     () => {
       const text = JSON.stringify(envelope('test', { note: 'Zahlung für' }))
       const body = random.pick([
@@ -291,13 +318,27 @@ export function* webhookFuzzCases(options: FuzzOptions, count: number): Generato
         () => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]),
         () => Buffer.from(`${'['.repeat(Math.min(limit - 1, 5000))}`),
       ])()
-      return signed('signed invalid JSON', body, ['invalid_json'])
+      return signed('signed invalid JSON', body, ['invalid_json', 'invalid_utf8', 'too_deep'])
     },
     () => {
-      const base = envelope(random.pick(['test', 'connection.status_changed', 'transactions.sync_available']))
-      const broken = random.pick<() => unknown>([
-        () => random.pick([[], null, 1, 'x', true, {}, [base]]),
-        () => ({ ...base, id: random.pick([1, '', null, 'x'.repeat(256), ['evt'], { a: 1 }]) }),
+      const notAnObject = random.pick([[], null, 1, 'x', true, [envelope('test')]])
+      return signed('signed JSON that is not an object', json(notAnObject), ['not_an_object'])
+    },
+    () => {
+      // Authentic means accepted (issue 14): an envelope in another dialect is queued, whatever its shape. A nonce
+      // keeps bodies without a usable id apart (their id is the body's digest).
+      const base = envelope(
+        random.pick(['test', 'connection.status_changed', 'transactions.sync_available']),
+        {
+          nonce: serial,
+        },
+      )
+      const other = random.pick<() => Record<string, unknown>>([
+        () => ({ ...base, id: random.pick(['', null, 'x'.repeat(256), ['evt'], { a: 1 }, 1e6 + serial++]) }),
+        () => {
+          const { id, ...rest } = base
+          return { ...rest, [random.pick(['eventId', 'event_id', 'messageId'])]: id }
+        },
         () => ({ ...base, type: random.pick(['', 7, null, ['test']]) }),
         () => ({
           ...base,
@@ -305,7 +346,7 @@ export function* webhookFuzzCases(options: FuzzOptions, count: number): Generato
         }),
         () => ({ ...base, data: random.pick([null, [], 'data', 5]) }),
         () => {
-          const { data: _data, ...rest } = base
+          const { data: _data, createdAt: _createdAt, ...rest } = base
           return rest
         },
         () => ({ ...base, type: 'connection.status_changed', data: { connectionId: 5, status: 'bogus' } }),
@@ -316,7 +357,8 @@ export function* webhookFuzzCases(options: FuzzOptions, count: number): Generato
           data: { connectionId: "'; drop table transactions; --" },
         }),
       ])()
-      return signed('signed JSON that is no valid envelope', json(broken), ['invalid_envelope'])
+      const body = json(other)
+      return genuineCase('signed envelope in another dialect', body, expectedEventId(other, body), sign(body))
     },
     () => {
       // PostgreSQL text and jsonb refuse U+0000 and unpaired surrogates: refused at the door, never queued.
@@ -330,14 +372,15 @@ export function* webhookFuzzCases(options: FuzzOptions, count: number): Generato
         () => `${'['.repeat(3000)}"${odd}"${']'.repeat(3000)}`,
       ])()
       return signed('signed JSON with strings PostgreSQL cannot store', Buffer.from(body), [
-        'invalid_envelope',
+        'unstorable_text',
+        'too_deep',
       ])
     },
     () => {
       const depth = random.int(1, 20_000)
       const body = Buffer.from(`${'['.repeat(depth)}${']'.repeat(depth)}`)
       return signed('signed deeply nested JSON', body, [
-        body.length > limit ? 'payload_too_large' : 'invalid_envelope',
+        body.length > limit ? 'payload_too_large' : depth > 64 ? 'too_deep' : 'not_an_object',
       ])
     },
     () => {

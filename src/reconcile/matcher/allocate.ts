@@ -77,7 +77,9 @@ export class Allocator {
 
   /**
    * A person's matches, one per invoice (of duplicates the largest), each up to what is left of the transaction,
-   * in invoice id order.
+   * in invoice id order. What they leave of the payment stays in an exception (issue 16: a person's match must
+   * never leave part of a payment unaccounted for): `currency_mismatch` when a match named an invoice in another
+   * currency, else `unmatched_payment`.
    */
   manual(payment: Payment, manual: readonly ManualAllocation[]): void {
     const { transaction } = payment
@@ -88,20 +90,18 @@ export class Allocator {
       if (current === undefined || amount > current) byInvoice.set(item.invoiceId, amount)
     }
     let rest = payment.amount
+    const mismatched: InvoiceLedger[] = []
     for (const [invoiceId, requested] of [...byInvoice].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const ledger = this.ledger(invoiceId, transaction.id)
       if (ledger.invoice.void) continue
       if (ledger.invoice.currency !== transaction.currency) {
-        this.raise('currency_mismatch', payment, {
-          invoiceIds: [ledger.invoice.id],
-          amount: formatUnits(requested),
-          reasons: [`manual match to invoice ${ledger.invoice.number} in ${ledger.invoice.currency}`],
-        })
+        if (requested > 0n) mismatched.push(ledger)
         continue
       }
       const amount = minUnits(requested, rest)
       if (amount <= 0n) continue
       rest -= amount
+      // More than the invoice has open is an overpayment of it: that exception holds the surplus.
       this.distribute(payment, amount, [ledger], () => ({
         origin: MANUAL,
         reference: null,
@@ -109,6 +109,47 @@ export class Allocator {
         evidence: [],
       }))
     }
+    if (rest <= 0n) return
+    const allocated = rest < payment.amount
+    if (mismatched.length > 0) {
+      this.raise('currency_mismatch', payment, {
+        invoiceIds: mismatched.map((ledger) => ledger.invoice.id),
+        amount: formatUnits(rest),
+        reasons: mismatched.map(
+          (ledger) => `manual match to invoice ${ledger.invoice.number} in ${ledger.invoice.currency}`,
+        ),
+      })
+      return
+    }
+    this.raise('unmatched_payment', payment, {
+      amount: formatUnits(rest),
+      reasons: [
+        allocated
+          ? `${formatUnits(rest)} of the payment is not allocated by a person's matches`
+          : 'a person unmatched the payment',
+      ],
+    })
+  }
+
+  /** Customer credit of a payment (a person kept it on account) paying an open invoice of that customer. */
+  credit(payment: Payment, ledger: InvoiceLedger, amount: bigint): void {
+    ledger.paid += amount
+    this.allocations.push({
+      transactionId: payment.transaction.id,
+      invoiceId: ledger.invoice.id,
+      amount: formatUnits(amount),
+      writeOff: '0',
+      writeOffReason: null,
+      writeOffAccount: null,
+      settled: true,
+      rule: 'credit',
+      field: null,
+      reference: null,
+      via: null,
+      confidence: 100,
+      madeBy: 'engine',
+      evidence: [],
+    })
   }
 
   /**
@@ -150,7 +191,7 @@ export class Allocator {
       this.allocations.push({
         transactionId: transaction.id,
         invoiceId: ledger.invoice.id,
-        amount: formatUnits(take),
+        amount: take === ledger.amount ? ledger.amountText : formatUnits(take),
         writeOff: formatUnits(writeOff),
         writeOffReason: reason,
         writeOffAccount: reason === null ? null : writeOffAccountFor(this.config, reason),

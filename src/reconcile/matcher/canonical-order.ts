@@ -49,6 +49,7 @@ function isLater(candidate: MatchTransaction, current: MatchTransaction): boolea
  * the result is sorted in canonical order.
  */
 export function latestVersions(transactions: Iterable<MatchTransaction>): MatchTransaction[] {
+  if (Array.isArray(transactions) && transactions.length === 1) return [transactions[0] as MatchTransaction]
   const byId = new Map<string, MatchTransaction>()
   for (const transaction of transactions) {
     const current = byId.get(transaction.id)

@@ -8,10 +8,18 @@ import type { MatchCustomer, MatchInvoice } from './types.js'
  */
 export type CustomerKey = string
 
+// Invoices are immutable values (an upsert replaces the object): the key is worked out once per invoice, and the
+// same string then serves every Map lookup.
+const keysOf = new WeakMap<MatchInvoice, CustomerKey | null>()
+
 export function customerKeyOf(invoice: MatchInvoice): CustomerKey | null {
-  if (invoice.customerId) return `c:${invoice.customerId}`
-  const key = nameKey(invoice.customerName)
-  return key ? `n:${key.full}` : null
+  let key = keysOf.get(invoice)
+  if (key === undefined) {
+    const name = invoice.customerId ? null : nameKey(invoice.customerName)
+    key = invoice.customerId ? `c:${invoice.customerId}` : name ? `n:${name.full}` : null
+    keysOf.set(invoice, key)
+  }
+  return key
 }
 
 /** How the payer of a transaction was recognised, strongest first. */
@@ -54,8 +62,9 @@ export class CustomerDirectory {
   private plain: Array<[string, CustomerKey]> | null = null
   private readonly plainCounts = new Map<string, number>()
   private readonly names = new Map<string, NameKey | null>()
-  /** Payers recognised since the last change of the directory, by name and shown account. */
-  private readonly payers = new Map<string, PayerIdentity>()
+  /** Payers recognised since the last change of the directory, by name, then by shown account. */
+  private readonly payers = new Map<string, Map<string, PayerIdentity>>()
+  private payerCount = 0
 
   /** Whether `id` is the id of a customer of the master data (a number equal to it is a customer number). */
   hasCustomerId(id: string): boolean {
@@ -67,7 +76,7 @@ export class CustomerDirectory {
   }
 
   upsertCustomer(customer: MatchCustomer): void {
-    this.payers.clear()
+    this.clearPayers()
     this.removeCustomer(customer.id)
     this.customers.set(customer.id, customer)
     this.eachFact(customer, 1)
@@ -76,7 +85,7 @@ export class CustomerDirectory {
   removeCustomer(id: string): void {
     const old = this.customers.get(id)
     if (!old) return
-    this.payers.clear()
+    this.clearPayers()
     this.customers.delete(id)
     this.eachFact(old, -1)
   }
@@ -118,7 +127,7 @@ export class CustomerDirectory {
   }
 
   private countName(key: CustomerKey, name: string | null | undefined, delta: 1 | -1): void {
-    this.payers.clear()
+    this.clearPayers()
     const parsed = nameKey(name)
     if (!parsed) return
     const entries = this.byBase.get(parsed.base) ?? []
@@ -185,14 +194,24 @@ export class CustomerDirectory {
   /** Recognises the payer: master-data account, learned account, learned name, then name. */
   identify(name: string | null | undefined, shownAccount: string | null | undefined): PayerIdentity {
     // Payers repeat month after month: remember who they were until the directory changes.
-    const cacheKey = `${name ?? ''}\u0000${shownAccount ?? ''}`
-    let payer = this.payers.get(cacheKey)
+    let byAccount = this.payers.get(name ?? '')
+    let payer = byAccount?.get(shownAccount ?? '')
     if (!payer) {
-      if (this.payers.size >= NAME_CACHE_LIMIT) this.payers.clear()
+      if (this.payerCount >= NAME_CACHE_LIMIT) {
+        this.clearPayers()
+        byAccount = undefined
+      }
       payer = this.recognise(name, shownAccount)
-      this.payers.set(cacheKey, payer)
+      if (!byAccount) this.payers.set(name ?? '', (byAccount = new Map()))
+      byAccount.set(shownAccount ?? '', payer)
+      this.payerCount++
     }
     return payer
+  }
+
+  private clearPayers(): void {
+    this.payers.clear()
+    this.payerCount = 0
   }
 
   private recognise(name: string | null | undefined, shownAccount: string | null | undefined): PayerIdentity {

@@ -15,6 +15,7 @@ import { rfCheckDigits } from './rf-reference.js'
 import type { Token } from './tokenize.js'
 import {
   REFERENCE_FIELDS,
+  referenceTexts,
   type MatchInvoice,
   type MatchTransaction,
   type ReferenceField,
@@ -81,6 +82,22 @@ function invoiceParts(invoice: MatchInvoice): NumberParts {
 }
 const SHORT_CORE_DIGITS = 4
 
+function idOf(invoice: MatchInvoice): string {
+  return invoice.id
+}
+
+/** The digits of the digit tokens keys[from, to) together (token keys have no leading zeros). */
+function digitCount(keys: readonly string[], from: number, to: number): number {
+  let digits = 0
+  for (let index = from; index < to; index++) digits += (keys[index] as string).length
+  return digits
+}
+
+function anyTaken(taken: readonly boolean[], from: number, to: number): boolean {
+  for (let index = from; index < to; index++) if (taken[index]) return true
+  return false
+}
+
 function isDigitToken(token: Token): boolean {
   const code = token.text.charCodeAt(0)
   return code >= 48 && code <= 57
@@ -103,7 +120,9 @@ function narrow(candidates: readonly MatchInvoice[], source: ReferenceSource): r
 /** Reads one field: its tokens, the dates in it, and the words around each number. */
 class FieldScan {
   private dates: Span[] | null = null
-  readonly hits: Array<ReferenceHit & { start: number }> = []
+  readonly hits: ReferenceHit[] = []
+  /** Where each hit starts in the text, beside `hits` (the hits themselves are what callers keep). */
+  readonly starts: number[] = []
 
   constructor(
     private readonly index: InvoiceIndex,
@@ -123,12 +142,34 @@ class FieldScan {
     conflicts: TextConflict[] = [],
   ): void {
     const meant = narrow(candidates, this.source)
+    const invoiceIds = meant.length === 1 ? [(meant[0] as MatchInvoice).id] : meant.map(idOf).sort()
     this.hits.push({
-      ...fields,
-      invoiceIds: meant.map((invoice) => invoice.id).sort(),
+      via: fields.via,
+      kind: fields.kind,
+      scheme: fields.scheme,
+      checkDigits: fields.checkDigits,
+      invoiceWord: fields.invoiceWord,
+      short: fields.short,
+      invoiceIds,
       reference: this.text.slice(start, end),
       conflicts,
-      start,
+    })
+    this.starts.push(start)
+  }
+
+  /** The hits in the order written (codes and text parts are read in order, a SWIFT value's text after it). */
+  sortByStart(): void {
+    const { hits, starts } = this
+    let sorted = true
+    for (let at = 1; at < starts.length && sorted; at++)
+      sorted = (starts[at - 1] as number) <= (starts[at] as number)
+    if (sorted) return
+    const order = hits
+      .map((hit, at) => ({ hit, start: starts[at] as number }))
+      .sort((a, b) => a.start - b.start)
+    order.forEach((item, at) => {
+      hits[at] = item.hit
+      starts[at] = item.start
     })
   }
 
@@ -198,13 +239,14 @@ class FieldScan {
     if (this.index.hasIssuedReferences) this.readIssued(tokens, taken)
     const keys = tokens.map((token) => token.text)
     for (const match of this.index.scan(keys)) {
-      if (taken.slice(match.start, match.end).some(Boolean)) continue
+      if (anyTaken(taken, match.start, match.end)) continue
       for (let index = match.start; index < match.end; index++) taken[index] = true
       const first = tokens[match.start] as Token
       const last = tokens[match.end - 1] as Token
-      const word = impliedInvoiceWord || this.hasInvoiceWord(tokens, match.start)
-      const digitsOnly = !invoiceParts(match.values[0] as MatchInvoice).hasLetters
-      const digits = keys.slice(match.start, match.end).join('').length
+      // The matched tokens are the number's own: it has letters when one of them is a word.
+      let digitsOnly = true
+      for (let index = match.start; index < match.end && digitsOnly; index++)
+        digitsOnly = isDigitToken(tokens[index] as Token)
       if (!digitsOnly) {
         this.hit(match.values, first.start, last.end, {
           via: 'text',
@@ -216,7 +258,8 @@ class FieldScan {
         })
         continue
       }
-      const short = digits < SHORT_CORE_DIGITS
+      const word = impliedInvoiceWord || this.hasInvoiceWord(tokens, match.start)
+      const short = digitCount(keys, match.start, match.end) < SHORT_CORE_DIGITS
       this.hit(
         match.values,
         first.start,
@@ -247,11 +290,11 @@ class FieldScan {
       let to = from
       while (to < tokens.length && !taken[to]) to++
       if (to > from) {
-        for (const match of this.index.scanCores(keys.slice(from, to))) {
-          const start = from + match.start
-          const end = from + match.end
-          for (let index = start; index < end; index++) taken[index] = true
-          this.coreHit(tokens, match.values, start, end, impliedWord)
+        for (const match of this.index.scanCores(keys, from, to)) {
+          for (let index = match.start; index < match.end; index++) taken[index] = true
+          // The matched tokens are the core's own digit tokens.
+          const digits = digitCount(keys, match.start, match.end)
+          this.coreHit(tokens, match.values, match.start, match.end, impliedWord, digits)
         }
       }
       from = to
@@ -261,7 +304,15 @@ class FieldScan {
       if (taken[at] || !isDigitToken(token) || !this.index.hasCompactCoreLength(token.end - token.start))
         continue
       const found = this.index.withCompactCore(this.text.slice(token.start, token.end))
-      if (found.length > 0) this.coreHit(tokens, found, at, at + 1, impliedWord)
+      if (found.length > 0)
+        this.coreHit(
+          tokens,
+          found,
+          at,
+          at + 1,
+          impliedWord,
+          invoiceParts(found[0] as MatchInvoice).coreDigits,
+        )
     }
   }
 
@@ -271,8 +322,9 @@ class FieldScan {
     from: number,
     to: number,
     impliedWord: boolean,
+    /** How many digits the invoice's core has. */
+    digits: number,
   ): void {
-    const digits = invoiceParts(candidates[0] as MatchInvoice).coreDigits
     const conflicts = this.conflictsOf(tokens, from, to)
     const before = tokens[from - 1]
     const first = tokens[from] as Token
@@ -317,11 +369,7 @@ class FieldScan {
       if (taken[from]) continue
       let to = from + 1
       if (isDigitToken(tokens[from] as Token)) {
-        while (
-          to < tokens.length &&
-          isDigitToken(tokens[to] as Token) &&
-          /^ ?$/.test(this.text.slice((tokens[to - 1] as Token).end, (tokens[to] as Token).start))
-        )
+        while (to < tokens.length && isDigitToken(tokens[to] as Token) && this.spaceOrNothing(tokens, to))
           to++
       }
       // The longest run of groups that is an issued reference, down to one token. Lengths no invoice's reference
@@ -333,7 +381,11 @@ class FieldScan {
         const start = (tokens[from] as Token).start
         const stop = (tokens[end - 1] as Token).end
         if (this.index.hasIssuedLength(length)) {
-          const compact = compactReference(this.text.slice(start, stop))
+          // One run of digits is its own compact form.
+          const compact =
+            end === from + 1 && isDigitToken(tokens[from] as Token)
+              ? this.text.slice(start, stop)
+              : compactReference(this.text.slice(start, stop))
           const found = this.index.withIssuedReference(compact)
           if (found.length > 0) {
             for (let index = from; index < end; index++) taken[index] = true
@@ -359,6 +411,13 @@ class FieldScan {
         length -= (tokens[end - 1] as Token).end - (tokens[end - 1] as Token).start
       }
     }
+  }
+
+  /** Whether at most one space stands between token `at` and the one before it. */
+  private spaceOrNothing(tokens: readonly Token[], at: number): boolean {
+    const gapStart = (tokens[at - 1] as Token).end
+    const gap = (tokens[at] as Token).start - gapStart
+    return gap === 0 || (gap === 1 && this.text.charCodeAt(gapStart) === 32)
   }
 
   private labelledStructured(tokens: readonly Token[], at: number): boolean {
@@ -412,8 +471,12 @@ class FieldScan {
           short: false,
         })
       } else {
+        const from = this.hits.length
         this.readText(part.tokens, true)
-        for (const hit of this.hits) if (hit.via === 'text' && hit.start >= start) hit.via = 'swift'
+        for (let at = from; at < this.hits.length; at++) {
+          const hit = this.hits[at] as ReferenceHit
+          if (hit.via === 'text' && (this.starts[at] as number) >= start) hit.via = 'swift'
+        }
       }
       return
     }
@@ -468,6 +531,10 @@ function safeRfCheckDigits(body: string): string {
 
 const RANK: Record<HitKind, number> = { issued: 6, structured: 5, swift: 4, full: 4, core: 2 }
 
+function isClean(hit: ReferenceHit): boolean {
+  return hit.conflicts.length === 0 && hit.checkDigits !== 'invalid'
+}
+
 function strength(hit: ReferenceHit): number {
   if (hit.checkDigits === 'invalid') return 1
   return hit.conflicts.length > 0 ? 0.5 : RANK[hit.kind]
@@ -495,7 +562,7 @@ function readField(
       scan.readIssuedOnly(part.tokens)
     }
   }
-  if (scan.hits.length > 1) scan.hits.sort((a, b) => a.start - b.start)
+  if (scan.hits.length > 1) scan.sortByStart()
   return scan
 }
 
@@ -507,20 +574,22 @@ function readField(
  */
 export function findReferences(index: InvoiceIndex, source: ReferenceSource): TransactionReferences {
   let best: { field: ReferenceField; hits: ReferenceHit[]; strength: number } | null = null
-  for (const field of REFERENCE_FIELDS) {
-    const text = source[field]
+  const texts = referenceTexts(source)
+  for (let at = 0; at < REFERENCE_FIELDS.length; at++) {
+    const text = texts[at]
     if (!text) continue
+    const field = REFERENCE_FIELDS[at] as ReferenceField
     const codesOnly: boolean = best !== null && best.strength >= RANK.full
-    const hits: ReferenceHit[] = readField(index, text, source, codesOnly).hits.map(
-      ({ start: _start, ...hit }) => hit,
-    )
+    const { hits } = readField(index, text, source, codesOnly)
     if (hits.length === 0) continue
-    const fieldStrength = Math.max(...hits.map(strength))
+    let fieldStrength = 0
+    for (const hit of hits) fieldStrength = Math.max(fieldStrength, strength(hit))
     if (!best || fieldStrength > best.strength) best = { field, hits, strength: fieldStrength }
     if (fieldStrength >= RANK.issued) break
   }
   if (!best) return NONE
-  const clean = best.hits.filter((hit) => hit.conflicts.length === 0 && hit.checkDigits !== 'invalid')
+  if (best.hits.every(isClean)) return { outcome: 'named', field: best.field, hits: best.hits, setAside: [] }
+  const clean = best.hits.filter(isClean)
   const hits = clean.length > 0 ? clean : best.hits
   const setAside = clean.length > 0 ? best.hits.filter((hit) => !clean.includes(hit)) : []
   return { outcome: 'named', field: best.field, hits, setAside }
@@ -529,5 +598,10 @@ export function findReferences(index: InvoiceIndex, source: ReferenceSource): Tr
 /** Every invoice a transaction's references may mean (to find the closed set it belongs to). */
 export function referencedInvoiceIds(references: TransactionReferences): string[] {
   if (references.outcome === 'none') return []
-  return [...new Set([...references.hits, ...references.setAside].flatMap((hit) => hit.invoiceIds))]
+  const { hits, setAside } = references
+  if (hits.length === 1 && setAside.length === 0) return [...(hits[0] as ReferenceHit).invoiceIds]
+  const ids = new Set<string>()
+  for (const hit of hits) for (const id of hit.invoiceIds) ids.add(id)
+  for (const hit of setAside) for (const id of hit.invoiceIds) ids.add(id)
+  return [...ids]
 }

@@ -40,6 +40,7 @@ export { RETURN_REASONS, returnSignals } from './returns.js'
 export { invoiceMatchKeys, typoVariants } from './match-keys.js'
 export { STRUCTURED_LABELS } from './reference-words.js'
 export { InvoiceIndex } from './invoice-index.js'
+export { invoiceUnits } from './invoice-ledger.js'
 export { SCALE, formatUnits, toUnits } from './money.js'
 export type { Money } from './money.js'
 export { LEGAL_FORMS, mayBeCut, nameKey, normalizeName } from './normalize-name.js'
@@ -61,6 +62,7 @@ export { REFERENCE_FIELDS, WRITE_OFF_REASONS } from './types.js'
 export type {
   Allocation,
   AllocationRule,
+  DispositionKind,
   Evidence,
   InvoiceState,
   InvoiceStatus,
@@ -71,6 +73,7 @@ export type {
   MatchInvoice,
   MatchTransaction,
   MatchTransactionStatus,
+  PaymentDisposition,
   PaymentReturn,
   ReferenceField,
   ReferenceVia,

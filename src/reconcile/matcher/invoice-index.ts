@@ -37,6 +37,8 @@ export class InvoiceIndex {
   private readonly byCompactNumber = new Map<string, MatchInvoice[]>()
   private readonly byIssued = new Map<string, MatchInvoice[]>()
   private readonly byCustomerKey = new Map<CustomerKey, Map<string, MatchInvoice>>()
+  /** `ofCustomerKey`'s lists, built when first asked for and dropped when the customer's invoices change. */
+  private readonly customerLists = new Map<CustomerKey, readonly MatchInvoice[]>()
   private readonly issuedLengths = new Map<number, number>()
   private readonly compactCoreLengths = new Map<number, number>()
 
@@ -75,6 +77,7 @@ export class InvoiceIndex {
       let invoices = this.byCustomerKey.get(key)
       if (!invoices) this.byCustomerKey.set(key, (invoices = new Map()))
       invoices.set(invoice.id, invoice)
+      this.customerLists.delete(key)
     }
     this.customers.countInvoiceNames(invoice, 1)
   }
@@ -100,6 +103,7 @@ export class InvoiceIndex {
     const key = customerKeyOf(old)
     const invoices = key ? this.byCustomerKey.get(key) : undefined
     invoices?.delete(invoiceId)
+    if (key) this.customerLists.delete(key)
     if (key && invoices?.size === 0) this.byCustomerKey.delete(key)
     this.customers.countInvoiceNames(old, -1)
   }
@@ -118,9 +122,9 @@ export class InvoiceIndex {
     return this.byNumber.scan(tokens)
   }
 
-  /** Number cores (digit tokens of prefixed numbers) found as runs of whole tokens. */
-  scanCores(tokens: readonly string[]): TrieMatch<MatchInvoice>[] {
-    return this.byCore.scan(tokens)
+  /** Number cores (digit tokens of prefixed numbers) found as runs of whole tokens of `tokens[from, to)`. */
+  scanCores(tokens: readonly string[], from?: number, to?: number): TrieMatch<MatchInvoice>[] {
+    return this.byCore.scan(tokens, from, to)
   }
 
   /** The invoices whose number core is exactly these digits, written together (20260007 for INV-2026-0007). */
@@ -152,10 +156,17 @@ export class InvoiceIndex {
     return this.issuedLengths.has(length)
   }
 
-  /** The invoices of one customer. */
+  /** The invoices of one customer, by id. */
   ofCustomerKey(key: CustomerKey): readonly MatchInvoice[] {
-    const invoices = this.byCustomerKey.get(key)
-    return invoices ? [...invoices.values()] : []
+    let list = this.customerLists.get(key)
+    if (!list) {
+      const invoices = this.byCustomerKey.get(key)
+      if (!invoices) return []
+      // By id: the order the matcher weighs a customer's invoices in, so callers' sorts find them sorted.
+      list = [...invoices.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      this.customerLists.set(key, list)
+    }
+    return list
   }
 
   /** The invoices of the customers a payer of this name is recognised as. */

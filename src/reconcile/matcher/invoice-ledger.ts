@@ -17,9 +17,15 @@ function parsedAmount(invoice: MatchInvoice): ParsedAmount {
   return parsed
 }
 
+/** An invoice's amount in money units, parsed once per invoice. */
+export function invoiceUnits(invoice: MatchInvoice): bigint {
+  return parsedAmount(invoice).units
+}
+
 /** The running totals of one invoice, in money units, while a set of transactions is allocated to it. */
 export class InvoiceLedger {
   readonly amount: bigint
+  private readonly parsed: ParsedAmount
   paid = 0n
   pending = 0n
   writtenOff = 0n
@@ -28,9 +34,14 @@ export class InvoiceLedger {
   credits: bigint
 
   constructor(readonly invoice: MatchInvoice) {
-    const parsed = parsedAmount(invoice)
-    this.amount = parsed.units
-    this.credits = parsed.credits
+    this.parsed = parsedAmount(invoice)
+    this.amount = this.parsed.units
+    this.credits = this.parsed.credits
+  }
+
+  /** `amount` as a decimal string (formatted once per invoice). */
+  get amountText(): string {
+    return this.parsed.text
   }
 
   /** What settled money may still pay. */
@@ -72,7 +83,7 @@ export class InvoiceLedger {
       this.overpaid === 0n &&
       this.credits === 0n
     ) {
-      const open = parsedAmount(this.invoice).text
+      const open = this.parsed.text
       const status = this.invoice.void ? 'void' : open === '0' ? 'paid' : 'open'
       return {
         invoiceId: this.invoice.id,

@@ -8,14 +8,30 @@ import { suggestionKey } from './suggest.js'
 import type { MatchInvoice } from './types.js'
 
 /** What one reconcile run shares between its steps. */
-export type MatchContext = {
-  allocator: Allocator
-  ledgers: ReadonlyMap<string, InvoiceLedger>
-  index: InvoiceIndex
-  config: MatchConfig
-  /** Suggestions (and returns) a person rejected, by `suggestionKey`. */
-  rejected: ReadonlySet<string>
-  payer(payment: Payment): PayerIdentity
+export class MatchContext {
+  private readonly payers = new Map<string, PayerIdentity>()
+
+  constructor(
+    readonly allocator: Allocator,
+    readonly ledgers: ReadonlyMap<string, InvoiceLedger>,
+    readonly index: InvoiceIndex,
+    readonly config: MatchConfig,
+    /** Suggestions (and returns) a person rejected, by `suggestionKey`. */
+    readonly rejected: ReadonlySet<string>,
+  ) {}
+
+  /** Who paid: recognised once per transaction of the run. */
+  payer({ transaction }: Payment): PayerIdentity {
+    let payer = this.payers.get(transaction.id)
+    if (!payer) {
+      payer = this.index.customers.identify(
+        transaction.counterpartyName,
+        transaction.counterpartyAccountMasked,
+      )
+      this.payers.set(transaction.id, payer)
+    }
+    return payer
+  }
 }
 
 /** What settled money may still pay, or pending money still hold, on a ledger. */

@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { formatUnits, toUnits } from './money.js'
 
@@ -25,5 +26,21 @@ describe('money units', () => {
   it('refuses text that is not a number', () => {
     expect(() => toUnits('abc')).toThrow()
     expect(() => toUnits('')).toThrow(RangeError)
+  })
+
+  it('reads short plain amounts (its fast path) exactly as it reads the same amount given as a Decimal', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('', '-'),
+        fc.stringMatching(/^\d{1,15}$/),
+        fc.nat({ max: 15 }),
+        (sign, digits, point) => {
+          const at = Math.min(point, digits.length)
+          const text = `${sign}${digits.slice(0, digits.length - at)}.${digits.slice(digits.length - at)}`
+          expect(toUnits(text)).toBe(toUnits(new Decimal(text)))
+          expect(toUnits(text.replace(/\.$/, ''))).toBe(toUnits(new Decimal(text)))
+        },
+      ),
+    )
   })
 })

@@ -11,7 +11,35 @@ export type Money = Decimal | string
 export const SCALE = 18
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/
 
+const POWERS = Array.from({ length: SCALE + 1 }, (_, power) => 10n ** BigInt(power))
+// Below 10^15 a count of the smallest written unit is an exact JS integer.
+const EXACT_DIGITS = 15
+
+/** Plain `[-]digits[.digits]` with at most 15 digits, read without a regular expression; null otherwise. */
+function plainUnits(text: string): bigint | null {
+  const negative = text.charCodeAt(0) === 45
+  let digits = 0
+  let decimals = -1
+  let value = 0
+  for (let at = negative ? 1 : 0; at < text.length; at++) {
+    const code = text.charCodeAt(at)
+    if (code === 46 && decimals < 0) {
+      decimals = 0
+      continue
+    }
+    if (code < 48 || code > 57) return null
+    value = value * 10 + code - 48
+    digits++
+    if (decimals >= 0) decimals++
+  }
+  if (digits === 0 || digits > EXACT_DIGITS || decimals > SCALE) return null
+  const units = BigInt(value) * (POWERS[SCALE - Math.max(decimals, 0)] as bigint)
+  return negative ? -units : units
+}
+
 export function toUnits(value: Money): bigint {
+  const plain = typeof value === 'string' ? plainUnits(value) : null
+  if (plain !== null) return plain
   const text = value instanceof Decimal ? value.toFixed() : value
   let match = DECIMAL.exec(text)
   if (!match && typeof value === 'string') match = DECIMAL.exec(new Decimal(value).toFixed())

@@ -35,15 +35,6 @@ function alphanumericEnd(text: string, from: number): number {
   return index
 }
 
-function tokenizeRange(text: string, start: number, end: number): Token[] {
-  if (start === 0 && end === text.length) return tokenize(text)
-  return tokenize(text.slice(start, end)).map((token) => ({
-    text: token.text,
-    start: token.start + start,
-    end: token.end + start,
-  }))
-}
-
 type Parsed = { end: number; part: ReferencePart | null }
 
 /**
@@ -124,7 +115,7 @@ function parseSwift(text: string, start: number): Parsed {
     const parsed = parseRf(text, valueStart + rf[0].length - 4)
     return { end: Math.max(end, parsed.end), part: parsed.part }
   }
-  const tokens = tokenizeRange(text, valueStart, valueEnd)
+  const tokens = tokenize(text, valueStart, valueEnd)
   return {
     end,
     part:
@@ -136,7 +127,7 @@ function parseSwift(text: string, start: number): Parsed {
 
 function pushText(parts: ReferencePart[], text: string, start: number, end: number): void {
   if (end <= start) return
-  const tokens = tokenizeRange(text, start, end)
+  const tokens = tokenize(text, start, end)
   if (tokens.length > 0) parts.push({ kind: 'text', tokens })
 }
 

@@ -7,7 +7,7 @@ import { formatUnits } from './money.js'
 import { OTHER_LABELS } from './reference-words.js'
 import { compareAge, suggestionKey, suggestMatch } from './suggest.js'
 import { tokenize } from './tokenize.js'
-import { REFERENCE_FIELDS, type Evidence, type MatchTransaction } from './types.js'
+import { referenceTexts, type Evidence, type MatchTransaction } from './types.js'
 
 /**
  * Numbers in the reference fields that look like a document number (4 digits or more) and are explained by
@@ -17,8 +17,7 @@ import { REFERENCE_FIELDS, type Evidence, type MatchTransaction } from './types.
 export function unexplainedNumbers(transaction: MatchTransaction): string[] {
   const amount = String(transaction.amount).replace(/^-/, '').split('.')[0] ?? ''
   const found: string[] = []
-  for (const field of REFERENCE_FIELDS) {
-    const text = transaction[field]
+  for (const text of referenceTexts(transaction)) {
     if (!text) continue
     const tokens = tokenize(text)
     let dates: ReturnType<typeof dateSpans> | null = null

@@ -2,15 +2,15 @@ import { Allocator } from './allocate.js'
 import type { Payment } from './payment.js'
 import { latestVersions, transactionPhase, type TransactionPhase } from './canonical-order.js'
 import { DEFAULT_MATCH_CONFIG, type MatchConfig } from './config.js'
-import type { PayerIdentity } from './customer-directory.js'
 import { reasonsOf } from './evidence.js'
 import { findReferences, referencedInvoiceIds, type TransactionReferences } from './find-references.js'
 import { InvoiceIndex } from './invoice-index.js'
 import { InvoiceLedger } from './invoice-ledger.js'
-import type { MatchContext } from './match-context.js'
+import { MatchContext } from './match-context.js'
 import { formatUnits, toUnits } from './money.js'
 import { allocateByPayer } from './payer-decision.js'
 import { allocateByReference } from './reference-decision.js'
+import { applyCredits, disposedUnits, withoutDisposed } from './dispositions.js'
 import { findReturns } from './returns.js'
 import { suggestionKey } from './suggest.js'
 import type {
@@ -21,6 +21,7 @@ import type {
   MatchException,
   MatchInvoice,
   MatchTransaction,
+  PaymentDisposition,
   PaymentReturn,
   RejectedSuggestion,
 } from './types.js'
@@ -32,6 +33,8 @@ export type ReconcileInput = {
   transactions: readonly MatchTransaction[]
   manualAllocations?: readonly ManualAllocation[]
   rejectedSuggestions?: readonly RejectedSuggestion[]
+  /** A person's dispositions in force: their amounts are out of matching; credit on account is applied. */
+  dispositions?: readonly PaymentDisposition[]
   config?: MatchConfig
   /**
    * The index of all known invoices and customers, so references to invoices outside the set are seen and payers
@@ -60,6 +63,22 @@ export type ReconcileResult = {
 }
 
 const PHASES: readonly TransactionPhase[] = ['settled', 'tentative']
+const NOTHING_REJECTED: ReadonlySet<string> = new Set()
+
+/** What a transaction's references name: as the caller found them, else read once per run. */
+function knownReferences(
+  references: Map<string, TransactionReferences>,
+  given: ReadonlyMap<string, TransactionReferences> | undefined,
+  index: InvoiceIndex,
+  transaction: MatchTransaction,
+): TransactionReferences {
+  let found = references.get(transaction.id)
+  if (!found) {
+    found = given?.get(transaction.id) ?? findReferences(index, transaction)
+    references.set(transaction.id, found)
+  }
+  return found
+}
 
 /** Active transactions, one version each, in canonical order: inflows settle invoices (rule 2), outflows may return them. */
 function activeOf(transactions: readonly MatchTransaction[]): {
@@ -84,12 +103,18 @@ function latestInvoices(invoices: readonly MatchInvoice[]): readonly MatchInvoic
     ascending = (invoices[index - 1] as MatchInvoice).id < (invoices[index] as MatchInvoice).id
   }
   if (ascending) return invoices
-  const byId = new Map<string, MatchInvoice>()
-  for (const invoice of invoices) {
-    const current = byId.get(invoice.id)
-    if (!current || JSON.stringify(invoice) > JSON.stringify(current)) byId.set(invoice.id, invoice)
+  const sorted = [...invoices].sort(compareIds)
+  const latest: MatchInvoice[] = []
+  for (const invoice of sorted) {
+    const current = latest[latest.length - 1]
+    if (current?.id !== invoice.id) latest.push(invoice)
+    else if (JSON.stringify(invoice) > JSON.stringify(current)) latest[latest.length - 1] = invoice
   }
-  return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1))
+  return latest
+}
+
+function compareIds(a: MatchInvoice, b: MatchInvoice): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 }
 
 /**
@@ -103,7 +128,8 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
   const config = input.config ?? DEFAULT_MATCH_CONFIG
   const invoices = latestInvoices(input.invoices)
   const index = input.index ?? new InvoiceIndex(invoices, input.customers ?? [])
-  const ledgers = new Map(invoices.map((invoice) => [invoice.id, new InvoiceLedger(invoice)]))
+  const ledgers = new Map<string, InvoiceLedger>()
+  for (const invoice of invoices) ledgers.set(invoice.id, new InvoiceLedger(invoice))
   const allocator = new Allocator(ledgers, config)
   const manualByTransaction = new Map<string, ManualAllocation[]>()
   for (const manual of input.manualAllocations ?? []) {
@@ -111,50 +137,31 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
     list.push(manual)
     manualByTransaction.set(manual.transactionId, list)
   }
-  const rejected = new Set(
-    (input.rejectedSuggestions ?? []).map((item) => suggestionKey(item.transactionId, item.invoiceIds)),
-  )
-  const payers = new Map<string, PayerIdentity>()
-  const context: MatchContext = {
-    allocator,
-    ledgers,
-    index,
-    config,
-    rejected,
-    payer: ({ transaction }) => {
-      let payer = payers.get(transaction.id)
-      if (!payer) {
-        payer = index.customers.identify(transaction.counterpartyName, transaction.counterpartyAccountMasked)
-        payers.set(transaction.id, payer)
-      }
-      return payer
-    },
-  }
-  const { inflows, outflows } = activeOf(input.transactions)
+  const rejected: ReadonlySet<string> = input.rejectedSuggestions?.length
+    ? new Set(input.rejectedSuggestions.map((item) => suggestionKey(item.transactionId, item.invoiceIds)))
+    : NOTHING_REJECTED
+  const context = new MatchContext(allocator, ledgers, index, config, rejected)
+  const dispositions = input.dispositions ?? []
+  const { inflows, outflows } = activeOf(withoutDisposed(input.transactions, disposedUnits(dispositions)))
   const references = new Map<string, TransactionReferences>()
-  const referencesOf = (transaction: MatchTransaction): TransactionReferences => {
-    let found = references.get(transaction.id)
-    if (!found) {
-      found = input.references?.get(transaction.id) ?? findReferences(index, transaction)
-      references.set(transaction.id, found)
-    }
-    return found
-  }
   const returns =
     outflows.length === 0
       ? []
       : findReturns({
           outflows,
-          inflows: inflows.map(({ transaction }) => ({
-            transaction,
-            references: referencesOf(transaction),
-            invoiceIds: [
-              ...new Set([
-                ...(manualByTransaction.get(transaction.id) ?? []).map((item) => item.invoiceId),
-                ...referencedInvoiceIds(referencesOf(transaction)),
-              ]),
-            ],
-          })),
+          inflows: inflows.map(({ transaction }) => {
+            const found = knownReferences(references, input.references, index, transaction)
+            return {
+              transaction,
+              references: found,
+              invoiceIds: [
+                ...new Set([
+                  ...(manualByTransaction.get(transaction.id) ?? []).map((item) => item.invoiceId),
+                  ...referencedInvoiceIds(found),
+                ]),
+              ],
+            }
+          }),
           index,
           rejected,
         })
@@ -189,12 +196,16 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
     for (const payment of ofPhase) {
       const { transaction } = payment
       if (manualByTransaction.has(transaction.id)) continue
-      const found = referencesOf(transaction)
+      const found = knownReferences(references, input.references, index, transaction)
       if (found.outcome === 'named') allocateByReference(context, payment, found)
       else unreferenced.push(payment)
     }
   }
   for (const payment of unreferenced) allocateByPayer(context, payment, [])
+  if (dispositions.length > 0) {
+    const credited = activeOf(input.transactions).inflows
+    applyCredits(allocator, ledgers, new Map(credited.map((p) => [p.transaction.id, p])), dispositions)
+  }
   for (const id of [...references.keys()]) {
     if (manualByTransaction.has(id) && !returned.has(id)) references.delete(id)
   }

@@ -39,20 +39,30 @@ export class TokenTrie<T> {
     return this.node(key, 0, key.length)?.values ?? []
   }
 
-  /** Keys found as runs of whole tokens, leftmost first, longest at each position, never overlapping. */
-  scan(tokens: readonly string[]): TrieMatch<T>[] {
+  /**
+   * Keys found as runs of whole tokens of `tokens[from, to)`, leftmost first, longest at each position, never
+   * overlapping; positions index `tokens`.
+   */
+  scan(tokens: readonly string[], from = 0, to = tokens.length): TrieMatch<T>[] {
     const matches: TrieMatch<T>[] = []
-    let start = 0
-    while (start < tokens.length) {
-      let node: TrieNode<T> | undefined = this.root
-      let found: TrieMatch<T> | null = null
-      for (let index = start; index < tokens.length && node?.children; index++) {
+    const root = this.root.children
+    if (!root) return matches
+    let start = from
+    while (start < to) {
+      let node = root.get(tokens[start] as string)
+      let end = -1
+      let values: readonly T[] | null = null
+      for (let index = start + 1; node; index++) {
+        if (node.values) {
+          end = index
+          values = node.values
+        }
+        if (index >= to || !node.children) break
         node = node.children.get(tokens[index] as string)
-        if (node?.values) found = { start, end: index + 1, values: node.values }
       }
-      if (found) {
-        matches.push(found)
-        start = found.end
+      if (values) {
+        matches.push({ start, end, values })
+        start = end
       } else {
         start++
       }

@@ -27,20 +27,20 @@ function normalizeDigits(run: string): string {
 }
 
 /**
- * Splits a text into runs of letters and runs of digits; everything else separates them. A letter run next to a
+ * Splits a text (or its characters [from, to), positions still counted in the whole text) into runs of letters and runs of digits; everything else separates them. A letter run next to a
  * digit run is two tokens (`INV1001` is `INV`, `1001`), so an invoice number is only ever found as whole runs.
  */
-export function tokenize(text: string): Token[] {
+export function tokenize(text: string, from = 0, to = text.length): Token[] {
   const tokens: Token[] = []
-  let index = 0
-  while (index < text.length) {
+  let index = from
+  while (index < to) {
     const kind = classify(text, index)
     if (kind === SEPARATOR) {
       index++
       continue
     }
     const start = index
-    while (index < text.length && classify(text, index) === kind) index++
+    while (index < to && classify(text, index) === kind) index++
     const run = text.slice(start, index)
     tokens.push({ text: kind === DIGIT ? normalizeDigits(run) : run.toUpperCase(), start, end: index })
   }

@@ -75,6 +75,26 @@ export const REFERENCE_FIELDS = [
 export type ReferenceField = (typeof REFERENCE_FIELDS)[number]
 
 /**
+ * The reference fields' texts in REFERENCE_FIELDS order. Read by name: `transaction[field]` over transactions of
+ * many shapes is a slow generic lookup on the matcher's hot path.
+ */
+export function referenceTexts(
+  transaction: Pick<MatchTransaction, ReferenceField>,
+): [
+  string | null | undefined,
+  string | null | undefined,
+  string | null | undefined,
+  string | null | undefined,
+] {
+  return [
+    transaction.paymentReference,
+    transaction.customerReference,
+    transaction.description,
+    transaction.rawDescription,
+  ]
+}
+
+/**
  * How a reference named its invoice: a token run of free text, an ISO 11649 RF reference, a SWIFT code, a Belgian
  * structured communication (`ogm`), or the payment reference issued on the invoice (`issued`).
  */
@@ -120,8 +140,26 @@ export const WRITE_OFF_REASONS = [
 ] as const
 export type WriteOffReason = (typeof WRITE_OFF_REASONS)[number]
 
-/** reference: the text named it; payer: a verified payer's unique exact amount; suggestion: auto-confirmed. */
-export type AllocationRule = 'reference' | 'payer' | 'suggestion' | 'manual'
+/**
+ * How a person disposed of (part of) a payment instead of matching it: written off to an account, booked to a
+ * clearing or suspense account, refunded, kept on account as the customer's credit, or ignored as not
+ * receivables.
+ */
+export type DispositionKind = 'write_off' | 'clearing' | 'refund' | 'on_account' | 'ignore'
+
+/** A disposition in force: `amount` of the inflow is out of matching; credit on account pays `customerId`'s invoices. */
+export type PaymentDisposition = {
+  transactionId: string
+  amount: Money
+  kind: DispositionKind
+  customerId?: string | null
+}
+
+/**
+ * reference: the text named it; payer: a verified payer's unique exact amount; suggestion: auto-confirmed;
+ * manual: a person's match; credit: customer credit kept on account.
+ */
+export type AllocationRule = 'reference' | 'payer' | 'suggestion' | 'manual' | 'credit'
 
 /**
  * One proposed allocation of (part of) a transaction to an invoice. Its identity is (transactionId, invoiceId):

@@ -151,36 +151,6 @@ function resolutionOf(
 }
 
 /**
- * A transaction a person took over (manual matches) that ended with no allocation and no exception: the person
- * unmatched it, so it is an unmatched payment again.
- */
-function personUnmatched(set: ClosedSet, result: ReconcileResult): MatchException[] {
-  const manual = new Set(set.manualAllocations.map((item) => item.transactionId))
-  const explained = new Set([
-    ...result.allocations.map((allocation) => allocation.transactionId),
-    ...result.exceptions.map((exception) => exception.transactionId),
-  ])
-  return [...manual].sort().flatMap((transactionId) => {
-    const entry = set.transactions.get(transactionId)
-    if (!entry?.matchable || explained.has(transactionId)) return []
-    return [
-      {
-        key: `unmatched_payment:${transactionId}:`,
-        type: 'unmatched_payment',
-        transactionId,
-        invoiceIds: [],
-        transferId: null,
-        amount: entry.transaction.amount.toString(),
-        confidence: null,
-        settled: transactionPhase(entry.transaction) === 'settled',
-        reasons: ['a person unmatched the payment'],
-        evidence: [],
-      } satisfies MatchException,
-    ]
-  })
-}
-
-/**
  * Writes what the matcher proposed for a closed set, in the caller's transaction: reverses held allocations that
  * are not proposed any more and inserts the new ones, stores the invoices' states, opens and resolves exceptions,
  * records the references read, and publishes the app events these changes make.
@@ -239,10 +209,7 @@ export async function applyMatchResult(db: Kysely<Database>, context: ApplyConte
   )
 
   summary.events += await writeInvoiceStates(db, context)
-  const exceptions = await writeExceptions(db, context, [
-    ...result.exceptions,
-    ...personUnmatched(set, result),
-  ])
+  const exceptions = await writeExceptions(db, context, result.exceptions)
   summary.opened = exceptions.opened
   summary.resolved = exceptions.resolved
   summary.events += exceptions.events

@@ -10,3 +10,13 @@ export type { Publish } from './apply-match-result.js'
 export { candidateKeys, customerPayerKeys, numberKey, payerKey, payerKeys } from './candidate-keys.js'
 export { dryRunMatching } from './dry-run.js'
 export type { DryRunPayment, DryRunReport } from './dry-run.js'
+export {
+  DEFAULT_DISPOSITION_ACCOUNTS,
+  DispositionRequestSchema,
+  presentDisposition,
+  HOLDING_EXCEPTION_TYPES,
+} from './dispositions.js'
+export type { DispositionRequest } from './dispositions.js'
+export type { ManualMatchMode } from './person-inputs.js'
+export { unaccountedPayments } from './payment-accounting.js'
+export type { UnaccountedPayment } from './payment-accounting.js'

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import {
   findReferences,
   InvoiceIndex,
+  invoiceUnits,
   referencedInvoiceIds,
   returnSignals,
   normalizeName,
@@ -9,11 +10,13 @@ import {
   transactionPhase,
   type MatchInvoice,
   type MatchTransaction,
+  type PaymentDisposition,
   type RejectedSuggestion,
   type TransactionReferences,
 } from '../matcher/index.js'
 import {
   activeCustomerLinks,
+  activeDispositionsOf,
   invoicesHeldByTransactions,
   loadCustomersForMatching,
   loadInvoicesById,
@@ -24,6 +27,7 @@ import {
   loadRejectedSuggestions,
   transactionsOfPayers,
   transactionsTouchingInvoices,
+  transactionsWithCreditFor,
   transferLegTransactions,
   type CustomerLinkRow,
   type CustomerRow,
@@ -74,6 +78,8 @@ export type ClosedSet = {
   /** A person's matches (the matcher's ManualAllocation, with who made each). */
   manualAllocations: ManualMatchInput[]
   rejectedSuggestions: RejectedSuggestion[]
+  /** A person's dispositions in force of the set's transactions. */
+  dispositions: PaymentDisposition[]
 }
 
 /** Walks the store from the seeds until nothing new is reached. */
@@ -89,6 +95,7 @@ export async function loadClosedSet(
     index: new InvoiceIndex(),
     manualAllocations: [],
     rejectedSuggestions: [],
+    dispositions: [],
   }
   const walk = new Walk(db, set)
   let transactionQueue = [...new Set(seeds.transactionIds)]
@@ -109,6 +116,12 @@ export async function loadClosedSet(
   const ids = [...set.transactionIds]
   set.manualAllocations = await loadManualMatches(db, ids)
   set.rejectedSuggestions = await loadRejectedSuggestions(db, ids)
+  set.dispositions = (await activeDispositionsOf(db, ids)).map((row) => ({
+    transactionId: row.transaction_id,
+    amount: row.amount,
+    kind: row.kind,
+    customerId: row.customer_id,
+  }))
   return set
 }
 
@@ -169,13 +182,18 @@ class Walk {
       this.set.invoices.set(row.id, matchInvoiceOf(row))
       this.set.invoiceVersions.set(row.id, row.version)
     }
-    return transactionsTouchingInvoices(this.db, {
+    const touching = await transactionsTouchingInvoices(this.db, {
       ids: rows.map((row) => row.id),
       matchKeys: [...new Set(rows.flatMap((row) => row.match_keys))],
       payerKeys: [
         ...new Set(rows.filter((row) => row.voided_at === null).flatMap((row) => this.invoicePayerKeys(row))),
       ],
     })
+    // Customer credit on account may pay these invoices.
+    const credited = await transactionsWithCreditFor(this.db, [
+      ...new Set(rows.flatMap((row) => row.customer_id ?? [])),
+    ])
+    return [...touching, ...credited]
   }
 
   /** Loads new transactions of the set; returns the invoices and transactions they reach. */
@@ -203,6 +221,10 @@ class Walk {
       linkKeys: payers.filter((key) => key.startsWith('l')).map((key) => key.slice(key.indexOf(':') + 1)),
     })
     const invoiceIds = await invoicesHeldByTransactions(db, ids)
+    // The invoices their customer credit on account may pay.
+    const creditCustomers = (await activeDispositionsOf(db, ids)).flatMap((row) =>
+      row.kind === 'on_account' && row.customer_id ? [row.customer_id] : [],
+    )
     const transactionIds: string[] = []
     const customerIds = new Set<string>()
     const nameKeys = new Set<string>()
@@ -219,7 +241,7 @@ class Walk {
       let outcome: ReferenceOutcome = leg ? 'transfer_leg' : phase === 'inactive' ? 'inactive' : 'outflow'
       if (matchable) {
         const invoices = named.map((id) => set.index.get(id) as MatchInvoice)
-        const total = invoices.reduce((sum, invoice) => sum + toUnits(invoice.amount), 0n)
+        const total = invoices.reduce((sum, invoice) => sum + invoiceUnits(invoice), 0n)
         const exact = invoices.length > 0 && total === amount && invoices.every((invoice) => !invoice.void)
         outcome = invoices.length === 0 ? 'none' : exact ? 'named' : 'named_payer'
         if (outcome !== 'named') {
@@ -261,6 +283,7 @@ class Walk {
         transferLeg: leg,
       })
     }
+    for (const id of creditCustomers) customerIds.add(id)
     const open = await loadOpenInvoicesOfCustomers(db, { ids: [...customerIds], nameKeys: [...nameKeys] })
     this.addToIndex(open)
     invoiceIds.push(...open.map((row) => row.id))

@@ -8,16 +8,20 @@ import {
   enqueueMatches,
   enqueueUnseenMatches,
   type Database,
+  type DispositionRow,
 } from '../../store/index.js'
 import type { Actor } from '../../users/index.js'
 import { DEFAULT_MATCH_CONFIG, type MatchConfig } from '../matcher/index.js'
 import type { Publish } from './apply-match-result.js'
 import { matchReport } from './match-report.js'
+import { decideDisposition, dispose, undoDisposition, type DispositionRequest } from './dispositions.js'
 import {
   acceptSuggestion,
   addManualMatch,
   declineSuggestion,
+  giveBack,
   removeAllocation,
+  type ManualMatchMode,
   type PersonInputDeps,
 } from './person-inputs.js'
 import { RECONCILE_JOB_ID, RECONCILE_JOB_OPTIONS, RECONCILE_QUEUE, type ReconcileJobData } from './queues.js'
@@ -32,6 +36,8 @@ export type MatchingServiceDeps = {
   logger: Logger
   publish: Publish
   config?: MatchConfig
+  /** Write-offs above this amount wait for a second person's approval (APPROVAL_THRESHOLD_AMOUNT). */
+  approvalThreshold?: string | null
 }
 
 /** Matching as the sidecar uses it (SidecarContext.reconcile). */
@@ -44,10 +50,15 @@ export type MatchingService = {
   runNow(): Promise<MatchRunSummary>
   /** A person's inputs, each recorded with `actor` (audit log, manual match, the allocation it produces). */
   manualMatch(
-    input: { transactionId: string; invoiceId: string; amount?: string },
+    input: { transactionId: string; invoiceId: string; amount?: string; mode?: ManualMatchMode },
     actor: Actor,
   ): Promise<void>
   unmatch(allocationId: string, actor: Actor): Promise<{ transactionId: string }>
+  /** Removes a person's matches of a transaction: the engine matches it again. */
+  giveBack(transactionId: string, actor: Actor): Promise<{ removed: number }>
+  dispose(key: string, request: DispositionRequest, actor: Actor): Promise<DispositionRow>
+  decideDisposition(id: string, decision: 'approve' | 'decline', actor: Actor): Promise<DispositionRow>
+  undoDisposition(id: string, actor: Actor): Promise<DispositionRow>
   acceptSuggestion(key: string, actor: Actor): Promise<{ transactionId: string }>
   rejectSuggestion(key: string, actor: Actor): Promise<{ transactionId: string }>
   /** Share of all inflows fully matched, for the bankrec_match_rate gauge; NaN without inflows. */
@@ -96,6 +107,30 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
       const done = await removeAllocation(person(actor), allocationId)
       await runNow()
       return done
+    },
+    async giveBack(transactionId, actor) {
+      const done = await giveBack(person(actor), transactionId)
+      await runNow()
+      return done
+    },
+    async dispose(key, request, actor) {
+      const row = await dispose(
+        { ...person(actor), approvalThreshold: deps.approvalThreshold ?? null },
+        key,
+        request,
+      )
+      await runNow()
+      return row
+    },
+    async decideDisposition(id, decision, actor) {
+      const row = await decideDisposition(person(actor), id, decision)
+      await runNow()
+      return row
+    },
+    async undoDisposition(id, actor) {
+      const row = await undoDisposition(person(actor), id)
+      await runNow()
+      return row
     },
     async acceptSuggestion(key, actor) {
       const done = await acceptSuggestion(person(actor), key)

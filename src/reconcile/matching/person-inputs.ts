@@ -2,6 +2,7 @@ import { Decimal } from 'decimal.js'
 import { sql, type Kysely } from 'kysely'
 import {
   activeAllocationsOfTransactions,
+  activeDispositionsOf,
   appendAudit,
   learnCustomerLinks,
   enqueueMatches,
@@ -26,7 +27,11 @@ import { matchLockName } from './run-matching.js'
 /** What a person's input needs: the store, the lock's namespace, the time and who acts. */
 export type PersonInputDeps = { db: Kysely<Database>; lockNamespace: string; now: Date; actor: Actor }
 
-async function inLock<T>(deps: PersonInputDeps, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+/** Runs `fn` in one transaction holding the matching lock, so no run interleaves with a person's input. */
+export async function inLock<T>(
+  deps: PersonInputDeps,
+  fn: (trx: Kysely<Database>) => Promise<T>,
+): Promise<T> {
   return deps.db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${matchLockName(deps.lockNamespace)}, 0))`.execute(
       trx,
@@ -111,13 +116,41 @@ async function inflow(trx: Kysely<Database>, transactionId: string) {
 }
 
 /**
- * A person's match of a transaction to an invoice. Without an amount, what the invoice has open (capped by the
- * matcher at what is left of the transaction).
+ * How a person's match changes what the transaction pays the invoice: `add` adds the amount to what it pays
+ * already (a new pair starts at 0), `replace` sets it to the amount, reversing only that pair's allocation.
+ */
+export type ManualMatchMode = 'add' | 'replace'
+
+/** The part of a payment no allocation (but customer credit's) and no disposition in force holds. */
+async function unallocatedOf(
+  trx: Kysely<Database>,
+  transaction: { id: string; amount: string | null },
+): Promise<{ free: Decimal; held: Map<string, Decimal> }> {
+  const held = new Map<string, Decimal>()
+  let used = new Decimal(0)
+  for (const allocation of await activeAllocationsOfTransactions(trx, [transaction.id])) {
+    if (allocation.rule === 'credit') continue
+    used = used.plus(allocation.amount)
+    held.set(
+      allocation.invoice_id,
+      (held.get(allocation.invoice_id) ?? new Decimal(0)).plus(allocation.amount),
+    )
+  }
+  for (const disposition of await activeDispositionsOf(trx, [transaction.id]))
+    used = used.plus(disposition.amount)
+  return { free: Decimal.max(new Decimal(transaction.amount ?? 0).minus(used), 0), held }
+}
+
+/**
+ * A person's match of a transaction to an invoice (issue 16: it adds up, never silently unbalances). Without an
+ * amount: what the invoice has open, capped at what is left of the payment. A match may not take more of the
+ * payment than no allocation and no disposition holds; what a replace frees stays in an exception.
  */
 export async function addManualMatch(
   deps: PersonInputDeps,
-  input: { transactionId: string; invoiceId: string; amount?: string },
+  input: { transactionId: string; invoiceId: string; amount?: string; mode?: ManualMatchMode },
 ): Promise<void> {
+  const mode = input.mode ?? 'add'
   await inLock(deps, async (trx) => {
     const transaction = await inflow(trx, input.transactionId)
     const [invoice] = await loadInvoicesById(trx, [input.invoiceId])
@@ -125,9 +158,24 @@ export async function addManualMatch(
     if (invoice.voided_at)
       throw new MatchingRequestError(409, 'invoice_void', `Invoice ${input.invoiceId} is void.`)
     const [state] = await loadInvoiceStates(trx, [input.invoiceId])
+    const { free, held } = await unallocatedOf(trx, transaction)
+    const current = held.get(input.invoiceId) ?? new Decimal(0)
+    const available = mode === 'add' ? free : free.plus(current)
     const open = new Decimal(state?.amount_open ?? invoice.amount)
-    const amount =
-      input.amount ?? Decimal.min(open.gt(0) ? open : transaction.amount!, transaction.amount!).toFixed()
+    const asked = input.amount
+      ? new Decimal(input.amount)
+      : Decimal.min(open.gt(0) ? open : available, available)
+    if (asked.lte(0) || asked.gt(available)) {
+      throw new MatchingRequestError(
+        409,
+        'exceeds_payment',
+        `Transaction ${input.transactionId} has ${free.toFixed(2)} not yet allocated or disposed` +
+          (mode === 'replace' ? ` and pays invoice ${input.invoiceId} ${current.toFixed(2)}` : '') +
+          `: a ${mode} of ${asked.toFixed(2)} would take more than the payment. Use mode "replace" to change` +
+          ' what it pays an invoice, or dispose of an invoice’s rest (POST /api/exceptions/{key}/dispose).',
+      )
+    }
+    const amount = (mode === 'add' ? current.plus(asked) : asked).toFixed()
     const by = auditActor(deps.actor)
     await takeOver(trx, input.transactionId, deps.now, by)
     await setManualMatch(
@@ -144,9 +192,39 @@ export async function addManualMatch(
         action: 'manual_match.created',
         entity: 'transaction',
         entityId: input.transactionId,
-        payload: { invoiceId: input.invoiceId, amount, learned },
+        payload: { invoiceId: input.invoiceId, mode, asked: asked.toFixed(), amount, learned },
       },
     ])
+  })
+}
+
+/**
+ * Gives a transaction back to the engine: the person's matches of it are removed (unmatches included), so
+ * automatic matching decides it again. Rejected suggestions and dispositions stay: they are undone on their own.
+ */
+export async function giveBack(deps: PersonInputDeps, transactionId: string): Promise<{ removed: number }> {
+  return inLock(deps, async (trx) => {
+    await inflow(trx, transactionId)
+    const matches = await loadManualMatches(trx, [transactionId])
+    if (matches.length === 0) {
+      throw new MatchingRequestError(
+        409,
+        'not_taken_over',
+        `Transaction ${transactionId} has no person's matches: the engine matches it already.`,
+      )
+    }
+    for (const match of matches) await removeManualMatch(trx, transactionId, match.invoiceId, deps.now)
+    await enqueueMatches(trx, 'transaction', [transactionId])
+    await appendAudit(trx, deps.now, [
+      {
+        ...auditActor(deps.actor),
+        action: 'transaction.given_back',
+        entity: 'transaction',
+        entityId: transactionId,
+        payload: { removed: matches.map(({ invoiceId, amount }) => ({ invoiceId, amount })) },
+      },
+    ])
+    return { removed: matches.length }
   })
 }
 
@@ -194,7 +272,8 @@ async function openSuggestion(trx: Kysely<Database>, key: string, action: 'accep
     throw new MatchingRequestError(
       409,
       'not_a_suggestion',
-      `Exception ${key} is a ${exception.type}, not a suggestion${action === 'reject' ? ' or a return' : ''}.`,
+      `Exception ${key} is a ${exception.type}, not a suggestion${action === 'reject' ? ' or a return' : ''}: ` +
+        'resolve it with POST /api/exceptions/{key}/dispose (write_off, clearing, refund, on_account or ignore).',
     )
   }
   if (exception.resolved_at) {

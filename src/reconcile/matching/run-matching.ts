@@ -47,6 +47,7 @@ export function reconcileSet(set: ClosedSet, config: MatchConfig): ReconcileResu
       .map((entry) => entry.transaction),
     manualAllocations: set.manualAllocations,
     rejectedSuggestions: set.rejectedSuggestions,
+    dispositions: set.dispositions,
     config,
     index: set.index,
   })

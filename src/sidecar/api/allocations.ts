@@ -21,12 +21,17 @@ const ManualMatch = z.strictObject({
   transactionId: Uuid,
   invoiceId: z.string().min(1).max(255),
   amount: DecimalString.refine((value) => Number(value) > 0, 'must be more than 0').optional(),
+  /** add: to what the transaction pays the invoice already; replace: instead of it. */
+  mode: z.enum(['add', 'replace']).default('add'),
 })
+
+const TransactionParams = z.object({ id: Uuid })
 
 const Params = z.object({ id: z.string().regex(/^\d{1,18}$/, 'must be an allocation id') })
 
 /**
- * GET /api/allocations, POST /api/allocations (a person's match) and DELETE /api/allocations/{id} (unmatch).
+ * GET /api/allocations, POST /api/allocations (a person's match, `mode` add or replace), DELETE
+ * /api/allocations/{id} (unmatch) and POST /api/transactions/{id}/give-back (back to the engine).
  * Manual matches and unmatches are inputs to the matcher and take effect through a matching run before the
  * answer.
  */
@@ -69,6 +74,16 @@ export function allocationRoutes(context: SidecarContext): Router {
         )
       }
       res.status(201).json(presentAllocation(allocation))
+    }),
+  )
+  router.post(
+    '/transactions/:id/give-back',
+    requireRole('clerk'),
+    handle(async (req, res) => {
+      const { id } = parseRequest(TransactionParams, req.params, 'params')
+      const done = await asApiError(() => context.reconcile.giveBack(id, actorOf(res)))
+      const allocations = await activeAllocationsOfTransactions(db, [id])
+      res.json({ transactionId: id, removed: done.removed, allocations: allocations.map(presentAllocation) })
     }),
   )
   router.delete(

@@ -7,9 +7,11 @@ import { auditRoutes } from './audit.js'
 import { balanceProofRoutes } from './balance-proof.js'
 import { connectionRoutes } from './connections.js'
 import { customerRoutes } from './customers.js'
+import { dispositionRoutes } from './dispositions.js'
 import { exceptionRoutes } from './exceptions.js'
 import { creditNoteRoutes } from './credit-notes.js'
 import { invoiceRoutes } from './invoices.js'
+import { journalRoutes } from './journal.js'
 import { matchingRoutes } from './matching.js'
 import { overviewRoutes } from './overview.js'
 import { reportRoutes } from './report.js'
@@ -27,8 +29,10 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(balanceProofRoutes(context))
   router.use(transferRoutes(context))
   router.use(exceptionRoutes(context))
+  router.use(dispositionRoutes(context))
   router.use(allocationRoutes(context))
   router.use(reportRoutes(context))
+  router.use(journalRoutes(context))
   router.use(invoiceRoutes(context))
   router.use(creditNoteRoutes(context))
   router.use(alertRoutes(context))

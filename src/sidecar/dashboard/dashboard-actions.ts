@@ -1,9 +1,9 @@
 import { Router, type RequestHandler, type Response } from 'express'
 import { z } from 'zod'
 import { DecimalString, Uuid } from '../../api-client/index.js'
-import { MatchingRequestError } from '../../reconcile/index.js'
+import { DispositionRequestSchema, MatchingRequestError } from '../../reconcile/index.js'
 import { activeAllocationsOfTransactions } from '../../store/index.js'
-import { roleAllows, type Actor, type Role } from '../../users/index.js'
+import { MakerCheckerError, roleAllows, type Actor, type Role } from '../../users/index.js'
 import { forbiddenMessage, isRefusal } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
 import { money } from './format.js'
@@ -87,7 +87,11 @@ export function dashboardActions(context: SidecarContext): Router {
     }
 
   const failed = (res: Response, back: string, error: unknown) => {
-    if (error instanceof MatchingRequestError || error instanceof z.ZodError) {
+    if (
+      error instanceof MatchingRequestError ||
+      error instanceof MakerCheckerError ||
+      error instanceof z.ZodError
+    ) {
       const text =
         error instanceof z.ZodError
           ? error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`.trim()).join('; ')
@@ -128,6 +132,38 @@ export function dashboardActions(context: SidecarContext): Router {
         )
       }
       return `Matched ${money(allocation.amount)} to invoice ${body.invoiceId}.`
+    }),
+  )
+  router.post(
+    '/exceptions/:key/dispose',
+    act('clerk', async (req, actor) => {
+      const body = DispositionRequestSchema.parse(req.body ?? {})
+      const row = await context.reconcile.dispose(String(req.params.key), body, actor)
+      return row.status === 'pending_approval'
+        ? `The ${money(row.amount)} write-off waits for a second person's approval.`
+        : `Disposed of ${money(row.amount)} (${row.kind.replace(/_/g, ' ')} to ${row.account}).`
+    }),
+  )
+  for (const action of ['approve', 'decline', 'undo'] as const) {
+    router.post(
+      `/dispositions/:id/${action}`,
+      act('clerk', async (req, actor) => {
+        const id = String(req.params.id)
+        if (action === 'undo') {
+          await context.reconcile.undoDisposition(id, actor)
+          return 'Disposition undone: the amount is part of the payment again.'
+        }
+        await context.reconcile.decideDisposition(id, action, actor)
+        return action === 'approve' ? 'Disposition approved and in force.' : 'Disposition declined.'
+      }),
+    )
+  }
+  router.post(
+    '/transactions/:id/give-back',
+    act('clerk', async (req, actor) => {
+      const id = Uuid.parse(String(req.params.id))
+      await context.reconcile.giveBack(id, actor)
+      return 'Given back: the engine matches the payment again.'
     }),
   )
   router.post(

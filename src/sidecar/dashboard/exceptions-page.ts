@@ -1,8 +1,11 @@
 import { createInvoices, type Invoice } from '../../invoices/index.js'
+import { DEFAULT_DISPOSITION_ACCOUNTS, HOLDING_EXCEPTION_TYPES } from '../../reconcile/index.js'
 import {
   getInvoices,
+  listDispositions,
   listExceptions,
   loadMatchTransactions,
+  type DispositionRow,
   type MatchExceptionRow,
   type MatchTransactionRow,
 } from '../../store/index.js'
@@ -37,6 +40,8 @@ export type ExceptionsData = {
   transactions: Map<string, MatchTransactionRow>
   invoices: Map<string, { number: string; customerName: string | null; amountOpen: string; currency: string }>
   choices: Invoice[]
+  /** Dispositions waiting for approval or in force, newest first. */
+  dispositions: DispositionRow[]
 }
 
 export async function loadExceptions(
@@ -46,7 +51,7 @@ export async function loadExceptions(
   const { db } = context.store
   const type = EXCEPTION_TYPES.find((t) => t === query.type)
   const invoices = createInvoices(context)
-  const [found, counts, open, partial] = await Promise.all([
+  const [found, counts, open, partial, waiting, active] = await Promise.all([
     listExceptions(db, { type, state: 'open' }, query.after ?? null, PAGE_SIZE + 1),
     db
       .selectFrom('match_exceptions')
@@ -56,6 +61,8 @@ export async function loadExceptions(
       .execute(),
     invoices.list({ status: 'open', limit: CHOICES }),
     invoices.list({ status: 'partially_paid', limit: CHOICES }),
+    listDispositions(db, { status: 'pending_approval' }, null, PAGE_SIZE),
+    listDispositions(db, { status: 'active' }, null, PAGE_SIZE),
   ])
   const rows = found.slice(0, PAGE_SIZE)
   const transactionIds = [...new Set(rows.flatMap((row) => (row.transaction_id ? [row.transaction_id] : [])))]
@@ -84,6 +91,7 @@ export async function loadExceptions(
       ]),
     ),
     choices: [...partial.data, ...open.data].slice(0, CHOICES),
+    dispositions: [...waiting, ...active],
   }
 }
 
@@ -124,6 +132,25 @@ function actions(row: MatchExceptionRow, back: string): SafeHtml {
       <br />`
   }${
     row.transaction_id &&
+    row.amount !== null &&
+    row.settled &&
+    HOLDING_EXCEPTION_TYPES.has(row.type) &&
+    html`<form method="post" action="/dashboard/exceptions/${key}/dispose" class="dispose">
+        ${backField}<select name="kind" aria-label="Disposition">
+          ${Object.keys(DEFAULT_DISPOSITION_ACCOUNTS).map(
+            (kind) => html`<option value="${kind}">${kind.replace(/_/g, ' ')}</option>`,
+          )}</select
+        ><input name="reason" placeholder="reason" aria-label="Reason" required /><input
+          name="account"
+          placeholder="account (default)"
+          aria-label="Account"
+        /><button type="submit">Dispose</button>
+      </form>
+      <form method="post" action="/dashboard/transactions/${row.transaction_id}/give-back">
+        ${backField}<button type="submit">Give back to the engine</button>
+      </form>`
+  }${
+    row.transaction_id &&
     html`<form method="post" action="/dashboard/allocations" class="manual-match">
       ${backField}<input type="hidden" name="transactionId" value="${row.transaction_id}" /><input
         name="invoiceId"
@@ -138,6 +165,53 @@ function actions(row: MatchExceptionRow, back: string): SafeHtml {
       </button>
     </form>`
   }`
+}
+
+function dispositionActions(row: DispositionRow, back: string): SafeHtml {
+  const backField = html`<input type="hidden" name="back" value="${back}" />`
+  const button = (action: string, label: string, kind = '') =>
+    html`<form method="post" action="/dashboard/dispositions/${row.id}/${action}">
+      ${backField}<button type="submit" class="${kind}">${label}</button>
+    </form>`
+  return html`${row.status === 'pending_approval' && html`${button('approve', 'Approve', 'primary')}${button('decline', 'Decline', 'danger')}`}${button('undo', 'Undo')}`
+}
+
+function renderDispositions(data: ExceptionsData, back: string, canAct: boolean): SafeHtml {
+  if (data.dispositions.length === 0) return html``
+  return html`<h3>Dispositions <small>waiting for approval or in force; undo puts the amount back</small></h3>
+    <table id="dispositions">
+      <thead>
+        <tr>
+          <th>Kind</th>
+          <th class="num">Amount</th>
+          <th>Account</th>
+          <th>Reason</th>
+          <th>Status</th>
+          <th>By</th>
+          ${canAct && html`<th>Actions</th>`}
+        </tr>
+      </thead>
+      <tbody>
+        ${data.dispositions.map(
+          (row) =>
+            html`<tr
+              data-disposition-id="${row.id}"
+              data-status="${row.status}"
+              data-key="${row.exception_key}"
+            >
+              <td>${row.kind.replace(/_/g, ' ')}</td>
+              <td class="num">${money(row.amount, row.currency)}</td>
+              <td>${row.account}</td>
+              <td><small>${row.reason}</small></td>
+              <td>${badge(row.status)}</td>
+              <td class="made-by">
+                ${row.made_by}${row.decided_by && html` · approved by ${row.decided_by}`}
+              </td>
+              ${canAct && html`<td>${dispositionActions(row, back)}</td>`}
+            </tr>`,
+        )}
+      </tbody>
+    </table>`
 }
 
 /** `canAct`: the viewer may accept, reject and match (clerk and above); a viewer sees no forms. */
@@ -199,11 +273,11 @@ export function renderExceptions(data: ExceptionsData, options: { canAct: boolea
     <h2>
       Exceptions
       <small
-        >open, oldest key first; accept or reject a suggestion, or match a payment to an invoice
-        yourself</small
+        >open, oldest key first; accept or reject a suggestion, match a payment to an invoice yourself,
+        dispose of what an exception holds, or give a payment back to the engine</small
       >
     </h2>
-    ${filters}${table}${next}
+    ${filters}${table}${next}${renderDispositions(data, back, options.canAct)}
     <datalist id="open-invoices">
       ${data.choices.map(
         (invoice) =>

@@ -1,0 +1,6 @@
+export { DEFAULT_JOURNAL_ACCOUNTS, journalEntries, journalTotals } from './journal-entries.js'
+export type { JournalAccounts, JournalEntry, JournalEntryKind, JournalLine } from './journal-entries.js'
+export { JOURNAL_FORMATS, renderJournal } from './journal-formats.js'
+export type { JournalFormat } from './journal-formats.js'
+export { exportJournal, readJournal } from './export-journal.js'
+export { JournalRequest } from './journal-period.js'

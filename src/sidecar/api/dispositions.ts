@@ -1,0 +1,74 @@
+import { Router } from 'express'
+import { z } from 'zod'
+import { Limit, Uuid } from '../../api-client/index.js'
+import { DispositionRequestSchema, presentDisposition } from '../../reconcile/index.js'
+import { listDispositions } from '../../store/index.js'
+import { handle, parseRequest } from '../api-error.js'
+import { actorOf, requireRole } from '../auth/index.js'
+import type { SidecarContext } from '../context.js'
+import { asApiError } from './domain-error.js'
+
+const Query = z.object({
+  status: z.enum(['pending_approval', 'active', 'declined', 'undone']).optional(),
+  transactionId: Uuid.optional(),
+  after: z
+    .string()
+    .regex(/^\d{1,18}$/, 'must be a disposition id')
+    .optional(),
+  limit: Limit.default(100),
+})
+
+const KeyParams = z.object({ key: z.string().min(1).max(500) })
+const IdParams = z.object({ id: z.string().regex(/^\d{1,18}$/, 'must be a disposition id') })
+
+/**
+ * POST /api/exceptions/{key}/dispose (a person's disposition of what an exception holds of a payment),
+ * GET /api/dispositions, POST /api/dispositions/{id}/approve, /decline (maker-checker) and /undo.
+ */
+export function dispositionRoutes(context: SidecarContext): Router {
+  const router = Router()
+  router.post(
+    '/exceptions/:key/dispose',
+    requireRole('clerk'),
+    handle(async (req, res) => {
+      const { key } = parseRequest(KeyParams, req.params, 'params')
+      const body = parseRequest(DispositionRequestSchema.strict(), req.body, 'body')
+      const row = await asApiError(() => context.reconcile.dispose(key, body, actorOf(res)))
+      res.status(row.status === 'pending_approval' ? 202 : 201).json(presentDisposition(row))
+    }),
+  )
+  router.get(
+    '/dispositions',
+    handle(async (req, res) => {
+      const query = parseRequest(Query, req.query, 'query')
+      const rows = await listDispositions(
+        context.store.db,
+        { status: query.status, transactionId: query.transactionId },
+        query.after ?? null,
+        query.limit,
+      )
+      res.json({ data: rows.map(presentDisposition) })
+    }),
+  )
+  for (const decision of ['approve', 'decline'] as const) {
+    router.post(
+      `/dispositions/:id/${decision}`,
+      requireRole('clerk'),
+      handle(async (req, res) => {
+        const { id } = parseRequest(IdParams, req.params, 'params')
+        const row = await asApiError(() => context.reconcile.decideDisposition(id, decision, actorOf(res)))
+        res.json(presentDisposition(row))
+      }),
+    )
+  }
+  router.post(
+    '/dispositions/:id/undo',
+    requireRole('clerk'),
+    handle(async (req, res) => {
+      const { id } = parseRequest(IdParams, req.params, 'params')
+      const row = await asApiError(() => context.reconcile.undoDisposition(id, actorOf(res)))
+      res.json(presentDisposition(row))
+    }),
+  )
+  return router
+}

@@ -1,0 +1,106 @@
+import { sql, type Kysely } from 'kysely'
+import type { Database } from './database.js'
+
+/** A settled allocation recorded or reversed in the period, with its invoice and payment. */
+export type JournalAllocationRow = {
+  id: string
+  transaction_id: string
+  invoice_id: string
+  invoice_number: string | null
+  amount: string
+  write_off: string
+  /** Why and where the write-off is booked (migration 0018); null on older rows. */
+  write_off_reason: string | null
+  write_off_account: string | null
+  rule: string
+  created_at: Date
+  reversed_at: Date | null
+  currency: string | null
+  account_id: string | null
+  payment_reference: string | null
+  counterparty_name: string | null
+}
+
+/** A disposition put in force or undone in the period, with its payment. */
+export type JournalDispositionRow = {
+  id: string
+  transaction_id: string
+  kind: string
+  amount: string
+  currency: string
+  account: string
+  customer_id: string | null
+  reason: string
+  in_force_at: Date
+  undone_at: Date | null
+  account_id: string | null
+  payment_reference: string | null
+  counterparty_name: string | null
+}
+
+/**
+ * What the journal of [from, to) books: settled allocations made or reversed, dispositions put in force (made,
+ * or approved) or undone, in that period.
+ */
+export async function loadJournalRows(
+  db: Kysely<Database>,
+  period: { from: Date; to: Date },
+): Promise<{ allocations: JournalAllocationRow[]; dispositions: JournalDispositionRow[] }> {
+  const inPeriod = (column: string) =>
+    sql<boolean>`(${sql.ref(column)} >= ${period.from} and ${sql.ref(column)} < ${period.to})`
+  const allocations = await db
+    .selectFrom('allocations as a')
+    .leftJoin('invoices as i', 'i.id', 'a.invoice_id')
+    .leftJoin('transactions as t', 't.id', 'a.transaction_id')
+    .select([
+      'a.id',
+      'a.transaction_id',
+      'a.invoice_id',
+      'i.number as invoice_number',
+      'a.amount',
+      'a.write_off',
+      'a.write_off_reason',
+      'a.write_off_account',
+      'a.rule',
+      'a.created_at',
+      'a.reversed_at',
+      't.currency',
+      't.account_id',
+      't.payment_reference',
+      't.counterparty_name',
+    ])
+    .where('a.settled', '=', true)
+    .where((eb) => eb.or([inPeriod('a.created_at'), inPeriod('a.reversed_at')]))
+    .orderBy('a.id')
+    .execute()
+  const inForce = sql<Date>`coalesce(d.decided_at, d.created_at)`
+  const dispositions = await db
+    .selectFrom('dispositions as d')
+    .leftJoin('transactions as t', 't.id', 'd.transaction_id')
+    .select([
+      'd.id',
+      'd.transaction_id',
+      'd.kind',
+      'd.amount',
+      'd.currency',
+      'd.account',
+      'd.customer_id',
+      'd.reason',
+      inForce.as('in_force_at'),
+      'd.undone_at',
+      't.account_id',
+      't.payment_reference',
+      't.counterparty_name',
+    ])
+    // An undone disposition was in force (one withdrawn while waiting is declined): book it and its undo.
+    .where('d.status', 'in', ['active', 'undone'])
+    .where((eb) =>
+      eb.or([
+        sql<boolean>`(${inForce} >= ${period.from} and ${inForce} < ${period.to})`,
+        inPeriod('d.undone_at'),
+      ]),
+    )
+    .orderBy('d.id')
+    .execute()
+  return { allocations, dispositions }
+}

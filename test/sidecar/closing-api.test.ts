@@ -1,0 +1,235 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  enqueueMatches,
+  upsertCustomers,
+  upsertTransactions,
+  verifyAuditChain,
+} from '../../src/store/index.js'
+import { mirrorRow, txId } from '../support/mirror-fixture.js'
+import { API_TOKEN, startTestSidecar } from './sidecar-fixture.js'
+
+let sidecar: Awaited<ReturnType<typeof startTestSidecar>>
+const tokens: Record<'clerk' | 'approver', string> = { clerk: '', approver: '' }
+
+async function call(token: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${sidecar.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await response.text()
+  const json = response.headers.get('content-type')?.includes('json')
+  return { status: response.status, body: text && json ? (JSON.parse(text) as any) : text }
+}
+
+/** A payment mirrored and matched by the engine (no worker runs in this process: the test drains the outbox). */
+async function pay(n: number, amount: string, reference: string | null, payer = 'ACME') {
+  const { db } = sidecar.context.store
+  await upsertTransactions(db, [
+    mirrorRow(n, {
+      amount,
+      currency: 'USD',
+      payment_reference: reference,
+      description: null,
+      counterparty_name: payer,
+    }),
+  ])
+  await enqueueMatches(db, 'transaction', [txId(n)])
+  await sidecar.context.reconcile.runNow()
+  return txId(n)
+}
+
+async function open(transactionId: string) {
+  return (await call(tokens.clerk, 'GET', `/api/exceptions?transactionId=${transactionId}`)).body.data
+}
+
+beforeAll(async () => {
+  sidecar = await startTestSidecar('closing_api', ['api'], { APPROVAL_THRESHOLD_AMOUNT: '100.00' })
+  for (const [role, name] of [
+    ['clerk', 'carl'],
+    ['approver', 'april'],
+  ] as const) {
+    const created = await call(API_TOKEN, 'POST', '/api/users', { name, role })
+    tokens[role] = created.body.token
+  }
+  await upsertCustomers(
+    sidecar.context.store.db,
+    [{ id: 'c-acme', name: 'Acme Corp', aliases: [], bankAccounts: [] }],
+    new Date(),
+  )
+  const invoice = { number: 'INV-1001', amount: '800.00', currency: 'USD', customerId: 'c-acme' }
+  expect((await call(API_TOKEN, 'PUT', '/api/invoices/inv-1', invoice)).status).toBe(201)
+})
+
+afterAll(async () => {
+  await sidecar?.close()
+  await sidecar?.drop()
+})
+
+describe('manual matches add up', () => {
+  it('refuses to add a 15.00 fee the payment does not hold, keeps a replace’s rest open, and gives back', async () => {
+    const tx = await pay(1, '785.00', 'INV-1001')
+    const added = await call(tokens.clerk, 'POST', '/api/allocations', {
+      transactionId: tx,
+      invoiceId: 'inv-1',
+      amount: '15.00',
+    })
+    expect(added.status).toBe(409)
+    expect(added.body.error).toMatchObject({ code: 'exceeds_payment' })
+    expect(added.body.error.message).toContain('0.00 not yet allocated or disposed')
+    const replaced = await call(tokens.clerk, 'POST', '/api/allocations', {
+      transactionId: tx,
+      invoiceId: 'inv-1',
+      amount: '15.00',
+      mode: 'replace',
+    })
+    expect(replaced.status).toBe(201)
+    expect(replaced.body).toMatchObject({ amount: '15', madeBy: 'person', actor: 'carl' })
+    expect(await open(tx)).toMatchObject([{ type: 'unmatched_payment', amount: '770' }])
+
+    const back = await call(tokens.clerk, 'POST', `/api/transactions/${tx}/give-back`)
+    expect(back.status).toBe(200)
+    expect(back.body.allocations).toMatchObject([{ amount: '785', madeBy: 'engine' }])
+    expect(await open(tx)).toEqual([])
+    const again = await call(tokens.clerk, 'POST', `/api/transactions/${tx}/give-back`)
+    expect(again.status).toBe(409)
+    expect(
+      (
+        await call(tokens.clerk, 'POST', '/api/allocations', {
+          transactionId: tx,
+          invoiceId: 'inv-1',
+          mode: 'merge',
+        })
+      ).status,
+    ).toBe(400)
+  })
+})
+
+describe('dispositions', () => {
+  it('holds a write-off above the threshold for a second person, books it to the journal, and undoes it', async () => {
+    const tx = await pay(2, '1000.00', null)
+    const [exception] = await open(tx)
+    expect(exception).toMatchObject({ type: 'unmatched_payment', amount: '1000' })
+    const accept = await call(
+      tokens.clerk,
+      'POST',
+      `/api/exceptions/${encodeURIComponent(exception.key)}/accept`,
+    )
+    expect(accept.status).toBe(409)
+    expect(accept.body.error.message).toContain('/dispose')
+
+    const made = await call(
+      tokens.clerk,
+      'POST',
+      `/api/exceptions/${encodeURIComponent(exception.key)}/dispose`,
+      {
+        kind: 'write_off',
+        reason: 'bank error, refunded by the bank',
+        account: '6800 Bank charges',
+      },
+    )
+    expect(made.status).toBe(202)
+    expect(made.body).toMatchObject({ status: 'pending_approval', amount: '1000', madeBy: 'carl' })
+    expect(await open(tx)).toHaveLength(1)
+    const self = await call(tokens.clerk, 'POST', `/api/dispositions/${made.body.id}/approve`)
+    expect(self.status).toBe(403)
+    const approved = await call(tokens.approver, 'POST', `/api/dispositions/${made.body.id}/approve`)
+    expect(approved.status).toBe(200)
+    expect(approved.body).toMatchObject({ status: 'active', decidedBy: 'april' })
+    expect(await open(tx)).toEqual([])
+
+    const day = new Date().toISOString().slice(0, 10)
+    const journal = await call(tokens.clerk, 'GET', `/api/journal?from=${day}&to=${day}`)
+    expect(journal.status).toBe(200)
+    const entry = journal.body.entries.find((item: any) => item.kind === 'disposition')
+    expect(entry.lines).toEqual([
+      { account: 'Bank', debit: '1000.00', credit: '0.00' },
+      { account: '6800 Bank charges', debit: '0.00', credit: '1000.00' },
+    ])
+
+    const undone = await call(tokens.clerk, 'POST', `/api/dispositions/${made.body.id}/undo`)
+    expect(undone.body).toMatchObject({ status: 'undone', undoneBy: 'carl' })
+    expect(await open(tx)).toMatchObject([{ key: exception.key, amount: '1000' }])
+    const after = await call(tokens.clerk, 'GET', `/api/journal?from=${day}&to=${day}&format=xero-csv`)
+    expect(after.body).toContain('Date,Amount,Payee,Description,Reference\r\n')
+    expect(after.body).toMatch(/,-1000\.00,/)
+    const audit = await sidecar.context.store.db
+      .selectFrom('audit_log')
+      .select(['actor', 'action'])
+      .where('entity', '=', 'disposition')
+      .orderBy('seq')
+      .execute()
+    expect(audit).toEqual([
+      { actor: 'carl', action: 'disposition.requested' },
+      { actor: 'april', action: 'disposition.approved' },
+      { actor: 'carl', action: 'disposition.undone' },
+    ])
+    expect(await verifyAuditChain(sidecar.context.store.db)).toMatchObject({ ok: true })
+  })
+
+  it('keeps an overpayment on account and applies it to the customer’s next invoice', async () => {
+    await upsertCustomers(
+      sidecar.context.store.db,
+      [{ id: 'c-beta', name: 'Beta GmbH', aliases: [], bankAccounts: [] }],
+      new Date(),
+    )
+    const invoice = { number: 'INV-3003', amount: '800.00', currency: 'USD', customerId: 'c-beta' }
+    expect((await call(API_TOKEN, 'PUT', '/api/invoices/inv-3', invoice)).status).toBe(201)
+    const tx = await pay(3, '830.00', 'INV-3003', 'Beta GmbH')
+    const overpayment = (await open(tx)).find((item: any) => item.type === 'overpayment')
+    expect(overpayment).toMatchObject({ amount: '30' })
+    const made = await call(
+      tokens.clerk,
+      'POST',
+      `/api/exceptions/${encodeURIComponent(overpayment.key)}/dispose`,
+      { kind: 'on_account', reason: 'customer asked to keep it' },
+    )
+    expect(made.status).toBe(201)
+    expect(made.body).toMatchObject({ customerId: 'c-beta', account: 'Customer credit' })
+    const next = { number: 'INV-3004', amount: '50.00', currency: 'USD', customerId: 'c-beta' }
+    expect((await call(API_TOKEN, 'PUT', '/api/invoices/inv-2', next)).status).toBe(201)
+    await sidecar.context.reconcile.runNow()
+    const credit = await call(tokens.clerk, 'GET', `/api/allocations?invoiceId=inv-2`)
+    expect(credit.body.data).toMatchObject([{ transactionId: tx, amount: '30', rule: 'credit' }])
+  })
+
+  it('declines a waiting write-off: the exception stays open and the journal books nothing for it', async () => {
+    const tx = await pay(4, '640.00', null)
+    const [exception] = await open(tx)
+    const made = await call(
+      tokens.clerk,
+      'POST',
+      `/api/exceptions/${encodeURIComponent(exception.key)}/dispose`,
+      {
+        kind: 'write_off',
+        reason: 'too small to chase',
+      },
+    )
+    expect(made.status).toBe(202)
+    const declined = await call(tokens.approver, 'POST', `/api/dispositions/${made.body.id}/decline`)
+    expect(declined.body).toMatchObject({ status: 'declined', decidedBy: 'april' })
+    expect(await open(tx)).toMatchObject([{ key: exception.key, amount: '640' }])
+    expect((await call(tokens.approver, 'POST', `/api/dispositions/${made.body.id}/approve`)).status).toBe(
+      409,
+    )
+    const day = new Date().toISOString().slice(0, 10)
+    const journal = await call(tokens.clerk, 'GET', `/api/journal?from=${day}&to=${day}&format=csv`)
+    expect(journal.body).not.toContain(tx)
+  })
+
+  it('refuses a bad disposition with a 400 naming the field, and an unknown exception with a 404', async () => {
+    const bad = await call(tokens.clerk, 'POST', '/api/exceptions/x/dispose', { kind: 'burn', reason: '' })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.message).toMatch(/kind/)
+    const missing = await call(tokens.clerk, 'POST', '/api/exceptions/x/dispose', {
+      kind: 'ignore',
+      reason: 'r',
+    })
+    expect(missing.status).toBe(404)
+    const journal = await call(tokens.clerk, 'GET', '/api/journal?from=2026-02-30&to=2026-03-01')
+    expect(journal.status).toBe(400)
+  })
+})
