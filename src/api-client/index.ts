@@ -57,6 +57,25 @@ export {
   SyncEventType,
   SyncResponse,
 } from './transactions.js'
+export type { SyncPageRead } from './transactions.js'
+export {
+  SYNC_EVENT_PROBLEMS,
+  SYNC_KIND_FIELDS,
+  describeSyncDialect,
+  detectSyncDialect,
+  readSyncEvent,
+  readSyncEvents,
+} from './sync-dialect.js'
+export type {
+  RemovedShape,
+  RemovedTransaction,
+  SyncChange,
+  SyncDialect,
+  SyncEventProblem,
+  SyncEventReading,
+  SyncKindField,
+  UnreadableSyncEvent,
+} from './sync-dialect.js'
 export {
   Transfer,
   TransferStatus,

@@ -1,70 +1,25 @@
 import { z } from 'zod'
-import {
-  DecimalString,
-  Fields,
-  IsoDate,
-  IsoDateTime,
-  Limit,
-  Uuid,
-  listResponse,
-  type ListResponse,
-} from './common.js'
+import { Fields, IsoDate, IsoDateTime, Limit, Uuid, listResponse, type ListResponse } from './common.js'
 import type { CallOptions, HttpClient } from './http.js'
 import { listAll, listPages, syncPages } from './pagination.js'
+import {
+  SyncEventType,
+  readSyncEvents,
+  type SyncChange,
+  type SyncDialect,
+  type UnreadableSyncEvent,
+} from './sync-dialect.js'
+import {
+  EntryType,
+  Rail,
+  TRANSACTION_IDENTIFIERS,
+  Transaction,
+  TransactionStatus,
+} from './transaction-schema.js'
 import { pathSegment, validateParams } from './validate-params.js'
 
-export const TransactionStatus = z.enum(['pending', 'posted', 'reversed', 'cancelled', 'unknown'])
-export type TransactionStatus = z.infer<typeof TransactionStatus>
-export const EntryType = z.enum(['credit', 'debit'])
-export const Rail = z.enum([
-  'internalTransfer',
-  'card',
-  'ach',
-  'sepaCredit',
-  'sepaDebit',
-  'bacsDirectDebit',
-  'wire',
-  'swift',
-  'fasterPayments',
-  'check',
-  'cash',
-  'crypto',
-  'other',
-  'unknown',
-])
-export type Rail = z.infer<typeof Rail>
-
-/** The identifiers every transaction carries, whatever the fieldset. */
-export const TRANSACTION_IDENTIFIERS = ['id', 'connectionId', 'accountId'] as const
-
-const text = z.string().nullable().optional()
-
-/** The seed does not say which fields are required: identifiers are, the rest may be absent or null. */
-export const Transaction = z.looseObject({
-  id: Uuid,
-  connectionId: Uuid,
-  accountId: Uuid,
-  postedDate: IsoDate.nullable().optional(),
-  updatedAt: IsoDateTime.optional(),
-  amount: DecimalString.optional(),
-  currency: z.string().optional(),
-  description: text,
-  rawDescription: text,
-  customerReference: text,
-  bankReference: text,
-  paymentReference: text,
-  baiCode: text,
-  category: text,
-  subcategory: text,
-  mcc: text,
-  merchantName: text,
-  counterpartyName: text,
-  counterpartyAccountMasked: text,
-  status: TransactionStatus.optional(),
-  entryType: EntryType.optional(),
-  rail: Rail.optional(),
-})
-export type Transaction = z.infer<typeof Transaction>
+// The transaction's own schema lives apart so the sync dialect reader can parse one without a cycle.
+export { TransactionStatus, EntryType, Rail, TRANSACTION_IDENTIFIERS, Transaction }
 
 export const TransactionSort = z.enum(['postedDate', '-postedDate', 'updatedAt', '-updatedAt'])
 export type TransactionSort = z.infer<typeof TransactionSort>
@@ -92,11 +47,12 @@ export const TransactionSyncParams = z.object({
 })
 export type TransactionSyncParams = z.input<typeof TransactionSyncParams>
 
-/** The field that names a sync event's kind (the seed leaves its name open). */
-export const SyncEventType = z.enum(['added', 'modified', 'removed'])
-export type SyncEventType = z.infer<typeof SyncEventType>
+export { SyncEventType }
 
-/** A removed event embeds only the identifiers of the deleted transaction. */
+/**
+ * A sync event as the sandbox's seed dialect writes it (a removed event embeds only the identifiers of the
+ * deleted transaction). The client reads every dialect (readSyncEvent), not only this one.
+ */
 export const SyncEvent = z.looseObject({
   eventId: z.string(),
   eventAt: IsoDateTime,
@@ -112,6 +68,21 @@ export const SyncResponse = z.looseObject({
   meta: z.looseObject({ requestId: z.string() }),
 })
 export type SyncResponse = z.infer<typeof SyncResponse>
+
+/** A sync page as the client parses it: the page's frame strictly, its events one by one (readSyncEvents). */
+const SyncWireResponse = SyncResponse.extend({ events: z.array(z.unknown()) })
+
+/** A sync page as the client returns it. */
+export type SyncPageRead = {
+  events: SyncChange[]
+  /** Events that fit no dialect: a mirror quarantines them rather than halting. */
+  unreadable: UnreadableSyncEvent[]
+  /** What the page speaks (null for a page without a readable event). */
+  dialect: SyncDialect | null
+  nextCursor: string
+  hasMore: boolean
+  meta: { requestId: string }
+}
 
 export const TransactionGetParams = z.object({ fields: Fields.optional() })
 export type TransactionGetParams = z.input<typeof TransactionGetParams>
@@ -131,17 +102,20 @@ export function createTransactionsResource(http: HttpClient) {
 
   /**
    * GET /v1/transactions/sync: one page of change events after `cursor`; without a cursor, the stream head
-   * (save it, backfill with list, then sync from it). A retried call reuses the same cursor.
+   * (save it, backfill with list, then sync from it). A retried call reuses the same cursor. Events are read in
+   * whichever dialect they come (sync-dialect.ts); one that fits none is returned in `unreadable`, not thrown.
    */
-  async function sync(params: TransactionSyncParams = {}, options?: CallOptions): Promise<SyncResponse> {
+  async function sync(params: TransactionSyncParams = {}, options?: CallOptions): Promise<SyncPageRead> {
     const query = validateParams(TransactionSyncParams, params)
-    return http.request({
+    const page = await http.request({
       method: 'GET',
       path: '/v1/transactions/sync',
       query,
-      schema: SyncResponse,
+      schema: SyncWireResponse,
       options,
     })
+    const { dialect, changes, unreadable } = readSyncEvents(page.events)
+    return { ...page, events: changes, unreadable, dialect }
   }
 
   return {

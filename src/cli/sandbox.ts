@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander'
-import { createSandbox } from '../sandbox/index.js'
+import { SANDBOX_DIALECTS, createSandbox, isSandboxDialect, type SandboxDialect } from '../sandbox/index.js'
 import type { CommandIo } from './io.js'
 
 function port(value: string): number {
@@ -15,6 +15,12 @@ function seed(value: string): number {
   return n
 }
 
+function dialect(value: string): SandboxDialect {
+  if (!isSandboxDialect(value))
+    throw new InvalidArgumentError(`must be one of ${SANDBOX_DIALECTS.join(', ')}`)
+  return value
+}
+
 /** `bankrec sandbox`: the simulated Bank Connectivity Service on localhost. */
 export function sandboxCommand(io: CommandIo): Command {
   return new Command('sandbox')
@@ -24,6 +30,12 @@ export function sandboxCommand(io: CommandIo): Command {
     .option('--seed <seed>', 'seed of the generated data', seed, 42)
     .option('--api-key <key>', 'full-scope test API key to accept')
     .option('--allow-http-webhooks', 'accept http:// webhook URLs on loopback (tests and demos)', false)
+    .option(
+      '--dialect <name>',
+      `wire dialect of sync events and webhooks: ${SANDBOX_DIALECTS.join(', ')}`,
+      dialect,
+      'seed' as SandboxDialect,
+    )
     .action(
       async (options: {
         port: number
@@ -31,14 +43,17 @@ export function sandboxCommand(io: CommandIo): Command {
         seed: number
         apiKey?: string
         allowHttpWebhooks: boolean
+        dialect: SandboxDialect
       }) => {
         const sandbox = createSandbox({
           seed: options.seed,
           apiKey: options.apiKey,
           allowHttpWebhooks: options.allowHttpWebhooks,
+          dialect: options.dialect,
         })
         const url = await sandbox.listen({ port: options.port, host: options.host })
         io.stdout.write(`sandbox listening on ${url}\n`)
+        if (options.dialect !== 'seed') io.stdout.write(`dialect: ${options.dialect}\n`)
         io.stdout.write('API keys:\n')
         for (const key of sandbox.apiKeys()) {
           const expiry = key.expiresAt ? ` expires ${key.expiresAt.toISOString()}` : ''

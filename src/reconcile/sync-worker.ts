@@ -10,9 +10,11 @@ import {
   BankRateLimitError,
   BankValidationError,
   ValidationError,
+  describeSyncDialect,
   type BankClient,
   type Connection,
 } from '../api-client/index.js'
+import type { SyncQuarantineIncident } from '../alerts/index.js'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
 import { createBackendWorker, type QueueBackendConfig } from '../queue/backend.js'
@@ -38,6 +40,7 @@ export type SyncProblem =
   | { kind: 'invalid_cursor'; connectionId: string }
   | { kind: 'access_denied'; connectionId: string; status: number }
   | { kind: 'connection_gone'; connectionId: string }
+  | { kind: 'unreadable_sync_events'; connectionId: string; incidents: SyncQuarantineIncident[] }
 
 export type SyncWorkerDeps = {
   db: Kysely<Database>
@@ -187,6 +190,16 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
         onCursorRejected: async (kind) => {
           deps.logger.warn({ connectionId, kind }, 'sync cursor rejected; rebootstrapping the stream')
           if (kind === 'invalid') await notify(deps, { kind: 'invalid_cursor', connectionId })
+        },
+        onDialect: (id, dialect) => {
+          deps.logger.info(
+            { connectionId: id, dialect },
+            `sync stream dialect: ${describeSyncDialect(dialect)}`,
+          )
+        },
+        onQuarantineProblems: async (id, incidents) => {
+          deps.logger.warn({ connectionId: id, incidents }, 'sync events quarantined: they fit no dialect')
+          await notify(deps, { kind: 'unreadable_sync_events', connectionId: id, incidents })
         },
       },
       connectionId,

@@ -1,4 +1,5 @@
 import type { VirtualClock } from '../clock/index.js'
+import type { SandboxDialect } from './dialects.js'
 import type { Random } from './random.js'
 import type { Scheduler } from './scheduler.js'
 import type { SandboxState } from './state.js'
@@ -26,6 +27,11 @@ export type SandboxSettings = {
    * removals on later syncs. Off, only the control API changes transactions (the demo story).
    */
   generatedActivity: boolean
+  /**
+   * The wire dialect of sync events and webhook envelopes (docs/sandbox.md, "Dialects"); the control API can
+   * switch it while the sandbox runs.
+   */
+  dialect: SandboxDialect
 }
 
 /** What every part of the sandbox works with: one state, one clock, one random source, one timeline. */

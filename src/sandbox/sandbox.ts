@@ -73,6 +73,7 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   transferApprovalThreshold: '100000.00',
   transferStepSeconds: 5,
   generatedActivity: true,
+  dialect: 'seed',
 }
 
 /** A stateful, deterministic Bank Connectivity Service, in-process. */

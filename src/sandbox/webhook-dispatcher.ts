@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { EventEnvelope } from '../api-client/index.js'
 import { signPayload } from '../signing/index.js'
 import type { FaultSettings, SandboxContext } from './context.js'
+import { dialectOf } from './dialects.js'
 import type { Random } from './random.js'
 import type { DeliveryRecord, WebhookRecord } from './state.js'
 
@@ -32,7 +33,7 @@ export function buildEvent(ctx: SandboxContext, type: string, data: Record<strin
   return { id: `evt_${randomUUID()}`, type, createdAt: ctx.clock.now().toISOString(), apiVersion: 'v1', data }
 }
 
-/** Queues one delivery of an event to one registration, due at once. */
+/** Queues one delivery of an event to one registration, due at once, in the sandbox's current dialect. */
 export function queueDelivery(
   ctx: SandboxContext,
   webhook: WebhookRecord,
@@ -43,7 +44,7 @@ export function queueDelivery(
     webhookId: webhook.id,
     eventId: event.id,
     eventType: event.type,
-    body: JSON.stringify(event),
+    body: JSON.stringify(dialectOf(ctx.settings.dialect).envelope(event)),
     attempts: 0,
     nextAttemptAt: ctx.clock.now(),
     status: 'pending',

@@ -1,7 +1,12 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Queue, Worker } from 'bullmq'
-import { deadLetterNotice, uninterpretableEventNotice, type AlertConfig } from '../alerts/index.js'
+import {
+  deadLetterNotice,
+  syncQuarantineNotice,
+  uninterpretableEventNotice,
+  type AlertConfig,
+} from '../alerts/index.js'
 import { createLimitedServer } from '../http-listener/index.js'
 import { createAppEvents } from '../app-events/index.js'
 import type { BankrecEnv } from '../config/index.js'
@@ -348,6 +353,13 @@ function startWorkers(
     concurrency: config.WORKER_CONCURRENCY,
     pageSize: config.SYNC_PAGE_SIZE,
     jobLockMs: config.JOB_LOCK_SECONDS * 1000,
+    onProblem: async (problem) => {
+      if (problem.kind !== 'unreadable_sync_events') return
+      const at = context.clock.now().toISOString()
+      await alerting.alerts.publish(
+        problem.incidents.map((incident) => syncQuarantineNotice(incident, problem.connectionId, at)),
+      )
+    },
     requestSyncOfAll: () =>
       requestSyncOfAllReadyConnections(context.bank.client, context.requestSync, 'schedule', logger).then(
         () => undefined,

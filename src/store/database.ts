@@ -114,6 +114,23 @@ export type SyncStreamsTable = {
   last_success_at: Timestamp | null
   last_error: string | null
   updated_at: Timestamp
+  /** The dialect the stream was last found to speak: JSON of the api-client's SyncDialect. */
+  dialect: ColumnType<string | null, string | null | undefined, string | null>
+}
+
+/** A sync event that fit no dialect, kept as it came until a later sync settles it. */
+export type SyncQuarantineTable = {
+  id: Generated<string>
+  connection_id: string
+  event_id: string | null
+  transaction_id: string | null
+  problem: string
+  detail: string
+  raw: string
+  cursor: string
+  quarantined_at: Timestamp
+  resolved_at: Timestamp | null
+  resolution: string | null
 }
 
 export type ProcessedEventsTable = {
@@ -558,6 +575,7 @@ export type Database = {
   daily_balances: DailyBalancesTable
   transactions: TransactionsTable
   sync_streams: SyncStreamsTable
+  sync_quarantine: SyncQuarantineTable
   processed_events: ProcessedEventsTable
   uninterpretable_events: UninterpretableEventsTable
 }

@@ -120,7 +120,14 @@ export type {
 } from './transfers-repo.js'
 export type { BankRefusal } from './database.js'
 export { applySyncPage, type AppliedSyncPage } from './sync-page-repo.js'
-export type { SyncPageWrite } from './sync-page-repo.js'
+export type { SyncPageWrite, QuarantinedEvent } from './sync-page-repo.js'
+export {
+  saveStreamDialect,
+  openQuarantine,
+  openQuarantineProblems,
+  resolveQuarantine,
+} from './sync-quarantine-repo.js'
+export type { QuarantineRow } from './sync-quarantine-repo.js'
 export {
   upsertInvoices,
   upsertInvoice,

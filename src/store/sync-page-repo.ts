@@ -10,7 +10,18 @@ export type SyncPageWrite = {
   next: string
   upserts: readonly TransactionRow[]
   deletes: readonly string[]
+  /** Events of the page that fit no dialect: stored with the page, so the cursor never passes one unrecorded. */
+  quarantine?: readonly QuarantinedEvent[]
   now: Date
+}
+
+export type QuarantinedEvent = {
+  eventId: string | null
+  transactionId: string | null
+  problem: string
+  detail: string
+  /** The event as it came (JSON). */
+  raw: string
 }
 
 export type AppliedSyncPage = {
@@ -21,7 +32,7 @@ export type AppliedSyncPage = {
 
 /**
  * Applies one page of sync events in ONE statement: its upserts and deletes, matching's outbox entries for every
- * transaction it touched, and the stream's new cursor. The page, its cursor and its queued matches commit together
+ * transaction it touched, its unreadable events' quarantine rows, and the stream's new cursor. The page, its cursor and its queued matches commit together
  * or not at all (seed rule 6) at the cost of a single round trip. The cursor moves only if it is still `from`
  * (compare-and-swap); if another worker moved it first, nothing of the page is written.
  * @returns what the page changed, or null when the stream was no longer at `from`
@@ -31,6 +42,15 @@ export async function applySyncPage(
   page: SyncPageWrite,
 ): Promise<AppliedSyncPage | null> {
   const touched = [...new Set([...page.upserts.map((row) => row.id), ...page.deletes])]
+  const quarantine = JSON.stringify(
+    (page.quarantine ?? []).map((q) => ({
+      event_id: q.eventId && withoutNul(q.eventId),
+      transaction_id: q.transactionId,
+      problem: q.problem,
+      detail: withoutNul(q.detail),
+      raw: q.raw,
+    })),
+  )
   // Every CTE reads the snapshot from before the statement: `previous` sees the dates the page is replacing.
   const { rows } = await sql<{ advanced: number; deleted: number; earliest: string | null }>`
     with cas as (
@@ -50,6 +70,15 @@ export async function applySyncPage(
     ), queued as (
       insert into pending_matches (kind, entity_id)
       select 'transaction', id from unnest(${touched}::text[]) as id where exists (select 1 from cas)
+    ), quarantined as (
+      insert into sync_quarantine (connection_id, event_id, transaction_id, problem, detail, raw, cursor,
+        quarantined_at)
+      select ${page.connectionId}, q.event_id, q.transaction_id::uuid, q.problem, q.detail, q.raw, ${page.from},
+        ${page.now}
+      from jsonb_to_recordset(${quarantine}::jsonb)
+        as q(event_id text, transaction_id text, problem text, detail text, raw text)
+      where exists (select 1 from cas)
+      on conflict do nothing
     )
     select (select count(*) from cas)::int as advanced, (select count(*) from deleted)::int as deleted,
       (select earliest from previous) as earliest
@@ -58,4 +87,9 @@ export async function applySyncPage(
   return result.advanced === 1
     ? { deleted: result.deleted, earliestPreviousPostedDate: result.earliest }
     : null
+}
+
+/** PostgreSQL text cannot hold U+0000 (the raw event keeps it, escaped by JSON). */
+function withoutNul(text: string): string {
+  return text.replaceAll('\u0000', '')
 }

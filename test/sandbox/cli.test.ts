@@ -83,6 +83,21 @@ describe('bankrec sandbox', () => {
     }
   })
 
+  it('speaks the dialect given by --dialect, and refuses an unknown one naming the dialects', async () => {
+    const fake = fakeIo()
+    const exit = runCli(['sandbox', '--port', '0', '--dialect', 'shouting'], fake.io)
+    const [, url] = await fake.waitFor(/sandbox listening on (\S+)\n[\s\S]*control API/)
+    expect(fake.output()).toContain('dialect: shouting')
+    expect(await (await fetch(`${url}/_sandbox/dialect`)).json()).toMatchObject({ name: 'shouting' })
+    fake.stop()
+    expect(await exit).toBe(0)
+
+    const refused = fakeIo()
+    expect(await runCli(['sandbox', '--port', '0', '--dialect', 'klingon'], refused.io)).toBe(2)
+    expect(refused.errors()).toMatch(/--dialect.*must be one of seed, kind-synonyms/)
+    expect(refused.output()).not.toContain('listening')
+  })
+
   it('prints the same generated keys for the same seed', async () => {
     const keysFor = async (seed: string) => {
       const fake = fakeIo()

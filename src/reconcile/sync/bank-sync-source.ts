@@ -1,4 +1,4 @@
-import type { Account, BankClient } from '../../api-client/index.js'
+import { BankNotFoundError, type Account, type BankClient } from '../../api-client/index.js'
 import type { SyncSource } from './sync-source.js'
 
 /** The SyncSource a worker uses: the API client, 500 rows a page (the seed's maximum). */
@@ -15,6 +15,11 @@ export function bankSyncSource(client: BankClient): SyncSource {
         yield page.data
       }
     },
+    getTransaction: (id) =>
+      client.transactions.get(id).catch((error: unknown) => {
+        if (error instanceof BankNotFoundError) return null
+        throw error
+      }),
     getConnection: (connectionId) => client.connections.get(connectionId),
     async accounts(connectionId) {
       const accounts: Account[] = []

@@ -1,4 +1,4 @@
-import type { SyncEvent } from '../../api-client/index.js'
+import type { SyncChange } from '../../api-client/index.js'
 import { transactionToRow, type TransactionRow } from '../../store/index.js'
 
 export type SyncPagePlan = {
@@ -9,10 +9,10 @@ export type SyncPagePlan = {
 }
 
 /**
- * What a page of sync events does to the mirror: added and modified upsert by transaction id, removed deletes
- * (seed rule 3). Events apply in stream order, so for an id named twice the later event wins.
+ * What a page of sync events (read from any dialect) does to the mirror: added and modified upsert by transaction
+ * id, removed deletes (seed rule 3). Events apply in stream order, so for an id named twice the later event wins.
  */
-export function planSyncPage(events: readonly SyncEvent[]): SyncPagePlan {
+export function planSyncPage(events: readonly SyncChange[]): SyncPagePlan {
   const finalState = new Map<string, { kind: 'upsert'; row: TransactionRow } | { kind: 'delete' }>()
   let earliestPostedDate: string | null = null
   for (const event of events) {

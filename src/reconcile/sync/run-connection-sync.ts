@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
+import { type SyncDialect, type UnreadableSyncEvent } from '../../api-client/index.js'
+import type { SyncQuarantineIncident } from '../../alerts/index.js'
 import type { Clock } from '../../clock/index.js'
 import {
   advanceCursor,
@@ -9,7 +11,9 @@ import {
   enqueueMatches,
   getSyncStream,
   isStillBootstrapping,
+  saveStreamDialect,
   recordSyncSuccess,
+  resolveQuarantine,
   saveStreamHead,
   transactionToRow,
   upsertTransactions,
@@ -17,6 +21,7 @@ import {
 } from '../../store/index.js'
 import { planSyncPage } from './plan-sync-page.js'
 import type { SyncSource } from './sync-source.js'
+import { recheckQuarantine, syncQuarantineExceptions } from './sync-quarantine.js'
 
 export type ConnectionSyncDeps = {
   db: Kysely<Database>
@@ -28,6 +33,13 @@ export type ConnectionSyncDeps = {
   isCursorExpired(error: unknown): boolean
   isCursorInvalid(error: unknown): boolean
   onCursorRejected?(kind: 'expired' | 'invalid', connectionId: string): Promise<void> | void
+  /** The stream's dialect, when it is first found or changes (once per stream, not per page). */
+  onDialect?(connectionId: string, dialect: SyncDialect): Promise<void> | void
+  /**
+   * Kinds of unreadable sync event whose exception has just opened: tell operations (once per kind). Called after
+   * the quarantine rows are committed with their page.
+   */
+  onQuarantineProblems?(connectionId: string, problems: SyncQuarantineIncident[]): Promise<void> | void
 }
 
 export type ConnectionSyncResult = {
@@ -35,6 +47,10 @@ export type ConnectionSyncResult = {
   pagesApplied: number
   upserted: number
   deleted: number
+  /** Events that fit no dialect, quarantined by this run. */
+  quarantined: number
+  /** Quarantined events of earlier runs that this run settled. */
+  quarantineSettled: number
   /** Earliest posted date the run touched; balances are re-read from there. */
   earliestPostedDate: string | null
 }
@@ -63,12 +79,20 @@ export async function runConnectionSync(
     pagesApplied: 0,
     upserted: 0,
     deleted: 0,
+    quarantined: 0,
+    quarantineSettled: 0,
     earliestPostedDate: null,
   }
   for (let attempt = 0; attempt < 2; attempt++) {
     const stream = await getSyncStream(deps.db, connectionId)
     if (!stream || stream.bootstrap_state !== 'streaming' || stream.cursor === null) {
       await bootstrap(deps, connectionId, result)
+    } else {
+      const rechecked = await recheckQuarantine(deps, connectionId, stream.cursor)
+      result.quarantineSettled += rechecked.settled
+      noteDate(result, rechecked.earliestPostedDate)
+      // Also re-raises an exception (and its alert) that a crash right after a quarantining page left unraised.
+      if (rechecked.settled > 0 || rechecked.remaining > 0) await reportQuarantine(deps, connectionId, [])
     }
     try {
       await streamPages(deps, connectionId, result)
@@ -121,8 +145,11 @@ async function bootstrap(
     if (!(await advanceCursor(trx, connectionId, null, head.nextCursor, deps.clock.now()))) {
       throw new ConcurrentSyncError(connectionId)
     }
+    // The backfill listed every transaction the bank has: whatever a quarantined event meant is in the mirror.
+    result.quarantineSettled += await resolveQuarantine(trx, { connectionId }, 'backfilled', deps.clock.now())
   })
   result.bootstrapped = true
+  if (result.quarantineSettled > 0) await reportQuarantine(deps, connectionId, [])
 }
 
 async function streamPages(
@@ -141,6 +168,7 @@ async function streamPages(
   }
   // Seed rule 6: a retried call reuses the same cursor; it is persisted only with its applied page.
   let next = fetchPage(cursor)
+  let dialect = parseDialect(stream?.dialect ?? null)
   for (;;) {
     const page = await next
     // Read ahead while this page is written: reading persists nothing, and the page after it is applied only
@@ -148,15 +176,28 @@ async function streamPages(
     if (page.hasMore) next = fetchPage(page.nextCursor)
     const plan = planSyncPage(page.events)
     const from = cursor
+    // An event that fits no dialect does not halt the stream: it is quarantined with its page (rule 6 holds:
+    // the cursor never passes an event that is neither applied nor recorded).
     const applied = await applySyncPage(deps.db, {
       connectionId,
       from,
       next: page.nextCursor,
       upserts: plan.upserts,
       deletes: plan.deletes,
+      quarantine: page.unreadable.map(toQuarantined),
       now: deps.clock.now(),
     })
     if (applied === null) throw new ConcurrentSyncError(connectionId)
+    if (page.unreadable.length > 0) {
+      result.quarantined += page.unreadable.length
+      await reportQuarantine(deps, connectionId, page.unreadable)
+    }
+    const found = page.dialect && newDialect(dialect, page.dialect)
+    if (found) {
+      dialect = found
+      await saveStreamDialect(deps.db, connectionId, JSON.stringify(found))
+      await deps.onDialect?.(connectionId, found)
+    }
     // A removed or re-dated transaction changes the balance of the day it had: re-read balances from there too.
     noteDate(result, applied.earliestPreviousPostedDate)
     result.deleted += applied.deleted
@@ -166,6 +207,47 @@ async function streamPages(
     cursor = page.nextCursor
     if (!page.hasMore) return
   }
+}
+
+/**
+ * The stream's dialect if a page shows something new (first found, another kind field or casing, or the first
+ * removed event's shape); null when the page says nothing new, so a stream is logged once, not per page.
+ */
+export function newDialect(known: SyncDialect | null, seen: SyncDialect): SyncDialect | null {
+  // Another kind field or casing is another dialect: what was known of the old one's removed events is void.
+  if (!known || known.kindField !== seen.kindField || known.casing !== seen.casing) return seen
+  if (seen.removed !== null && seen.removed !== known.removed) return { ...known, removed: seen.removed }
+  return null
+}
+
+function parseDialect(stored: string | null): SyncDialect | null {
+  if (stored === null) return null
+  try {
+    return JSON.parse(stored) as SyncDialect
+  } catch {
+    return null
+  }
+}
+
+function toQuarantined(event: UnreadableSyncEvent) {
+  return {
+    eventId: event.eventId,
+    transactionId: event.transactionId,
+    problem: event.problem,
+    detail: event.detail,
+    raw: JSON.stringify(event.raw) ?? 'null',
+  }
+}
+
+/** Opens (or resolves) the exceptions of the quarantine and hands newly opened kinds to the alert hook. */
+async function reportQuarantine(
+  deps: ConnectionSyncDeps,
+  connectionId: string,
+  unreadable: readonly UnreadableSyncEvent[],
+): Promise<void> {
+  const details = new Map(unreadable.map((event) => [event.problem, event.detail]))
+  const opened = await syncQuarantineExceptions(deps.db, details, deps.clock.now())
+  if (opened.length > 0) await deps.onQuarantineProblems?.(connectionId, opened)
 }
 
 function noteDate(result: ConnectionSyncResult, date: string | null | undefined): void {

@@ -2,7 +2,7 @@ import type {
   Account,
   AccountBalance,
   Connection,
-  SyncResponse,
+  SyncPageRead,
   Transaction,
 } from '../../api-client/index.js'
 
@@ -12,9 +12,11 @@ import type {
  */
 export type SyncSource = {
   /** GET /v1/transactions/sync for one connection's stream; no cursor initialises the stream head. */
-  syncPage(params: { connectionId: string; cursor?: string; limit: number }): Promise<SyncResponse>
+  syncPage(params: { connectionId: string; cursor?: string; limit: number }): Promise<SyncPageRead>
   /** Every transaction of the connection, a page at a time (the list endpoint, for the no-gap backfill). */
   transactionPages(connectionId: string): AsyncIterable<Transaction[]>
+  /** One transaction as the bank has it now; null when it no longer exists (settles a quarantined event). */
+  getTransaction(id: string): Promise<Transaction | null>
   getConnection(connectionId: string): Promise<Connection>
   accounts(connectionId: string): Promise<Account[]>
   /** Daily balance rows of the connection from `dateGte` (inclusive) on, a page at a time. */

@@ -2,6 +2,7 @@ import { Router } from 'express'
 import type { SandboxRuntime } from '../context.js'
 import { clockControl } from './clock.js'
 import { connectionControl } from './connections.js'
+import { dialectControl } from './dialect.js'
 import { faultControl } from './faults.js'
 import { requireControlIntent } from './require-control-intent.js'
 import { resetControl } from './reset.js'
@@ -22,6 +23,7 @@ export function controlRoutes(runtime: SandboxRuntime): Router {
   router.use(transactionControl(runtime))
   router.use(transferControl(runtime))
   router.use(faultControl(runtime))
+  router.use(dialectControl(runtime))
   router.use(webhookControl(runtime))
   router.use(stateControl(runtime))
   router.use(resetControl(runtime))

@@ -9,6 +9,7 @@ import {
 import { ApiError, notFound, parseInput } from '../api-error.js'
 import { callerOf, requireScope } from '../auth.js'
 import type { SandboxContext } from '../context.js'
+import { dialectOf } from '../dialects.js'
 import { metaOf, route } from '../http.js'
 import { paginate } from '../list-cursor.js'
 import {
@@ -91,7 +92,9 @@ export function transactionRoutes(ctx: SandboxContext): Router {
       // superseded, so a drained stream resumes from the head.
       const nextSeq = page.hasMore ? page.changes.at(-1)!.record.seq : head
       res.json({
-        events: page.changes.map((change) => syncEvent(change, params.fields)),
+        events: page.changes.map((change) =>
+          dialectOf(ctx.settings.dialect).syncEvent(syncEvent(change, params.fields)),
+        ),
         nextCursor: cursorAt(nextSeq),
         hasMore: page.hasMore,
         meta: metaOf(res),

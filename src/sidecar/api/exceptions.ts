@@ -18,6 +18,7 @@ const ExceptionType = z.enum([
   'transfer_leg_missing',
   'payment_returned',
   'uninterpretable_event',
+  'unreadable_sync_event',
 ])
 
 const Query = z.object({

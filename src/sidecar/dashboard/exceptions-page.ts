@@ -22,6 +22,7 @@ export const EXCEPTION_TYPES = [
   'transfer_leg_missing',
   'payment_returned',
   'uninterpretable_event',
+  'unreadable_sync_event',
 ] as const
 
 const PAGE_SIZE = 50

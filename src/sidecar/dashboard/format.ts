@@ -23,6 +23,7 @@ const COLORS: Record<string, string> = {
   currency_mismatch: 'red',
   ambiguous_reference: 'amber',
   transfer_leg_missing: 'red',
+  unreadable_sync_event: 'amber',
   // alert severities and delivery states
   critical: 'red',
   warning: 'amber',

@@ -13,6 +13,7 @@ import * as users from './0013-users.js'
 import * as evidenceAndCustomers from './0014-evidence-and-customers.js'
 import * as sealedWebhookSecrets from './0015-sealed-webhook-secrets.js'
 import * as uninterpretableEvents from './0016-uninterpretable-events.js'
+import * as syncQuarantine from './0017-sync-quarantine.js'
 import * as residuals from './0018-residuals.js'
 import * as dispositions from './0019-dispositions.js'
 
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0014-evidence-and-customers': evidenceAndCustomers,
   '0015-sealed-webhook-secrets': sealedWebhookSecrets,
   '0016-uninterpretable-events': uninterpretableEvents,
+  '0017-sync-quarantine': syncQuarantine,
   '0018-residuals': residuals,
   '0019-dispositions': dispositions,
 }
