@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { WEBHOOK_EVENTS_QUEUE } from '../../src/queue/index.js'
+import { saveWebhookRegistration } from '../../src/store/index.js'
+import { signed } from '../receiver/deliveries.js'
 import { onboardSandboxConnection } from '../support/onboard-sandbox-connection.js'
 import { API_TOKEN, sampleValue, startTestSidecar } from './sidecar-fixture.js'
 
@@ -99,5 +101,47 @@ describe('a delivery the worker cannot interpret', () => {
     ).text()
     expect(page).toContain('uninterpretable event (3)')
     expect(page).toContain('data-key="uninterpretable_event:odd-2"')
+  }, 60_000)
+
+  it('through the receiver: a signed delivery of any JSON shape is answered 2xx and handled the same way', async () => {
+    const secret = 'whsec_uninterpretable_e2e_3f9a'
+    const { db, secretBox } = sidecar.context.store
+    await saveWebhookRegistration(db, secretBox, {
+      id: 'wh_odd_shapes',
+      url: 'https://bankrec.example/odd',
+      secret,
+    })
+    const post = (body: unknown) =>
+      fetch(`${sidecar.url}/webhooks`, { method: 'POST', ...signed(JSON.stringify(body), secret) })
+    const before = await requested()
+    // Only a connection id, in a nesting the seed never showed: accepted and turned into that connection's sync.
+    expect(
+      (
+        await post({
+          id: 'e2e-nested',
+          type: 'transactions.sync_available',
+          data: { connection: { id: connectionId } },
+        })
+      ).status,
+    ).toBe(202)
+    await vi.waitFor(async () => expect(await requested()).toBeGreaterThan(before), { timeout: 20_000 })
+    // No id, no type: accepted, named by its body's digest, recorded as uninterpretable.
+    const shapeless = { what: 'a shape nobody wrote down', at: 1 }
+    expect((await post(shapeless)).status).toBe(202)
+    await vi.waitFor(
+      async () => {
+        const rows = await db.selectFrom('uninterpretable_events').select('event_id').execute()
+        expect(rows.map((row) => row.event_id)).toContainEqual(
+          expect.stringMatching(/^body-sha256-[0-9a-f]{64}$/),
+        )
+      },
+      { timeout: 20_000, interval: 100 },
+    )
+    // The same body again is a duplicate of the first, not a second event.
+    const again = await post(shapeless)
+    expect(again.status).toBe(200)
+    expect(await again.json()).toMatchObject({ status: 'duplicate' })
+    const rows = await db.selectFrom('uninterpretable_events').select('event_id').execute()
+    expect(rows.filter((row) => row.event_id.startsWith('body-sha256-'))).toHaveLength(1)
   }, 60_000)
 })
