@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander'
 import { auditCommand } from './audit.js'
+import { dispositionsCommand, exceptionsCommand, transactionsCommand } from './closing.js'
 import { connectCommand } from './connect.js'
 import { customersCommand } from './customers.js'
 import { demoCommand } from './demo.js'
@@ -48,6 +49,9 @@ export function buildProgram(io: CommandIo): Command {
     customersCommand(io),
     usersCommand(io),
     matchCommand(io),
+    dispositionsCommand(io),
+    exceptionsCommand(io),
+    transactionsCommand(io),
   ]) {
     program.addCommand(inherit(command, program))
   }

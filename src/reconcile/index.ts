@@ -43,6 +43,8 @@ export {
   customerPayerKeys,
   DEFAULT_DISPOSITION_ACCOUNTS,
   DispositionRequestSchema,
+  disposeException,
+  giveBackTransaction,
   presentDisposition,
   HOLDING_EXCEPTION_TYPES,
   dryRunMatching,

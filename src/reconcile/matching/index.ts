@@ -15,8 +15,10 @@ export {
   DispositionRequestSchema,
   presentDisposition,
   HOLDING_EXCEPTION_TYPES,
+  dispose as disposeException,
 } from './dispositions.js'
 export type { DispositionRequest } from './dispositions.js'
 export type { ManualMatchMode } from './person-inputs.js'
+export { giveBack as giveBackTransaction } from './person-inputs.js'
 export { unaccountedPayments } from './payment-accounting.js'
 export type { UnaccountedPayment } from './payment-accounting.js'

@@ -1,0 +1,190 @@
+import { Option, type Command } from 'commander'
+import { publishAppEvent } from '../app-events/index.js'
+import { systemClock } from '../clock/index.js'
+import {
+  DispositionRequestSchema,
+  MatchingRequestError,
+  presentDisposition,
+  runMatching,
+  disposeException,
+  giveBackTransaction,
+  type DispositionKind,
+} from '../reconcile/index.js'
+import { matchConfigOf, openStore, type OpenStore } from '../sidecar/index.js'
+import { listDispositions, type DispositionRow } from '../store/index.js'
+import { roleAllows, type Actor } from '../users/index.js'
+import type { BankrecEnv } from '../config/index.js'
+import type { Logger } from '../observability/index.js'
+import type { CommandIo } from './io.js'
+import { prepareCommand } from './sidecar-command.js'
+import { cliActor } from './users.js'
+import { UsageCommand } from './usage-command.js'
+
+const failure = (message: string, exitCode: number) => Object.assign(new Error(message), { exitCode })
+
+const DISPOSITION_KINDS: DispositionKind[] = ['write_off', 'clearing', 'refund', 'on_account', 'ignore']
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const STATUSES = ['pending_approval', 'active', 'declined', 'undone']
+
+type Session = { config: BankrecEnv; logger: Logger; store: OpenStore; actor: Actor }
+
+/**
+ * Opens the store and runs one closing action as the CLI's actor (BANKREC_USER_TOKEN's user, else the built-in
+ * admin), who must be a clerk; the engine then matches what the action changed, as the sidecar does after it.
+ * A refusal of the library exits 1 with its message (2 when the input itself was bad).
+ */
+async function asClerk<T>(io: CommandIo, run: (session: Session) => Promise<T>): Promise<T> {
+  const { config, logger } = prepareCommand(io)
+  const store = await openStore(config, logger)
+  try {
+    const actor = await cliActor(config, store)
+    if (!roleAllows(actor.role, 'clerk')) {
+      throw failure(`closing actions need the clerk role; ${actor.name} is a ${actor.role}`, 1)
+    }
+    const result = await run({ config, logger, store, actor })
+    await runMatching({
+      db: store.db,
+      lockNamespace: store.schema,
+      clock: systemClock,
+      logger,
+      publish: publishAppEvent,
+      config: matchConfigOf(config),
+    })
+    return result
+  } catch (error) {
+    if (error instanceof MatchingRequestError) {
+      throw failure(`${error.code}: ${error.message}`, error.status === 400 ? 2 : 1)
+    }
+    throw error
+  } finally {
+    await store.close()
+  }
+}
+
+const personDeps = ({ store, actor }: Session) => ({
+  db: store.db,
+  lockNamespace: store.schema,
+  now: systemClock.now(),
+  actor,
+})
+
+function describe(row: ReturnType<typeof presentDisposition>): string {
+  return (
+    [
+      row.id,
+      row.status,
+      row.kind,
+      `${row.amount} ${row.currency}`,
+      row.account,
+      row.exceptionKey,
+      row.madeBy,
+    ].join('\t') + `\t${row.reason}\n`
+  )
+}
+
+/** `bankrec dispositions list`: the dispositions, newest first (GET /api/dispositions). */
+export function dispositionsCommand(io: CommandIo): Command {
+  const command = new UsageCommand('dispositions').description(
+    'Dispositions of what exceptions hold of payments (docs/closing.md)',
+  )
+  command
+    .command('list')
+    .description(
+      'List dispositions, newest first: id, status, kind, amount, account, exception, maker, reason',
+    )
+    .addOption(new Option('--status <status>', 'only those in this status').choices(STATUSES))
+    .option('--transaction <id>', 'only those of this payment')
+    .option('--limit <count>', 'how many (1–1000, default 100)', (value) => Number(value), 100)
+    .option('--json', 'one JSON object per line, as the API answers')
+    .action(async (options: { status?: string; transaction?: string; limit: number; json?: boolean }) => {
+      if (options.transaction !== undefined && !UUID.test(options.transaction)) {
+        throw failure('--transaction must be a transaction id (a UUID)', 2)
+      }
+      if (!Number.isInteger(options.limit) || options.limit < 1 || options.limit > 1000) {
+        throw failure('--limit must be a whole number from 1 to 1000', 2)
+      }
+      const { config, logger } = prepareCommand(io)
+      const store = await openStore(config, logger)
+      try {
+        const rows = await listDispositions(
+          store.db,
+          {
+            status: options.status as DispositionRow['status'] | undefined,
+            transactionId: options.transaction,
+          },
+          null,
+          options.limit,
+        )
+        for (const row of rows.map(presentDisposition)) {
+          io.stdout.write(options.json ? `${JSON.stringify(row)}\n` : describe(row))
+        }
+      } finally {
+        await store.close()
+      }
+    })
+  return command
+}
+
+/** `bankrec exceptions dispose KEY --as KIND --reason TEXT [--account A]` (POST /api/exceptions/{key}/dispose). */
+export function exceptionsCommand(io: CommandIo): Command {
+  const command = new UsageCommand('exceptions').description(
+    'Close what open exceptions hold (docs/closing.md)',
+  )
+  command
+    .command('dispose')
+    .description(
+      'Dispose of the amount an open exception holds of a payment; a write-off above APPROVAL_THRESHOLD_AMOUNT waits for an approver',
+    )
+    .argument('<key>', 'the exception key (GET /api/exceptions, the dashboard)')
+    .addOption(
+      new Option('--as <kind>', 'what happens to the amount')
+        .choices(DISPOSITION_KINDS)
+        .makeOptionMandatory(),
+    )
+    .requiredOption('--reason <text>', 'why (up to 500 characters)')
+    .option('--account <account>', 'the ledger account (default per kind, docs/closing.md)')
+    .option('--customer <id>', 'on_account: whose credit it is')
+    .action(
+      async (key: string, options: { as: string; reason: string; account?: string; customer?: string }) => {
+        const parsed = DispositionRequestSchema.safeParse({
+          kind: options.as,
+          reason: options.reason,
+          account: options.account,
+          customerId: options.customer,
+        })
+        if (!parsed.success) {
+          throw failure(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '), 2)
+        }
+        const row = await asClerk(io, (session) =>
+          disposeException(
+            { ...personDeps(session), approvalThreshold: session.config.APPROVAL_THRESHOLD_AMOUNT ?? null },
+            key,
+            parsed.data,
+          ),
+        )
+        io.stdout.write(
+          row.status === 'pending_approval'
+            ? `disposition ${row.id} waits for an approver (${row.kind} ${row.amount} ${row.currency})\n`
+            : `disposition ${row.id}: ${row.kind} ${row.amount} ${row.currency} to ${row.account}\n`,
+        )
+      },
+    )
+  return command
+}
+
+/** `bankrec transactions give-back ID` (POST /api/transactions/{id}/give-back). */
+export function transactionsCommand(io: CommandIo): Command {
+  const command = new UsageCommand('transactions').description(
+    'Payments a person has taken over (docs/closing.md)',
+  )
+  command
+    .command('give-back')
+    .description("Remove every person's match of a payment: the engine matches it again")
+    .argument('<id>', 'the transaction id')
+    .action(async (id: string) => {
+      if (!UUID.test(id)) throw failure(`transaction id ${JSON.stringify(id)} is not a UUID`, 2)
+      const done = await asClerk(io, (session) => giveBackTransaction(personDeps(session), id))
+      io.stdout.write(`gave ${id} back to the engine: ${done.removed} person's matches removed\n`)
+    })
+  return command
+}

@@ -1,0 +1,157 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { runCli } from '../../src/cli/index.js'
+import {
+  enqueueMatches,
+  listAuditEntries,
+  setManualMatch,
+  upsertInvoices,
+  upsertTransactions,
+} from '../../src/store/index.js'
+import { testIo } from '../cli/test-io.js'
+import { mirrorRow, txId } from '../support/mirror-fixture.js'
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/test-database.js'
+
+let store: TestDatabase
+let env: Record<string, string>
+
+async function cli(args: string[], extraEnv: Record<string, string> = {}) {
+  const t = testIo({ ...env, ...extraEnv })
+  const code = await runCli(args, t.io)
+  return { code, out: t.out(), err: t.err() }
+}
+
+/** An unnamed payment the engine leaves as an open unmatched_payment. */
+async function unmatched(n: number, amount: string): Promise<string> {
+  await upsertTransactions(store.db, [
+    mirrorRow(n, {
+      amount,
+      currency: 'USD',
+      payment_reference: null,
+      description: null,
+      counterparty_name: 'X',
+    }),
+  ])
+  await enqueueMatches(store.db, 'transaction', [txId(n)])
+  expect((await cli(['match'])).code).toBe(0)
+  const row = await store.db
+    .selectFrom('match_exceptions')
+    .select(['key', 'type', 'amount', 'resolved_at'])
+    .where('transaction_id', '=', txId(n))
+    .executeTakeFirstOrThrow()
+  expect(row).toMatchObject({ type: 'unmatched_payment', resolved_at: null })
+  return row.key
+}
+
+beforeAll(async () => {
+  store = await createTestDatabase('closing_cli')
+  env = {
+    DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SCHEMA: store.schema,
+    LOG_LEVEL: 'silent',
+    APPROVAL_THRESHOLD_AMOUNT: '100.00',
+  }
+})
+afterAll(async () => {
+  await store.drop()
+})
+beforeEach(async () => {
+  await sql`truncate dispositions, match_exceptions, allocations, manual_matches, pending_matches, invoices, transactions cascade`.execute(
+    store.db,
+  )
+})
+
+describe('bankrec exceptions dispose / dispositions list', () => {
+  it('refunds what an exception holds as the CLI actor, lists it, and names what was wrong', async () => {
+    const key = await unmatched(1, '40.00')
+    const done = await cli(['exceptions', 'dispose', key, '--as', 'refund', '--reason', 'paid twice'])
+    expect(done).toMatchObject({ code: 0 })
+    expect(done.out).toMatch(/^disposition \d+: refund 40 USD to Refunds payable\n$/)
+    const exception = await store.db
+      .selectFrom('match_exceptions')
+      .select(['resolution'])
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow()
+    expect(exception.resolution).toBe('disposed:refund')
+
+    const listed = await cli(['dispositions', 'list', '--json'])
+    expect(listed.code).toBe(0)
+    const [row] = listed.out
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(row).toMatchObject({ exceptionKey: key, kind: 'refund', status: 'active', reason: 'paid twice' })
+    const audit = await listAuditEntries(store.db, { entity: 'disposition' }, null, 10)
+    expect(audit.map((entry) => [entry.action, entry.actor])).toEqual([['disposition.created', row.madeBy]])
+
+    const twice = await cli(['exceptions', 'dispose', key, '--as', 'ignore', '--reason', 'again'])
+    expect(twice.code).toBe(1)
+    expect(twice.err).toContain('exception_resolved')
+    const badKind = await cli(['exceptions', 'dispose', key, '--as', 'burn', '--reason', 'x'])
+    expect(badKind.code).toBe(2)
+    const noReason = await cli(['exceptions', 'dispose', key, '--as', 'ignore', '--reason', '  '])
+    expect(noReason.code).toBe(2)
+    expect(noReason.err).toContain('--reason: must say why')
+    expect((await cli(['dispositions', 'list', '--status', 'undone'])).out).toBe('')
+  })
+
+  it('holds a write-off above APPROVAL_THRESHOLD_AMOUNT for an approver', async () => {
+    const key = await unmatched(2, '250.00')
+    const done = await cli([
+      'exceptions',
+      'dispose',
+      key,
+      '--as',
+      'write_off',
+      '--reason',
+      'bank error',
+      '--account',
+      '6800',
+    ])
+    expect(done.code).toBe(0)
+    expect(done.out).toMatch(/^disposition \d+ waits for an approver \(write_off 250 USD\)\n$/)
+    const listed = await cli(['dispositions', 'list', '--status', 'pending_approval'])
+    expect(listed.out).toMatch(/^\d+\tpending_approval\twrite_off\t250 USD\t6800\t/)
+  })
+})
+
+describe('bankrec transactions give-back', () => {
+  it("removes a person's match so the engine matches the payment again, and refuses one not taken over", async () => {
+    await upsertInvoices(
+      store.db,
+      [{ id: 'inv-1', number: 'INV-1', amount: '500.00', currency: 'USD' }],
+      new Date(),
+    )
+    await upsertTransactions(store.db, [
+      mirrorRow(3, { amount: '500.00', currency: 'USD', payment_reference: 'INV-1', description: null }),
+    ])
+    await setManualMatch(
+      store.db,
+      { transactionId: txId(3), invoiceId: 'inv-1', amount: '200.00' },
+      new Date(),
+      {
+        actor: 'carl',
+        actorRole: 'clerk',
+      },
+    )
+    await enqueueMatches(store.db, 'transaction', [txId(3)])
+    expect((await cli(['match'])).code).toBe(0)
+    const given = await cli(['transactions', 'give-back', txId(3)])
+    expect(given).toMatchObject({
+      code: 0,
+      out: `gave ${txId(3)} back to the engine: 1 person's matches removed\n`,
+    })
+    const allocations = await store.db
+      .selectFrom('allocations')
+      .select(['amount', 'made_by'])
+      .where('transaction_id', '=', txId(3))
+      .where('reversed_at', 'is', null)
+      .execute()
+    expect(allocations).toMatchObject([{ amount: '500', made_by: 'engine' }])
+
+    const again = await cli(['transactions', 'give-back', txId(3)])
+    expect(again.code).toBe(1)
+    expect(again.err).toContain('not_taken_over')
+    expect((await cli(['transactions', 'give-back', 'nope'])).code).toBe(2)
+  })
+})
