@@ -60,6 +60,8 @@ export type {
   DryRunReport,
   ManualMatchMode,
   MatchingService,
+  RemittanceAdvice,
+  RemittanceResult,
   MatchReport,
   MatchRunSummary,
   ReportLine,

@@ -18,5 +18,6 @@ export {
 } from './dispositions.js'
 export type { DispositionRequest } from './dispositions.js'
 export type { ManualMatchMode } from './person-inputs.js'
+export type { RemittanceAdvice, RemittanceResult } from './remittance.js'
 export { unaccountedPayments } from './payment-accounting.js'
 export type { UnaccountedPayment } from './payment-accounting.js'
