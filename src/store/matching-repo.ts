@@ -131,7 +131,15 @@ export async function loadManualMatches(
   if (transactionIds.length === 0) return []
   const rows = await db
     .selectFrom('manual_matches')
-    .select(['transaction_id', 'invoice_id', 'amount', 'actor', 'actor_role', 'write_off', 'write_off_reason'])
+    .select([
+      'transaction_id',
+      'invoice_id',
+      'amount',
+      'actor',
+      'actor_role',
+      'write_off',
+      'write_off_reason',
+    ])
     .where('transaction_id', 'in', [...transactionIds])
     .where('removed_at', 'is', null)
     .execute()
@@ -307,7 +315,9 @@ export async function loadExceptionsInScope(
 export async function loadInvoicesByNumber(
   db: Kysely<Database>,
   numbers: readonly string[],
-): Promise<Array<Pick<InvoiceRow, 'id' | 'number' | 'normalized_number' | 'amount' | 'currency' | 'voided_at'>>> {
+): Promise<
+  Array<Pick<InvoiceRow, 'id' | 'number' | 'normalized_number' | 'amount' | 'currency' | 'voided_at'>>
+> {
   if (numbers.length === 0) return []
   return db
     .selectFrom('invoices')

@@ -97,7 +97,8 @@ export class Allocator {
     const byInvoice = new Map<string, ManualAllocation>()
     for (const item of manual) {
       const current = byInvoice.get(item.invoiceId)
-      if (current === undefined || toUnits(item.amount) > toUnits(current.amount)) byInvoice.set(item.invoiceId, item)
+      if (current === undefined || toUnits(item.amount) > toUnits(current.amount))
+        byInvoice.set(item.invoiceId, item)
     }
     let rest = payment.amount
     const mismatched: InvoiceLedger[] = []

@@ -1,7 +1,13 @@
 import { Decimal } from 'decimal.js'
 
 /** One line of a remittance advice, its invoice found: what the advice says it pays and what the invoice has open. */
-export type AdviceLine = { line: number; invoiceId: string; invoiceNumber: string; amount: Decimal; open: Decimal }
+export type AdviceLine = {
+  line: number
+  invoiceId: string
+  invoiceNumber: string
+  amount: Decimal
+  open: Decimal
+}
 
 export type RemittanceSplit =
   | {

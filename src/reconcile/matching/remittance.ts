@@ -45,7 +45,12 @@ async function adviceLines(
     advice.lines.map((line) => line.invoiceNumber),
   )
   const states = new Map(
-    (await loadInvoiceStates(trx, found.map((invoice) => invoice.id))).map((s) => [s.invoice_id, s]),
+    (
+      await loadInvoiceStates(
+        trx,
+        found.map((invoice) => invoice.id),
+      )
+    ).map((s) => [s.invoice_id, s]),
   )
   const problems: Problem[] = []
   const lines: AdviceLine[] = []
@@ -78,7 +83,8 @@ async function adviceLines(
       .plus(held.get(invoice.id) ?? 0)
     const amount = new Decimal(line.amount)
     if (open.lte(0)) say('the invoice is paid already')
-    else if (amount.gt(open)) say(`${amount.toFixed(2)} is more than the ${open.toFixed(2)} the invoice has open`)
+    else if (amount.gt(open))
+      say(`${amount.toFixed(2)} is more than the ${open.toFixed(2)} the invoice has open`)
     else lines.push({ line: index + 1, invoiceId: invoice.id, invoiceNumber: invoice.number, amount, open })
   }
   if (problems.length > 0) {
@@ -158,7 +164,12 @@ export async function importRemittance(
         by,
       )
     }
-    const learned = await learnPayer(trx, transactionId, matches.map((match) => match.invoiceId), deps.now)
+    const learned = await learnPayer(
+      trx,
+      transactionId,
+      matches.map((match) => match.invoiceId),
+      deps.now,
+    )
     await enqueueMatches(trx, 'transaction', [transactionId])
     const result = { matches, writeOff: split.writeOff.toFixed(), difference: split.difference.toFixed() }
     await appendAudit(trx, deps.now, [

@@ -10,8 +10,18 @@ import type { SidecarContext } from '../context.js'
 import { asApiError } from './domain-error.js'
 import { csvBody, importCsvBody, rejectImport } from './library-request.js'
 
-const Amount = DecimalString.refine((value) => new Decimal(value).gt(0), 'must be more than 0')
-const Fee = DecimalString.refine((value) => new Decimal(value).gte(0), 'must be 0 or more')
+/** The sign of a decimal string; NaN when it is none (zod runs refinements after a failed pattern too: the
+ * pattern's message is the one to show then). */
+function signOf(value: string): number {
+  try {
+    return new Decimal(value).comparedTo(0)
+  } catch {
+    return Number.NaN
+  }
+}
+
+const Amount = DecimalString.refine((value) => !(signOf(value) <= 0), 'must be more than 0')
+const Fee = DecimalString.refine((value) => !(signOf(value) < 0), 'must be 0 or more')
 const FeeReason = z.enum(['bank_fee', 'psp_fee'])
 
 const Line = z.strictObject({ invoiceNumber: z.string().trim().min(1).max(255), amount: Amount })
@@ -43,7 +53,10 @@ const ADVICE_CSV_SCHEMA: CsvSchema<'invoiceNumber' | 'amount' | 'fee', CsvLine> 
     if (parsed.success) return { ok: true, value: parsed.data as CsvLine }
     return {
       ok: false,
-      problems: parsed.error.issues.map((issue) => ({ field: String(issue.path[0] ?? ''), message: issue.message })),
+      problems: parsed.error.issues.map((issue) => ({
+        field: String(issue.path[0] ?? ''),
+        message: issue.message,
+      })),
     }
   },
 }

@@ -13,5 +13,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('manual_matches').dropColumn('write_off').dropColumn('write_off_reason').execute()
+  await db.schema
+    .alterTable('manual_matches')
+    .dropColumn('write_off')
+    .dropColumn('write_off_reason')
+    .execute()
 }
