@@ -15,6 +15,7 @@ import { sandboxCommand } from './sandbox.js'
 import { startCommand } from './start.js'
 import { syncCommand } from './sync.js'
 import { transferCommand } from './transfer.js'
+import { remittanceCommand } from './remittance.js'
 import { usersCommand } from './users.js'
 import { verifyCommand } from './verify.js'
 import { webhooksCommand } from './webhooks.js'
@@ -48,6 +49,7 @@ export function buildProgram(io: CommandIo): Command {
     customersCommand(io),
     usersCommand(io),
     matchCommand(io),
+    remittanceCommand(io),
   ]) {
     program.addCommand(inherit(command, program))
   }

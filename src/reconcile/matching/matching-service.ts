@@ -107,7 +107,11 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
       await runNow()
     },
     async importRemittance(transactionId, advice, actor) {
-      const result = await importRemittance({ ...person(actor), config: matchingDeps.config }, transactionId, advice)
+      const result = await importRemittance(
+        { ...person(actor), config: matchingDeps.config },
+        transactionId,
+        advice,
+      )
       await runNow()
       return result
     },
