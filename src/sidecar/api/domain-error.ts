@@ -9,10 +9,7 @@ export async function asApiError<T>(fn: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof MatchingRequestError)
       throw new SidecarApiError(error.status, error.code, error.message, error.details)
-    if (
-      error instanceof UserError ||
-      error instanceof MakerCheckerError
-    )
+    if (error instanceof UserError || error instanceof MakerCheckerError)
       throw new SidecarApiError(error.status, error.code, error.message)
     throw error
   }
