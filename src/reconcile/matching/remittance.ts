@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js'
+import type { Kysely } from 'kysely'
 import {
   activeDispositionsOf,
   appendAudit,
@@ -9,6 +10,7 @@ import {
   normalizedInvoiceNumber,
   removeManualMatch,
   setManualMatch,
+  type Database,
 } from '../../store/index.js'
 import { auditActor } from '../../users/index.js'
 import { feeTolerance, toUnits, withinFeeTolerance, type MatchConfig } from '../matcher/index.js'
@@ -35,10 +37,11 @@ type Problem = { path: string; message: string }
 
 /** The advice's lines with their invoices, or the problems of the lines that name none usable. */
 async function adviceLines(
-  trx: Parameters<Parameters<typeof inLock>[1]>[0],
+  trx: Kysely<Database>,
   advice: RemittanceAdvice,
   transaction: { id: string; currency: string | null },
 ): Promise<AdviceLine[]> {
+  // Only what the payment holds per invoice is needed here, not what is free of it.
   const { held } = await unallocatedOf(trx, { id: transaction.id, amount: null })
   const found = await loadInvoicesByNumber(
     trx,
