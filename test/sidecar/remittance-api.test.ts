@@ -26,14 +26,14 @@ async function call(
   return { status: response.status, body: text && json ? (JSON.parse(text) as any) : text }
 }
 
-/** A payment that names no invoice: the engine leaves it an open unmatched_payment. */
-async function pay(n: number, amount: string, currency = 'USD') {
+/** A payment; naming no invoice, the engine leaves it an open unmatched_payment. */
+async function pay(n: number, amount: string, currency = 'USD', reference: string | null = null) {
   const { db } = sidecar.context.store
   await upsertTransactions(db, [
     mirrorRow(n, {
       amount,
       currency,
-      payment_reference: null,
+      payment_reference: reference,
       description: null,
       counterparty_name: 'Payout Co',
     }),
@@ -196,5 +196,29 @@ describe('POST /api/transactions/{id}/remittance', () => {
     expect(malformed.status).toBe(400)
     expect(malformed.body.error.details).toEqual([expect.objectContaining({ path: 'line.2.amount' })])
     expect(await allocationsOf(tx)).toEqual([])
+  })
+
+  it('replaces what the engine made of the payment', async () => {
+    await invoice('inv-e1', 'INV-6001', '100.00')
+    await invoice('inv-e2', 'INV-6002', '50.00')
+    const tx = await pay(6, '148.00', 'USD', 'INV-6001')
+    expect(await allocationsOf(tx)).toMatchObject([{ invoiceId: 'inv-e1', madeBy: 'engine' }])
+    const done = await call('POST', `/api/transactions/${tx}/remittance`, {
+      lines: [
+        { invoiceNumber: 'INV-6001', amount: '100.00' },
+        { invoiceNumber: 'INV-6002', amount: '50.00' },
+      ],
+      fee: '2.00',
+    })
+    expect(done.status).toBe(201)
+    const allocations = await allocationsOf(tx)
+    expect(allocations).toHaveLength(2)
+    expect(allocations).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ invoiceId: 'inv-e1', amount: '98', writeOff: '2', madeBy: 'person' }),
+        expect.objectContaining({ invoiceId: 'inv-e2', amount: '50', writeOff: '0', madeBy: 'person' }),
+      ]),
+    )
+    expect(await exceptionsOf(tx)).toEqual([])
   })
 })
