@@ -16,6 +16,7 @@ import { sandboxCommand } from './sandbox.js'
 import { startCommand } from './start.js'
 import { syncCommand } from './sync.js'
 import { transferCommand } from './transfer.js'
+import { remittanceCommand } from './remittance.js'
 import { usersCommand } from './users.js'
 import { verifyCommand } from './verify.js'
 import { webhooksCommand } from './webhooks.js'
@@ -52,6 +53,7 @@ export function buildProgram(io: CommandIo): Command {
     dispositionsCommand(io),
     exceptionsCommand(io),
     transactionsCommand(io),
+    remittanceCommand(io),
   ]) {
     program.addCommand(inherit(command, program))
   }

@@ -474,6 +474,9 @@ export type ManualMatchesTable = {
   /** Who made it and their role then; null on rows older than named users. */
   actor: string | null
   actor_role: string | null
+  /** A remittance advice's match: up to this much of the invoice's rest is written off, with this reason. */
+  write_off: ColumnType<string | null, string | null | undefined, string | null>
+  write_off_reason: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 /** A person's disposition of the part of a payment an exception held (issue 16); `active` ones are in force. */

@@ -165,6 +165,7 @@ export {
   invoicesHeldByTransactions,
   loadExceptionsInScope,
   loadInvoiceStates,
+  loadInvoicesByNumber,
   loadInvoicesById,
   loadInvoicesByNumberKeys,
   loadManualMatches,

@@ -7,7 +7,13 @@ export type ManualMatchActor = { actor: string; actorRole: string }
 /** Sets a person's match of a transaction to an invoice, replacing the one held for the same pair. */
 export async function setManualMatch(
   db: Kysely<Database>,
-  match: { transactionId: string; invoiceId: string; amount: string },
+  match: {
+    transactionId: string
+    invoiceId: string
+    amount: string
+    /** A remittance advice's match: the rest of the invoice it writes off, and why. */
+    writeOff?: { amount: string; reason: string }
+  },
   at: Date,
   by: ManualMatchActor,
 ): Promise<void> {
@@ -21,6 +27,8 @@ export async function setManualMatch(
       created_at: at,
       actor: by.actor,
       actor_role: by.actorRole,
+      write_off: match.writeOff?.amount ?? null,
+      write_off_reason: match.writeOff?.reason ?? null,
     })
     .execute()
 }

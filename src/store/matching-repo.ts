@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { Database, InvoiceStateTable, MatchExceptionsTable, TransactionsTable } from './database.js'
-import type { InvoiceRow } from './invoices-repo.js'
+import { normalizedInvoiceNumber, type InvoiceRow } from './invoices-repo.js'
 
 export type InvoiceStateRow = Selectable<InvoiceStateTable>
 export type MatchExceptionRow = Selectable<MatchExceptionsTable>
@@ -119,6 +119,9 @@ export type ManualMatchInput = {
   /** Who made it; null on matches older than named users. */
   actor: string | null
   actorRole: string | null
+  /** From a remittance advice: the invoice's rest up to this much is written off with `writeOffReason`. */
+  writeOff?: string | null
+  writeOffReason?: string | null
 }
 
 export async function loadManualMatches(
@@ -128,7 +131,15 @@ export async function loadManualMatches(
   if (transactionIds.length === 0) return []
   const rows = await db
     .selectFrom('manual_matches')
-    .select(['transaction_id', 'invoice_id', 'amount', 'actor', 'actor_role'])
+    .select([
+      'transaction_id',
+      'invoice_id',
+      'amount',
+      'actor',
+      'actor_role',
+      'write_off',
+      'write_off_reason',
+    ])
     .where('transaction_id', 'in', [...transactionIds])
     .where('removed_at', 'is', null)
     .execute()
@@ -138,6 +149,8 @@ export async function loadManualMatches(
     amount: row.amount,
     actor: row.actor,
     actorRole: row.actor_role,
+    writeOff: row.write_off,
+    writeOffReason: row.write_off_reason,
   }))
 }
 
@@ -295,5 +308,20 @@ export async function loadExceptionsInScope(
         sql<boolean>`key = any(${[...keys]}::text[])`,
       ]),
     )
+    .execute()
+}
+
+/** Invoices by number as the matcher compares numbers (`INV-0001001` is `inv 1001`), voided ones included. */
+export async function loadInvoicesByNumber(
+  db: Kysely<Database>,
+  numbers: readonly string[],
+): Promise<
+  Array<Pick<InvoiceRow, 'id' | 'number' | 'normalized_number' | 'amount' | 'currency' | 'voided_at'>>
+> {
+  if (numbers.length === 0) return []
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'number', 'normalized_number', 'amount', 'currency', 'voided_at'])
+    .where('normalized_number', 'in', numbers.map(normalizedInvoiceNumber))
     .execute()
 }

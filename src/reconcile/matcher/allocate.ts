@@ -10,7 +10,9 @@ import type {
   MatchException,
   MatchExceptionType,
   ReferenceField,
+  WriteOffReason,
 } from './types.js'
+import { WRITE_OFF_REASONS } from './types.js'
 
 /** Why an allocation was made, copied onto every allocation it produces. */
 export type AllocationOrigin = {
@@ -28,6 +30,15 @@ export class MatcherInputError extends Error {
 }
 
 const MANUAL: AllocationOrigin = { rule: 'manual', field: null, madeBy: 'person', confidence: 100 }
+
+/** The rest of an invoice a person's match (from a remittance advice) writes off, and why. */
+type StatedWriteOff = { units: bigint; reason: WriteOffReason }
+
+function statedWriteOff(item: ManualAllocation): StatedWriteOff | null {
+  if (!item.writeOff || !item.writeOffReason) return null
+  if (!(WRITE_OFF_REASONS as readonly string[]).includes(item.writeOffReason)) return null
+  return { units: toUnits(item.writeOff), reason: item.writeOffReason as WriteOffReason }
+}
 
 /**
  * Allocates transactions to invoice ledgers one at a time; the caller feeds them in canonical order. Every
@@ -83,15 +94,16 @@ export class Allocator {
    */
   manual(payment: Payment, manual: readonly ManualAllocation[]): void {
     const { transaction } = payment
-    const byInvoice = new Map<string, bigint>()
+    const byInvoice = new Map<string, ManualAllocation>()
     for (const item of manual) {
-      const amount = toUnits(item.amount)
       const current = byInvoice.get(item.invoiceId)
-      if (current === undefined || amount > current) byInvoice.set(item.invoiceId, amount)
+      if (current === undefined || toUnits(item.amount) > toUnits(current.amount))
+        byInvoice.set(item.invoiceId, item)
     }
     let rest = payment.amount
     const mismatched: InvoiceLedger[] = []
-    for (const [invoiceId, requested] of [...byInvoice].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    for (const [invoiceId, item] of [...byInvoice].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const requested = toUnits(item.amount)
       const ledger = this.ledger(invoiceId, transaction.id)
       if (ledger.invoice.void) continue
       if (ledger.invoice.currency !== transaction.currency) {
@@ -102,12 +114,13 @@ export class Allocator {
       if (amount <= 0n) continue
       rest -= amount
       // More than the invoice has open is an overpayment of it: that exception holds the surplus.
-      this.distribute(payment, amount, [ledger], () => ({
-        origin: MANUAL,
-        reference: null,
-        via: null,
-        evidence: [],
-      }))
+      this.distribute(
+        payment,
+        amount,
+        [ledger],
+        () => ({ origin: MANUAL, reference: null, via: null, evidence: [] }),
+        statedWriteOff(item),
+      )
     }
     if (rest <= 0n) return
     const allocated = rest < payment.amount
@@ -161,6 +174,7 @@ export class Allocator {
     amount: bigint,
     ledgers: readonly InvoiceLedger[],
     describe: (ledger: InvoiceLedger) => Described,
+    stated: StatedWriteOff | null = null,
   ): void {
     const { transaction } = payment
     const settled = payment.phase === 'settled'
@@ -174,9 +188,12 @@ export class Allocator {
       // Credit notes are booked with the first settled money; otherwise a rest the last invoice is left with may
       // be a fee, a discount or within tolerance (residuals.ts), and is written off with its reason.
       const credits = settled && ledger.credits > 0n ? ledger.bookCredits() : 0n
+      // A remittance advice's write-off explains the rest when it is exactly that much.
       const shortfall =
         credits === 0n && left > 0n && ledger === ledgers[ledgers.length - 1]
-          ? explainShortfall(this.config, payment, ledger, left)
+          ? settled && stated?.units === left
+            ? stated
+            : explainShortfall(this.config, payment, ledger, left)
           : null
       const writeOff = credits + (shortfall ? left : 0n)
       const reason = credits > 0n ? 'credit_note' : (shortfall?.reason ?? null)

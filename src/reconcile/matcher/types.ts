@@ -117,6 +117,9 @@ export type ManualAllocation = {
   transactionId: string
   invoiceId: string
   amount: Money
+  /** From a remittance advice: the invoice's rest, when exactly this much, is written off with the reason. */
+  writeOff?: Money | null
+  writeOffReason?: string | null
 }
 
 /** A suggestion a person rejected: the same transaction is never again suggested for the same invoice set. */

@@ -20,5 +20,8 @@ export {
 export type { DispositionRequest } from './dispositions.js'
 export type { ManualMatchMode } from './person-inputs.js'
 export { giveBack as giveBackTransaction } from './person-inputs.js'
+export { importRemittance } from './remittance.js'
+export type { RemittanceAdvice, RemittanceResult } from './remittance.js'
+export { parseRemittanceCsv, RemittanceFee, RemittanceFeeReason, RemittanceLine } from './remittance-csv.js'
 export { unaccountedPayments } from './payment-accounting.js'
 export type { UnaccountedPayment } from './payment-accounting.js'

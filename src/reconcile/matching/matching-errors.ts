@@ -4,6 +4,8 @@ export class MatchingRequestError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Where in the request each problem is (`lines.2`), for the API's error details. */
+    readonly details?: Array<{ path: string; message: string }>,
   ) {
     super(message)
     this.name = 'MatchingRequestError'

@@ -24,6 +24,7 @@ import {
   type ManualMatchMode,
   type PersonInputDeps,
 } from './person-inputs.js'
+import { importRemittance, type RemittanceAdvice, type RemittanceResult } from './remittance.js'
 import { RECONCILE_JOB_ID, RECONCILE_JOB_OPTIONS, RECONCILE_QUEUE, type ReconcileJobData } from './queues.js'
 import { runMatching, type MatchRunSummary } from './run-matching.js'
 
@@ -53,6 +54,8 @@ export type MatchingService = {
     input: { transactionId: string; invoiceId: string; amount?: string; mode?: ManualMatchMode },
     actor: Actor,
   ): Promise<void>
+  /** Settles a bank line by its remittance advice (all its matches and the fee write-off, or nothing). */
+  importRemittance(transactionId: string, advice: RemittanceAdvice, actor: Actor): Promise<RemittanceResult>
   unmatch(allocationId: string, actor: Actor): Promise<{ transactionId: string }>
   /** Removes a person's matches of a transaction: the engine matches it again. */
   giveBack(transactionId: string, actor: Actor): Promise<{ removed: number }>
@@ -102,6 +105,15 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
     async manualMatch(input, actor) {
       await addManualMatch(person(actor), input)
       await runNow()
+    },
+    async importRemittance(transactionId, advice, actor) {
+      const result = await importRemittance(
+        { ...person(actor), config: matchingDeps.config },
+        transactionId,
+        advice,
+      )
+      await runNow()
+      return result
     },
     async unmatch(allocationId, actor) {
       const done = await removeAllocation(person(actor), allocationId)

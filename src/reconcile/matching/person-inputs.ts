@@ -66,7 +66,7 @@ async function takeOver(
  * A person's match teaches who pays: the transaction's counterparty account (as the bank showed it) and name
  * become learned links of the invoices' customers of the master data. Returns what was learned, for the audit.
  */
-async function learnPayer(
+export async function learnPayer(
   trx: Kysely<Database>,
   transactionId: string,
   invoiceIds: readonly string[],
@@ -102,7 +102,7 @@ async function learnPayer(
   return learned.map((link) => ({ customerId: link.customer_id, kind: link.kind, value: link.value }))
 }
 
-async function inflow(trx: Kysely<Database>, transactionId: string) {
+export async function inflow(trx: Kysely<Database>, transactionId: string) {
   const [row] = await loadMatchTransactions(trx, [transactionId])
   if (!row) throw new MatchingRequestError(404, 'not_found', `No mirrored transaction ${transactionId}.`)
   if (row.amount === null || new Decimal(row.amount).lte(0)) {
@@ -122,7 +122,7 @@ async function inflow(trx: Kysely<Database>, transactionId: string) {
 export type ManualMatchMode = 'add' | 'replace'
 
 /** The part of a payment no allocation (but customer credit's) and no disposition in force holds. */
-async function unallocatedOf(
+export async function unallocatedOf(
   trx: Kysely<Database>,
   transaction: { id: string; amount: string | null },
 ): Promise<{ free: Decimal; held: Map<string, Decimal> }> {

@@ -7,11 +7,9 @@ export async function asApiError<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn()
   } catch (error) {
-    if (
-      error instanceof MatchingRequestError ||
-      error instanceof UserError ||
-      error instanceof MakerCheckerError
-    )
+    if (error instanceof MatchingRequestError)
+      throw new SidecarApiError(error.status, error.code, error.message, error.details)
+    if (error instanceof UserError || error instanceof MakerCheckerError)
       throw new SidecarApiError(error.status, error.code, error.message)
     throw error
   }

@@ -3,6 +3,7 @@ import type { SidecarContext } from '../context.js'
 import { accountRoutes } from './accounts.js'
 import { alertRoutes } from './alerts.js'
 import { allocationRoutes } from './allocations.js'
+import { remittanceRoutes } from './remittance.js'
 import { auditRoutes } from './audit.js'
 import { balanceProofRoutes } from './balance-proof.js'
 import { connectionRoutes } from './connections.js'
@@ -31,6 +32,7 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(exceptionRoutes(context))
   router.use(dispositionRoutes(context))
   router.use(allocationRoutes(context))
+  router.use(remittanceRoutes(context))
   router.use(reportRoutes(context))
   router.use(journalRoutes(context))
   router.use(invoiceRoutes(context))

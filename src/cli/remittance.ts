@@ -1,0 +1,100 @@
+import { createReadStream } from 'node:fs'
+import { access } from 'node:fs/promises'
+import { Option, type Command } from 'commander'
+import { publishAppEvent } from '../app-events/index.js'
+import { systemClock } from '../clock/index.js'
+import { importRefusalMessage } from '../csv-rows/index.js'
+import {
+  importRemittance,
+  MatchingRequestError,
+  parseRemittanceCsv,
+  runMatching,
+} from '../reconcile/index.js'
+import { matchConfigOf, openStore } from '../sidecar/index.js'
+import { roleAllows } from '../users/index.js'
+import { csvRowLine } from './csv-row-line.js'
+import type { CommandIo } from './io.js'
+import { prepareCommand } from './sidecar-command.js'
+import { UsageCommand } from './usage-command.js'
+import { cliActor } from './users.js'
+
+const failure = (message: string, exitCode: number) => Object.assign(new Error(message), { exitCode })
+
+async function importFile(
+  io: CommandIo,
+  file: string,
+  options: { transaction: string; feeReason?: 'bank_fee' | 'psp_fee' },
+): Promise<void> {
+  await access(file).catch((error: NodeJS.ErrnoException) => {
+    throw failure(`cannot read ${file}: ${error.code ?? error.message}`, 2)
+  })
+  const { config, logger } = prepareCommand(io)
+  const store = await openStore(config, logger)
+  try {
+    const actor = await cliActor(config, store)
+    if (!roleAllows(actor.role, 'clerk'))
+      throw failure(`importing an advice needs the clerk role; ${actor.name} is a ${actor.role}`, 1)
+    const parsed = await parseRemittanceCsv(createReadStream(file), options.feeReason)
+    if (!parsed.ok) {
+      for (const row of parsed.errors) io.stdout.write(csvRowLine(row))
+      throw failure(importRefusalMessage(parsed), 1)
+    }
+    if (parsed.advice.lines.length === 0) throw failure(`${file} has no invoiceNumber,amount rows`, 1)
+    const matchConfig = matchConfigOf(config)
+    const result = await importRemittance(
+      { db: store.db, lockNamespace: store.schema, now: systemClock.now(), actor, config: matchConfig },
+      options.transaction,
+      parsed.advice,
+    ).catch((error: unknown) => {
+      if (!(error instanceof MatchingRequestError)) throw error
+      for (const detail of error.details ?? []) io.stdout.write(`${detail.path}: ${detail.message}\n`)
+      throw failure(error.message, error.status === 400 ? 2 : 1)
+    })
+    // Like the API: the matches take effect through a matching run before the answer.
+    await runMatching({
+      db: store.db,
+      lockNamespace: store.schema,
+      clock: systemClock,
+      logger,
+      publish: publishAppEvent,
+      config: matchConfig,
+    })
+    for (const match of result.matches) {
+      const writeOff = match.writeOff ? `, ${match.writeOff} written off` : ''
+      io.stdout.write(`invoice ${match.invoiceId}: ${match.amount}${writeOff}\n`)
+    }
+    io.stdout.write(
+      `settled transaction ${options.transaction} from ${file}: ${result.matches.length} invoices, ` +
+        `${result.writeOff} written off (difference ${result.difference})\n`,
+    )
+  } finally {
+    await store.close()
+  }
+}
+
+/**
+ * `bankrec remittance import --transaction ID FILE.csv`: settles a bank line by its remittance advice (as POST
+ * /api/transactions/{id}/remittance does). Exit 0 settled, 1 refused (bad rows, lines or an advice that does not
+ * add up: nothing applied), 2 usage.
+ */
+export function remittanceCommand(io: CommandIo): Command {
+  const remittance = new UsageCommand('remittance').description(
+    'Settle a lump-sum bank line (payout, lockbox deposit) by its remittance advice',
+  )
+  remittance
+    .command('import')
+    .description(
+      'Import a remittance advice or payout report (CSV invoiceNumber, amount, optional fee) against a bank line: ' +
+        'its invoices less the fee must be the line’s amount (or short of it within the fee tolerance); then ' +
+        'each invoice is matched and the fee written off, otherwise nothing is applied',
+    )
+    .requiredOption('--transaction <id>', 'the bank line (transaction id)')
+    .addOption(
+      new Option('--fee-reason <reason>', 'what the fee is booked as').choices(['bank_fee', 'psp_fee']),
+    )
+    .argument('<file>', 'the CSV file, UTF-8, header row first')
+    .action(async (file: string, options: { transaction: string; feeReason?: 'bank_fee' | 'psp_fee' }) =>
+      importFile(io, file, options),
+    )
+  return remittance
+}

@@ -1,0 +1,189 @@
+import { Decimal } from 'decimal.js'
+import type { Kysely } from 'kysely'
+import {
+  activeDispositionsOf,
+  appendAudit,
+  enqueueMatches,
+  loadInvoicesByNumber,
+  loadInvoiceStates,
+  loadManualMatches,
+  normalizedInvoiceNumber,
+  removeManualMatch,
+  setManualMatch,
+  type Database,
+} from '../../store/index.js'
+import { auditActor } from '../../users/index.js'
+import { feeTolerance, toUnits, withinFeeTolerance, type MatchConfig } from '../matcher/index.js'
+import { MatchingRequestError } from './matching-errors.js'
+import { inflow, inLock, learnPayer, unallocatedOf, type PersonInputDeps } from './person-inputs.js'
+import { splitRemittance, type AdviceLine } from './remittance-split.js'
+
+/** A remittance advice or payout report for one bank line: the invoices it pays and the fee deducted. */
+export type RemittanceAdvice = {
+  lines: ReadonlyArray<{ invoiceNumber: string; amount: string }>
+  /** The fee the payer or PSP deducted; default 0. */
+  fee?: string
+  /** What the write-off is booked as: `bank_fee` (default) or `psp_fee` (a payout's). */
+  feeReason?: 'bank_fee' | 'psp_fee'
+}
+
+export type RemittanceResult = {
+  matches: Array<{ invoiceId: string; amount: string; writeOff: string | null }>
+  writeOff: string
+  difference: string
+}
+
+type Problem = { path: string; message: string }
+
+/** The advice's lines with their invoices, or the problems of the lines that name none usable. */
+async function adviceLines(
+  trx: Kysely<Database>,
+  advice: RemittanceAdvice,
+  transaction: { id: string; currency: string | null },
+): Promise<AdviceLine[]> {
+  // Only what the payment holds per invoice is needed here, not what is free of it.
+  const { held } = await unallocatedOf(trx, { id: transaction.id, amount: null })
+  const found = await loadInvoicesByNumber(
+    trx,
+    advice.lines.map((line) => line.invoiceNumber),
+  )
+  const states = new Map(
+    (
+      await loadInvoiceStates(
+        trx,
+        found.map((invoice) => invoice.id),
+      )
+    ).map((s) => [s.invoice_id, s]),
+  )
+  const problems: Problem[] = []
+  const lines: AdviceLine[] = []
+  const seen = new Set<string>()
+  for (const [index, line] of advice.lines.entries()) {
+    const path = `lines.${index + 1}`
+    const say = (message: string) => problems.push({ path, message: `${line.invoiceNumber}: ${message}` })
+    const candidates = found.filter(
+      (invoice) => invoice.normalized_number === normalizedInvoiceNumber(line.invoiceNumber),
+    )
+    const live = candidates.filter((invoice) => !invoice.voided_at)
+    if (candidates.length === 0) say('no invoice has this number')
+    else if (live.length === 0) say('the invoice is void')
+    else if (live.length > 1) say(`${live.length} invoices have this number`)
+    const invoice = live.length === 1 ? live[0]! : null
+    if (!invoice) continue
+    if (seen.has(invoice.id)) {
+      say('the invoice is on an earlier line already')
+      continue
+    }
+    seen.add(invoice.id)
+    if (invoice.currency !== transaction.currency) {
+      say(`the invoice is in ${invoice.currency}, the bank line in ${transaction.currency}`)
+      continue
+    }
+    // What this payment pays the invoice already is open to the advice: the advice replaces it.
+    const state = states.get(invoice.id)
+    const open = new Decimal(state?.amount_open ?? invoice.amount)
+      .minus(state?.amount_pending ?? 0)
+      .plus(held.get(invoice.id) ?? 0)
+    const amount = new Decimal(line.amount)
+    if (open.lte(0)) say('the invoice is paid already')
+    else if (amount.gt(open))
+      say(`${amount.toFixed(2)} is more than the ${open.toFixed(2)} the invoice has open`)
+    else lines.push({ line: index + 1, invoiceId: invoice.id, invoiceNumber: invoice.number, amount, open })
+  }
+  if (problems.length > 0) {
+    throw new MatchingRequestError(
+      422,
+      'invalid_remittance',
+      `${problems.map((p) => `${p.path} ${p.message}`).join('; ')}. Nothing was applied.`,
+      problems,
+    )
+  }
+  return lines
+}
+
+/**
+ * Settles a bank line by its remittance advice (issue 16, lump sums), as one person's input in one transaction:
+ * the advice's matches replace the payment's, one per invoice, the fee (and a difference within the fee
+ * tolerance) written off on the invoice the split puts it on. An advice that does not add up applies nothing: 422
+ * with the difference and the lines found.
+ */
+export async function importRemittance(
+  deps: PersonInputDeps & { config: MatchConfig },
+  transactionId: string,
+  advice: RemittanceAdvice,
+): Promise<RemittanceResult> {
+  return inLock(deps, async (trx) => {
+    const transaction = await inflow(trx, transactionId)
+    if ((await activeDispositionsOf(trx, [transactionId])).length > 0) {
+      throw new MatchingRequestError(
+        409,
+        'payment_disposed',
+        `Transaction ${transactionId} has part of it disposed of: undo its dispositions before importing an advice.`,
+      )
+    }
+    const lines = await adviceLines(trx, advice, transaction)
+    const fee = new Decimal(advice.fee ?? 0)
+    const tolerance = feeTolerance(deps.config, transaction.currency ?? undefined)
+    const split = splitRemittance(lines, fee, new Decimal(transaction.amount ?? 0), (difference, owed) =>
+      withinFeeTolerance(tolerance, toUnits(difference.toFixed()), toUnits(owed.toFixed())),
+    )
+    if (!split.ok) {
+      const total = lines.reduce((sum, line) => sum.plus(line.amount), new Decimal(0))
+      throw new MatchingRequestError(
+        422,
+        'remittance_mismatch',
+        `The advice's invoices (${total.toFixed(2)}) less its fee (${fee.toFixed(2)}) are ` +
+          `${total.minus(fee).toFixed(2)}, the bank line ${new Decimal(transaction.amount ?? 0).toFixed(2)}: ` +
+          `off by ${split.difference.toFixed(2)} (${split.why}). Nothing was applied; the split the advice proposes ` +
+          'is in details: match it (POST /api/allocations) or correct the advice.',
+        [
+          ...lines.map((line) => ({
+            path: `lines.${line.line}`,
+            message: `invoice ${line.invoiceNumber} (${line.invoiceId}): ${line.amount.toFixed(2)} of ${line.open.toFixed(2)} open`,
+          })),
+          { path: 'difference', message: split.difference.toFixed(2) },
+        ],
+      )
+    }
+    const reason = advice.feeReason ?? 'bank_fee'
+    const by = auditActor(deps.actor)
+    for (const match of await loadManualMatches(trx, [transactionId]))
+      await removeManualMatch(trx, transactionId, match.invoiceId, deps.now)
+    const matches = split.matches.map((match) => ({
+      invoiceId: match.invoiceId,
+      amount: match.amount.toFixed(),
+      writeOff: match.writeOff ? match.writeOff.toFixed() : null,
+    }))
+    for (const match of matches) {
+      await setManualMatch(
+        trx,
+        {
+          transactionId,
+          invoiceId: match.invoiceId,
+          amount: match.amount,
+          ...(match.writeOff ? { writeOff: { amount: match.writeOff, reason } } : {}),
+        },
+        deps.now,
+        by,
+      )
+    }
+    const learned = await learnPayer(
+      trx,
+      transactionId,
+      matches.map((match) => match.invoiceId),
+      deps.now,
+    )
+    await enqueueMatches(trx, 'transaction', [transactionId])
+    const result = { matches, writeOff: split.writeOff.toFixed(), difference: split.difference.toFixed() }
+    await appendAudit(trx, deps.now, [
+      {
+        ...by,
+        action: 'remittance.imported',
+        entity: 'transaction',
+        entityId: transactionId,
+        payload: { ...result, fee: fee.toFixed(), reason, learned },
+      },
+    ])
+    return result
+  })
+}

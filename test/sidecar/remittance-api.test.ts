@@ -1,0 +1,224 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { enqueueMatches, upsertTransactions, verifyAuditChain } from '../../src/store/index.js'
+import { mirrorRow, txId } from '../support/mirror-fixture.js'
+import { API_TOKEN, startTestSidecar } from './sidecar-fixture.js'
+
+let sidecar: Awaited<ReturnType<typeof startTestSidecar>>
+let clerk = ''
+
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+  token = clerk,
+) {
+  const response = await fetch(`${sidecar.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': contentType }),
+    },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  })
+  const text = await response.text()
+  const json = response.headers.get('content-type')?.includes('json')
+  return { status: response.status, body: text && json ? (JSON.parse(text) as any) : text }
+}
+
+/** A payment; naming no invoice, the engine leaves it an open unmatched_payment. */
+async function pay(n: number, amount: string, currency = 'USD', reference: string | null = null) {
+  const { db } = sidecar.context.store
+  await upsertTransactions(db, [
+    mirrorRow(n, {
+      amount,
+      currency,
+      payment_reference: reference,
+      description: null,
+      counterparty_name: 'Payout Co',
+    }),
+  ])
+  await enqueueMatches(db, 'transaction', [txId(n)])
+  await sidecar.context.reconcile.runNow()
+  return txId(n)
+}
+
+async function invoice(id: string, number: string, amount: string, currency = 'USD') {
+  const put = await call('PUT', `/api/invoices/${id}`, { number, amount, currency }, undefined, API_TOKEN)
+  expect(put.status).toBe(201)
+}
+
+const allocationsOf = async (tx: string) =>
+  (await call('GET', `/api/allocations?transactionId=${tx}`)).body.data as any[]
+const exceptionsOf = async (tx: string) =>
+  (await call('GET', `/api/exceptions?transactionId=${tx}`)).body.data as any[]
+
+beforeAll(async () => {
+  sidecar = await startTestSidecar('remittance_api', ['api'], {
+    MATCH_FEE_TOLERANCE_AMOUNT: '5.00',
+    MATCH_WRITE_OFF_ACCOUNTS: 'bank_fee=6820,psp_fee=6830',
+  })
+  clerk = (await call('POST', '/api/users', { name: 'carl', role: 'clerk' }, undefined, API_TOKEN)).body.token
+})
+
+afterAll(async () => {
+  await sidecar?.close()
+  await sidecar?.drop()
+})
+
+describe('POST /api/transactions/{id}/remittance', () => {
+  it('settles a lump sum whose invoices less the stated fee are its amount exactly, the fee written off', async () => {
+    await invoice('inv-a1', 'INV-2001', '500.00')
+    await invoice('inv-a2', 'INV-2002', '300.00')
+    const tx = await pay(1, '785.00')
+    expect(await exceptionsOf(tx)).toMatchObject([{ type: 'unmatched_payment' }])
+    const done = await call('POST', `/api/transactions/${tx}/remittance`, {
+      lines: [
+        { invoiceNumber: 'INV-2001', amount: '500.00' },
+        { invoiceNumber: 'inv 2002', amount: '300.00' },
+      ],
+      fee: '15.00',
+    })
+    expect(done.status).toBe(201)
+    expect(done.body).toMatchObject({ writeOff: '15', difference: '0' })
+    const allocations = await allocationsOf(tx)
+    expect(allocations).toHaveLength(2)
+    expect(allocations).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          invoiceId: 'inv-a2',
+          amount: '300',
+          writeOff: '0',
+          madeBy: 'person',
+          actor: 'carl',
+        }),
+        // The fee goes on the largest line paying its invoice in full.
+        expect.objectContaining({
+          invoiceId: 'inv-a1',
+          amount: '485',
+          writeOff: '15',
+          writeOffReason: 'bank_fee',
+          writeOffAccount: '6820',
+          actor: 'carl',
+        }),
+      ]),
+    )
+    expect(await exceptionsOf(tx)).toEqual([])
+    for (const id of ['inv-a1', 'inv-a2'])
+      expect((await call('GET', `/api/invoices/${id}`)).body).toMatchObject({ status: 'paid' })
+    const audit = await call('GET', '/api/audit?action=remittance.imported')
+    expect(JSON.stringify(audit.body)).toContain(tx)
+    expect(await verifyAuditChain(sidecar.context.store.db)).toMatchObject({ ok: true })
+  })
+
+  it('settles a CSV payout report short by a difference within the tolerance, fee and difference written off', async () => {
+    await invoice('inv-b1', 'INV-3001', '400.00')
+    await invoice('inv-b2', 'INV-3002', '200.00')
+    const tx = await pay(2, '587.00')
+    const csv = 'invoiceNumber,amount,fee\nINV-3001,400.00,6.00\nINV-3002,200.00,4.00\n'
+    const done = await call('POST', `/api/transactions/${tx}/remittance?feeReason=psp_fee`, csv, 'text/csv')
+    expect(done.status).toBe(201)
+    expect(done.body).toMatchObject({ writeOff: '13', difference: '3' })
+    expect(await allocationsOf(tx)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          invoiceId: 'inv-b1',
+          amount: '387',
+          writeOff: '13',
+          writeOffReason: 'psp_fee',
+          writeOffAccount: '6830',
+        }),
+        expect.objectContaining({ invoiceId: 'inv-b2', amount: '200', writeOff: '0' }),
+      ]),
+    )
+    expect(await exceptionsOf(tx)).toEqual([])
+  })
+
+  it('applies nothing when the advice is off by more than the tolerance, and says by how much', async () => {
+    await invoice('inv-c1', 'INV-4001', '100.00')
+    await invoice('inv-c2', 'INV-4002', '100.00')
+    const tx = await pay(3, '150.00')
+    const off = await call('POST', `/api/transactions/${tx}/remittance`, {
+      lines: [
+        { invoiceNumber: 'INV-4001', amount: '100.00' },
+        { invoiceNumber: 'INV-4002', amount: '100.00' },
+      ],
+    })
+    expect(off.status).toBe(422)
+    expect(off.body.error.code).toBe('remittance_mismatch')
+    expect(off.body.error.message).toContain('off by 50.00')
+    expect(off.body.error.details).toEqual(
+      expect.arrayContaining([
+        { path: 'lines.1', message: expect.stringContaining('INV-4001') },
+        { path: 'difference', message: '50.00' },
+      ]),
+    )
+    expect(await allocationsOf(tx)).toEqual([])
+    expect(await exceptionsOf(tx)).toMatchObject([{ type: 'unmatched_payment', amount: '150' }])
+    expect((await call('GET', '/api/invoices/inv-c1')).body).toMatchObject({ amountOpen: '100' })
+  })
+
+  it('names each bad line (unknown, other currency, paid already) and writes nothing', async () => {
+    await invoice('inv-d1', 'INV-5001', '90.00')
+    await invoice('inv-d2', 'INV-5002', '60.00', 'EUR')
+    await invoice('inv-d3', 'INV-5003', '40.00')
+    const paid = await pay(4, '40.00')
+    expect(
+      (
+        await call('POST', `/api/transactions/${paid}/remittance`, {
+          lines: [{ invoiceNumber: 'INV-5003', amount: '40.00' }],
+        })
+      ).status,
+    ).toBe(201)
+    const tx = await pay(5, '190.00')
+    const bad = await call('POST', `/api/transactions/${tx}/remittance`, {
+      lines: [
+        { invoiceNumber: 'INV-5001', amount: '90.00' },
+        { invoiceNumber: 'INV-9999', amount: '10.00' },
+        { invoiceNumber: 'INV-5002', amount: '60.00' },
+        { invoiceNumber: 'INV-5003', amount: '40.00' },
+      ],
+    })
+    expect(bad.status).toBe(422)
+    expect(bad.body.error.code).toBe('invalid_remittance')
+    expect(bad.body.error.details).toEqual([
+      { path: 'lines.2', message: 'INV-9999: no invoice has this number' },
+      { path: 'lines.3', message: 'INV-5002: the invoice is in EUR, the bank line in USD' },
+      { path: 'lines.4', message: 'INV-5003: the invoice is paid already' },
+    ])
+    expect(await allocationsOf(tx)).toEqual([])
+    const malformed = await call(
+      'POST',
+      `/api/transactions/${tx}/remittance`,
+      'invoiceNumber,amount\nINV-5001,ninety\n',
+      'text/csv',
+    )
+    expect(malformed.status).toBe(400)
+    expect(malformed.body.error.details).toEqual([expect.objectContaining({ path: 'line.2.amount' })])
+    expect(await allocationsOf(tx)).toEqual([])
+  })
+
+  it('replaces what the engine made of the payment', async () => {
+    await invoice('inv-e1', 'INV-6001', '100.00')
+    await invoice('inv-e2', 'INV-6002', '50.00')
+    const tx = await pay(6, '148.00', 'USD', 'INV-6001')
+    expect(await allocationsOf(tx)).toMatchObject([{ invoiceId: 'inv-e1', madeBy: 'engine' }])
+    const done = await call('POST', `/api/transactions/${tx}/remittance`, {
+      lines: [
+        { invoiceNumber: 'INV-6001', amount: '100.00' },
+        { invoiceNumber: 'INV-6002', amount: '50.00' },
+      ],
+      fee: '2.00',
+    })
+    expect(done.status).toBe(201)
+    const allocations = await allocationsOf(tx)
+    expect(allocations).toHaveLength(2)
+    expect(allocations).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ invoiceId: 'inv-e1', amount: '98', writeOff: '2', madeBy: 'person' }),
+        expect.objectContaining({ invoiceId: 'inv-e2', amount: '50', writeOff: '0', madeBy: 'person' }),
+      ]),
+    )
+    expect(await exceptionsOf(tx)).toEqual([])
+  })
+})
