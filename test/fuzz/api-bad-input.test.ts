@@ -219,6 +219,52 @@ const CASES: Record<string, Case[]> = {
     ...ids('/api/transactions/:id/give-back'),
     { name: 'an unknown transaction', path: `/api/transactions/${randomUUID()}/give-back` },
   ],
+  'POST /api/transactions/:id/remittance': [
+    ...ids('/api/transactions/:id/remittance'),
+    ...malformed({ path: `/api/transactions/${randomUUID()}/remittance` }),
+    {
+      name: 'no lines',
+      path: `/api/transactions/${randomUUID()}/remittance`,
+      body: { lines: [] },
+      names: 'lines',
+    },
+    ...BAD_DECIMALS.filter((amount) => amount !== HUGE).map((amount) => ({
+      name: `a line amount ${String(amount).slice(0, 20)}`,
+      path: `/api/transactions/${randomUUID()}/remittance`,
+      body: { lines: [{ invoiceNumber: 'INV-1', amount }] },
+      names: 'amount',
+    })),
+    {
+      name: 'an unknown fee reason',
+      path: `/api/transactions/${randomUUID()}/remittance`,
+      body: { lines: [{ invoiceNumber: 'INV-1', amount: '10.00' }], feeReason: 'tip' },
+      names: 'feeReason',
+    },
+    {
+      name: 'an unknown field',
+      path: `/api/transactions/${randomUUID()}/remittance`,
+      body: { lines: [{ invoiceNumber: 'INV-1', amount: '10.00' }], note: 'x' },
+      names: 'note',
+    },
+    {
+      name: 'a CSV row with a bad amount',
+      path: `/api/transactions/${randomUUID()}/remittance`,
+      raw: 'invoiceNumber,amount\nINV-1,ten',
+      contentType: 'text/csv',
+      names: 'amount',
+    },
+    {
+      name: 'a CSV with U+0000',
+      path: `/api/transactions/${randomUUID()}/remittance`,
+      raw: 'invoiceNumber,amount\nINV-\u0000,10.00',
+      contentType: 'text/csv',
+    },
+    {
+      name: 'an unknown transaction',
+      path: `/api/transactions/${randomUUID()}/remittance`,
+      body: { lines: [{ invoiceNumber: 'INV-1', amount: '10.00' }] },
+    },
+  ],
   'POST /api/exceptions/:key/dispose': [
     ...malformed({ path: '/api/exceptions/k/dispose' }),
     {
