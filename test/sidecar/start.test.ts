@@ -56,13 +56,19 @@ describe('bankrec start in sandbox mode', () => {
       },
       { timeout: 20_000, interval: 100 },
     )
-    const history = await sidecar.context.store.db
-      .selectFrom('connection_status_history')
-      .select(['status', 'source'])
-      .where('connection_id', '=', created.id)
-      .execute()
-    expect(history.filter((h) => h.source === 'webhook').map((h) => h.status)).toEqual(
-      expect.arrayContaining(['draft', 'pendingActivation', 'active']),
+    // The sync may finish before the `active` webhook is handled: wait for it rather than read once.
+    await vi.waitFor(
+      async () => {
+        const history = await sidecar.context.store.db
+          .selectFrom('connection_status_history')
+          .select(['status', 'source'])
+          .where('connection_id', '=', created.id)
+          .execute()
+        expect(history.filter((h) => h.source === 'webhook').map((h) => h.status)).toEqual(
+          expect.arrayContaining(['draft', 'pendingActivation', 'active']),
+        )
+      },
+      { timeout: 20_000, interval: 100 },
     )
   })
 
