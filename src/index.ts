@@ -41,26 +41,26 @@ export type {
   KnownEvent,
 } from './api-client/index.js'
 
-export {
-  createWebhookMiddleware,
-  createReceiverServer,
-  createReceiverMetrics,
-  verifySignature,
-  signPayload,
-  SignatureVerificationError,
-  SIGNATURE_HEADER,
-} from './receiver/index.js'
+export { createWebhookMiddleware, createReceiverServer, createReceiverMetrics } from './receiver/index.js'
 export type {
   WebhookMiddleware,
   WebhookMiddlewareOptions,
   ReceiverServer,
   ReceiverServerOptions,
   ReceiverMetrics,
+} from './receiver/index.js'
+export {
+  verifySignature,
+  signPayload,
+  SignatureVerificationError,
+  SIGNATURE_HEADER,
+} from './signing/index.js'
+export type {
   SignPayloadParams,
   VerifySignatureParams,
   VerifiedSignature,
   SignatureFailureReason,
-} from './receiver/index.js'
+} from './signing/index.js'
 
 export {
   createRedisWebhookEventQueue,

@@ -1,3 +1,4 @@
+// `bankrec/receiver` is a public subpath: its users verify (and test with) signatures, so it keeps them.
 export {
   signPayload,
   verifySignature,

@@ -3,7 +3,7 @@ import { createServer } from 'node:net'
 import { Queue } from 'bullmq'
 import { Redis } from 'ioredis'
 import { WEBHOOK_EVENTS_QUEUE, createInboxForwarder, type WebhookJobData } from '../../src/queue/index.js'
-import { signPayload } from '../../src/receiver/index.js'
+import { signPayload } from '../../src/signing/index.js'
 
 export const SECRET = 'whsec_receiver_tests_5d2c'
 export const REDIS_URL = 'redis://127.0.0.1:6379'

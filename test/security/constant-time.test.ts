@@ -22,7 +22,7 @@ const { tokenMatches } = await import('../../src/sidecar/token-matches.js')
 const { builtinSessionValue, createAuthenticator, createSidecarAuth, requireActor } =
   await import('../../src/sidecar/auth/index.js')
 const { testAuthDeps } = await import('../support/test-auth.js')
-const { createSignatureVerifier, SignatureVerificationError } = await import('../../src/receiver/index.js')
+const { createSignatureVerifier, SignatureVerificationError } = await import('../../src/signing/index.js')
 
 const TOKEN = 'kit_constant_time_0123456789abcdef'
 /** None of the tokens presented here is shaped like a user token, so no database is ever asked. */

@@ -93,6 +93,12 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
     await queue.add('run', { reason }, { ...RECONCILE_JOB_OPTIONS, jobId: RECONCILE_JOB_ID })
   }
   const runNow = () => runMatching(matchingDeps)
+  /** A person's action, then a matching run, so the answer shows what the engine made of it. */
+  const afterwardsRun = async <T>(action: Promise<T>): Promise<T> => {
+    const result = await action
+    await runNow()
+    return result
+  }
   let worker: Worker | null = null
   return {
     queue: queue as Queue,
@@ -102,58 +108,21 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
     },
     requestRun,
     runNow,
-    async manualMatch(input, actor) {
-      await addManualMatch(person(actor), input)
-      await runNow()
-    },
-    async importRemittance(transactionId, advice, actor) {
-      const result = await importRemittance(
-        { ...person(actor), config: matchingDeps.config },
-        transactionId,
-        advice,
-      )
-      await runNow()
-      return result
-    },
-    async unmatch(allocationId, actor) {
-      const done = await removeAllocation(person(actor), allocationId)
-      await runNow()
-      return done
-    },
-    async giveBack(transactionId, actor) {
-      const done = await giveBack(person(actor), transactionId)
-      await runNow()
-      return done
-    },
-    async dispose(key, request, actor) {
-      const row = await dispose(
-        { ...person(actor), approvalThreshold: deps.approvalThreshold ?? null },
-        key,
-        request,
-      )
-      await runNow()
-      return row
-    },
-    async decideDisposition(id, decision, actor) {
-      const row = await decideDisposition(person(actor), id, decision)
-      await runNow()
-      return row
-    },
-    async undoDisposition(id, actor) {
-      const row = await undoDisposition(person(actor), id)
-      await runNow()
-      return row
-    },
-    async acceptSuggestion(key, actor) {
-      const done = await acceptSuggestion(person(actor), key)
-      await runNow()
-      return done
-    },
-    async rejectSuggestion(key, actor) {
-      const done = await declineSuggestion(person(actor), key)
-      await runNow()
-      return done
-    },
+    manualMatch: (input, actor) => afterwardsRun(addManualMatch(person(actor), input)),
+    importRemittance: (transactionId, advice, actor) =>
+      afterwardsRun(
+        importRemittance({ ...person(actor), config: matchingDeps.config }, transactionId, advice),
+      ),
+    unmatch: (allocationId, actor) => afterwardsRun(removeAllocation(person(actor), allocationId)),
+    giveBack: (transactionId, actor) => afterwardsRun(giveBack(person(actor), transactionId)),
+    dispose: (key, request, actor) =>
+      afterwardsRun(
+        dispose({ ...person(actor), approvalThreshold: deps.approvalThreshold ?? null }, key, request),
+      ),
+    decideDisposition: (id, decision, actor) => afterwardsRun(decideDisposition(person(actor), id, decision)),
+    undoDisposition: (id, actor) => afterwardsRun(undoDisposition(person(actor), id)),
+    acceptSuggestion: (key, actor) => afterwardsRun(acceptSuggestion(person(actor), key)),
+    rejectSuggestion: (key, actor) => afterwardsRun(declineSuggestion(person(actor), key)),
     async matchRate() {
       const report = await matchReport(deps.db, { asOf: deps.clock.now() })
       return report.matchRate ?? Number.NaN

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { SIGNATURE_HEADER, verifySignature } from '../../../src/receiver/index.js'
+import { SIGNATURE_HEADER, verifySignature } from '../../../src/signing/index.js'
 
 export type AppEvent = { id: string; type: string; createdAt: string; data: any }
 
