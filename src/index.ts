@@ -93,6 +93,8 @@ export type {
 
 export { loadConfig, ConfigError } from './config/index.js'
 export type { BankrecEnv } from './config/index.js'
+export { DomainError } from './errors/index.js'
+export type { DomainErrorDetail, DomainErrorKind } from './errors/index.js'
 
 export { ROLES, roleAllows, assertSecondPerson, MakerCheckerError } from './users/index.js'
 export type { Actor, Role } from './users/index.js'

@@ -53,7 +53,7 @@ async function asClerk<T>(io: CommandIo, run: (session: Session) => Promise<T>):
     return result
   } catch (error) {
     if (error instanceof MatchingRequestError) {
-      throw failure(`${error.code}: ${error.message}`, error.status === 400 ? 2 : 1)
+      throw failure(`${error.code}: ${error.message}`, error.kind === 'invalid' ? 2 : 1)
     }
     throw error
   } finally {

@@ -48,7 +48,7 @@ async function importFile(
     ).catch((error: unknown) => {
       if (!(error instanceof MatchingRequestError)) throw error
       for (const detail of error.details ?? []) io.stdout.write(`${detail.path}: ${detail.message}\n`)
-      throw failure(error.message, error.status === 400 ? 2 : 1)
+      throw failure(error.message, error.kind === 'invalid' ? 2 : 1)
     })
     // Like the API: the matches take effect through a matching run before the answer.
     await runMatching({

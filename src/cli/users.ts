@@ -45,7 +45,7 @@ async function asAdmin<T>(io: CommandIo, run: (users: Users, actor: Actor) => Pr
     const users = createUsers({ db: store.db, clock: systemClock, builtinName: config.KIT_API_TOKEN_NAME })
     return await run(users, actor)
   } catch (error) {
-    if (error instanceof UserError) throw failure(error.message, error.status === 400 ? 2 : 1)
+    if (error instanceof UserError) throw failure(error.message, error.kind === 'invalid' ? 2 : 1)
     throw error
   } finally {
     await store.close()

@@ -17,7 +17,7 @@ export type CreditNotes = {
 
 function validationError(details: Array<{ path: string; message: string }>): InvoiceError {
   const message = details.map((detail) => `${detail.path} ${detail.message}`).join('; ')
-  return new InvoiceError(400, 'validation_error', message, details)
+  return new InvoiceError('invalid', 'validation_error', message, details)
 }
 
 /**
@@ -62,7 +62,7 @@ export function createCreditNotes(context: InvoicesContext): CreditNotes {
       )
       if (!outcome.ok) {
         const message = outcome.problems.map((problem) => `${problem.path} ${problem.message}`).join('; ')
-        throw new InvoiceError(422, 'credit_note_rejected', message, outcome.problems)
+        throw new InvoiceError('unprocessable', 'credit_note_rejected', message, outcome.problems)
       }
       if (outcome.changed) await notify([note.invoiceId])
       return { creditNote: creditNoteView(outcome.row), created: outcome.created, changed: outcome.changed }

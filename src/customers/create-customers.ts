@@ -20,10 +20,8 @@ import { CUSTOMER_CSV_SCHEMA } from './customer-csv.js'
 import { validateCustomer, type CustomerInput } from './customer-input.js'
 import { customerView, type Customer, type LearnedLink } from './customer-view.js'
 
-/** A customer operation that did not go through; `status` is the HTTP status, `code` stable. */
-export class CustomerError extends InvoiceError {
-  override readonly name: string = 'CustomerError'
-}
+/** A customer operation that did not go through; `code` is stable. */
+export class CustomerError extends InvoiceError {}
 
 /** What the customer library needs; a `SidecarContext` is one. */
 export type CustomersContext = {
@@ -63,7 +61,7 @@ const listSchema = z.object({
 
 function validationError(details: InvoiceErrorDetail[]): CustomerError {
   return new CustomerError(
-    400,
+    'invalid',
     'validation_error',
     details.map((d) => `${d.path} ${d.message}`.trim()).join('; '),
     details,
@@ -193,7 +191,9 @@ export function createCustomers(context: CustomersContext): Customers {
         const decoded = cursors.decode(cursor, fingerprint)
         if (!decoded.ok) {
           const message = listCursorMessage(decoded.problem, 'name')
-          throw new CustomerError(400, 'invalid_cursor', `cursor ${message}`, [{ path: 'cursor', message }])
+          throw new CustomerError('invalid', 'invalid_cursor', `cursor ${message}`, [
+            { path: 'cursor', message },
+          ])
         }
         afterId = decoded.after
       }

@@ -96,7 +96,7 @@ const listParamsSchema = z.object({
 
 function validationError(details: InvoiceErrorDetail[]): InvoiceError {
   return new InvoiceError(
-    400,
+    'invalid',
     'validation_error',
     details.map((detail) => `${detail.path} ${detail.message}`.trim()).join('; '),
     details,

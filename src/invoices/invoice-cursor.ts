@@ -15,5 +15,5 @@ export function decodeInvoiceCursor(raw: string, fingerprint: string): string {
   const decoded = invoiceCursors.decode(raw, fingerprint)
   if (decoded.ok) return decoded.after
   const message = listCursorMessage(decoded.problem, 'status and customer')
-  throw new InvoiceError(400, 'invalid_cursor', `cursor ${message}`, [{ path: 'cursor', message }])
+  throw new InvoiceError('invalid', 'invalid_cursor', `cursor ${message}`, [{ path: 'cursor', message }])
 }

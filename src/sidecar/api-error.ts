@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express'
-import { issueDetails } from '../api-client/index.js'
+import { BankApiError, issueDetails, ValidationError } from '../api-client/index.js'
+import { DomainError, type DomainErrorKind } from '../errors/index.js'
 import type { z } from 'zod'
 
 export type ApiErrorDetail = { path: string; message: string }
@@ -52,14 +53,33 @@ export function handle(fn: (req: Request, res: Response) => Promise<unknown> | u
   }
 }
 
+/** The one map from a domain refusal to an HTTP status. */
+const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unprocessable: 422,
+  unavailable: 502,
+}
+
+/**
+ * Every error the API answers, as its answer: the API's own, a domain module's refusal, the bank's refusal, a body
+ * the parser refused; `undefined` for anything else (a bug, answered 500).
+ */
+export function apiErrorOf(error: unknown): SidecarApiError | undefined {
+  if (error instanceof SidecarApiError) return error
+  if (error instanceof DomainError) {
+    return new SidecarApiError(STATUS_OF_KIND[error.kind], error.code, error.message, error.details)
+  }
+  if (error instanceof BankApiError) return bankRefusalAnswer(error)
+  if (isBodyParserError(error)) return bodyParserAnswer(error)
+  return undefined
+}
+
 export function answerApiError(onUnexpected: (error: unknown) => void): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
-    const known =
-      error instanceof SidecarApiError
-        ? error
-        : isBodyParserError(error)
-          ? bodyParserAnswer(error)
-          : undefined
+    const known = apiErrorOf(error)
     if (!known) onUnexpected(error)
     const answer =
       known ??
@@ -73,6 +93,37 @@ export function answerApiError(onUnexpected: (error: unknown) => void): ErrorReq
       },
     })
   }
+}
+
+/**
+ * The bank's refusal as this API's error: what the caller can fix (400, 404, 409, 422, 429) keeps the bank's
+ * status and code; the bank refusing bankrec's own key or failing is a 502, since the caller cannot fix it.
+ */
+function bankRefusalAnswer(error: BankApiError): SidecarApiError {
+  if (error instanceof ValidationError) {
+    return new SidecarApiError(400, 'validation_error', error.message, error.details)
+  }
+  const status = error.status
+  if (status === 400 || status === 404 || status === 409 || status === 422 || status === 429) {
+    return new SidecarApiError(
+      status,
+      error.code,
+      `The bank refused the request: ${error.message}`,
+      error.details,
+    )
+  }
+  if (status === 401 || status === 403) {
+    return new SidecarApiError(
+      502,
+      'bank_rejected_api_key',
+      `The bank refused bankrec's API key (${error.code}).`,
+    )
+  }
+  return new SidecarApiError(
+    502,
+    'bank_unavailable',
+    `The bank did not answer usably (${error.code}); retry later.`,
+  )
 }
 
 type BodyParserError = Error & { status?: number; type?: string; code?: string }

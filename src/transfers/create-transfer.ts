@@ -26,9 +26,14 @@ function invalid(where: string, issues: { path: PropertyKey[]; message: string }
     path: [where, ...issue.path.map(String)].join('.'),
     message: issue.message,
   }))
-  return new TransferError(400, 'validation_error', details.map((d) => `${d.path} ${d.message}`).join('; '), {
-    details,
-  })
+  return new TransferError(
+    'invalid',
+    'validation_error',
+    details.map((d) => `${d.path} ${d.message}`).join('; '),
+    {
+      details,
+    },
+  )
 }
 
 /**
@@ -64,7 +69,7 @@ export async function createTransfer(
   })
   if (!created && row.request_fingerprint !== fingerprint) {
     throw new TransferError(
-      409,
+      'conflict',
       'idempotency_key_reused',
       `The Idempotency-Key was already used for transfer ${row.id} with a different request; use a new key for a new transfer.`,
       { transferId: row.id },

@@ -23,7 +23,7 @@ const RETRYABLE: ReadonlySet<string> = new Set(['failed', 'returned'])
  */
 export async function retryTransfer(ctx: TransferContext, id: string): Promise<TransferRecord> {
   const found = await findTransfer(ctx.db, id)
-  if (!found) throw new TransferError(404, 'not_found', `No transfer ${JSON.stringify(id)}.`)
+  if (!found) throw new TransferError('not_found', 'not_found', `No transfer ${JSON.stringify(id)}.`)
   const { row, attempt } = await ctx.db.transaction().execute(async (trx) => {
     // Locked so two retries at once share one attempt instead of sending two.
     const row = (await lockTransfer(trx, found.id))!
@@ -55,7 +55,7 @@ export async function retryTransfer(ctx: TransferContext, id: string): Promise<T
 function refuseUnlessRetryable(row: TransferRow): void {
   if (row.status === 'rejected') {
     throw new TransferError(
-      409,
+      'conflict',
       'transfer_not_retryable',
       `The bank refused transfer ${row.id} when it was created (${row.rejection?.message ?? 'no reason given'}); ` +
         'fix the request and create a new transfer.',
@@ -64,7 +64,7 @@ function refuseUnlessRetryable(row: TransferRow): void {
   }
   if (!RETRYABLE.has(row.status)) {
     throw new TransferError(
-      409,
+      'conflict',
       'transfer_not_retryable',
       `Only a failed or returned transfer can be retried; transfer ${row.id} is ${row.status}.`,
       { transferId: row.id },

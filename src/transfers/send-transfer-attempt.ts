@@ -12,6 +12,7 @@ import {
   type TransferRow,
 } from '../store/index.js'
 import type { TransferContext } from './transfer-context.js'
+import type { DomainErrorKind } from '../errors/index.js'
 import { TransferError } from './transfer-error.js'
 
 /**
@@ -21,11 +22,17 @@ import { TransferError } from './transfer-error.js'
 export const RESUME_WINDOW_MS = 23 * 3_600_000
 
 /** Answers that say the request did not take effect and resending it unchanged cannot help. */
-const REFUSAL_STATUSES: ReadonlySet<number> = new Set([400, 404, 409, 422])
+/** The bank's refusals the caller can fix, as the kind of refusal bankrec passes on. */
+const REFUSAL_KINDS: ReadonlyMap<number, DomainErrorKind> = new Map([
+  [400, 'invalid'],
+  [404, 'not_found'],
+  [409, 'conflict'],
+  [422, 'unprocessable'],
+])
 
 function refusalOf(error: unknown): BankRefusal | undefined {
   if (error instanceof ValidationError) return { code: error.code, message: error.message, status: null }
-  if (error instanceof BankApiError && error.status !== undefined && REFUSAL_STATUSES.has(error.status)) {
+  if (error instanceof BankApiError && error.status !== undefined && REFUSAL_KINDS.has(error.status)) {
     return { code: error.code, message: error.message, status: error.status }
   }
   return undefined
@@ -46,7 +53,7 @@ export async function sendTransferAttempt(
 ): Promise<TransferRow> {
   if (ctx.clock.now().getTime() - attempt.createdAt.getTime() >= RESUME_WINDOW_MS) {
     throw new TransferError(
-      409,
+      'conflict',
       'idempotency_window_passed',
       `The ${attempt.kind} request of transfer ${row.id} was stored on ${attempt.createdAt.toISOString()} and the ` +
         'bank never answered it. Its idempotency key may have expired at the bank, so resending could make a second ' +
@@ -71,7 +78,7 @@ export async function sendTransferAttempt(
         if (attempt.kind === 'create') await recordTransferRejected(trx, row.id, refusal, now)
       })
       throw new TransferError(
-        refusal.status ?? 400,
+        (refusal.status === null ? undefined : REFUSAL_KINDS.get(refusal.status)) ?? 'invalid',
         refusal.code,
         `The bank refused the ${attempt.kind} request of transfer ${row.id}: ${refusal.message}`,
         {
@@ -86,7 +93,7 @@ export async function sendTransferAttempt(
       'the bank did not answer a transfer request; it stays stored with its idempotency key',
     )
     throw new TransferError(
-      502,
+      'unavailable',
       'bank_unavailable',
       `The bank did not answer the ${attempt.kind} request of transfer ${row.id} ` +
         `(${error instanceof Error ? error.message : String(error)}). The request is stored with its idempotency ` +

@@ -1,26 +1,24 @@
-export type TransferErrorDetail = { path: string; message: string }
+import { DomainError, type DomainErrorDetail, type DomainErrorKind } from '../errors/index.js'
 
-/**
- * A transfer operation that did not go through. `status` is the HTTP status the sidecar answers with; `code` is
- * stable; `transferId` names bankrec's stored record when there is one.
- */
-export class TransferError extends Error {
-  override readonly name = 'TransferError'
+export type TransferErrorDetail = DomainErrorDetail
+
+/** A transfer operation that did not go through; `code` is stable; `transferId` names bankrec's stored record. */
+export class TransferError extends DomainError {
+  readonly transferId: string | undefined
 
   constructor(
-    readonly status: number,
-    readonly code: string,
+    kind: DomainErrorKind,
+    code: string,
     message: string,
-    readonly options: { transferId?: string; details?: TransferErrorDetail[]; cause?: unknown } = {},
+    options: { transferId?: string; details?: TransferErrorDetail[]; cause?: unknown } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-  }
-
-  get transferId(): string | undefined {
-    return this.options.transferId
-  }
-
-  get details(): TransferErrorDetail[] | undefined {
-    return this.options.details
+    super(
+      kind,
+      code,
+      message,
+      options.details,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    )
+    this.transferId = options.transferId
   }
 }

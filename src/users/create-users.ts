@@ -64,7 +64,7 @@ export function userActor(row: Pick<UserRow, 'name' | 'role'>): Actor {
 function parse<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {
   const parsed = schema.safeParse(value)
   if (parsed.success) return parsed.data
-  throw new UserError(400, 'validation_error', `${what} ${parsed.error.issues[0]!.message}`)
+  throw new UserError('invalid', 'validation_error', `${what} ${parsed.error.issues[0]!.message}`)
 }
 
 /** Named users with roles; every change is audited in the transaction that makes it. */
@@ -74,7 +74,7 @@ export function createUsers(deps: UsersDeps): Users {
     const name = parse(UserName, value, 'name')
     if (name === deps.builtinName) {
       throw new UserError(
-        400,
+        'invalid',
         'validation_error',
         `name ${name} is the built-in admin's (KIT_API_TOKEN_NAME); pick another`,
       )
@@ -83,7 +83,7 @@ export function createUsers(deps: UsersDeps): Users {
   }
   const activeUser = async (trx: Kysely<Database>, name: string) => {
     const row = await findActiveUser(trx, { name: nameOf(name) })
-    if (!row) throw new UserError(404, 'not_found', `No user ${name}.`)
+    if (!row) throw new UserError('not_found', 'not_found', `No user ${name}.`)
     return row
   }
   return {
@@ -100,7 +100,7 @@ export function createUsers(deps: UsersDeps): Users {
         )
         if (!inserted) {
           throw new UserError(
-            409,
+            'conflict',
             'name_taken',
             `A user named ${name} exists; remove it first to issue a new token.`,
           )

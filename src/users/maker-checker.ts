@@ -1,16 +1,13 @@
+import { DomainError } from '../errors/index.js'
 import type { Actor } from './actor.js'
 import { roleAllows, type Role } from './roles.js'
 
 /** An approval refused: the approver made the thing (`same_person`) or lacks the role (`role_required`). */
-export class MakerCheckerError extends Error {
-  override readonly name = 'MakerCheckerError'
-  readonly status = 403
+export class MakerCheckerError extends DomainError {
+  declare readonly code: 'same_person' | 'role_required'
 
-  constructor(
-    readonly code: 'same_person' | 'role_required',
-    message: string,
-  ) {
-    super(message)
+  constructor(code: 'same_person' | 'role_required', message: string) {
+    super('forbidden', code, message)
   }
 }
 

@@ -265,14 +265,14 @@ describe('idempotency of creation', () => {
     const error = await createTransfer(ctx, params({ memo: 'other' }), { idempotencyKey: key }).catch(
       (e) => e,
     )
-    expect(error).toMatchObject({ status: 409, code: 'idempotency_key_reused' })
+    expect(error).toMatchObject({ kind: 'conflict', code: 'idempotency_key_reused' })
   })
 
   it('does not resend a request stored longer ago than the bank keeps its key', async () => {
     const lost = (await createTransfer(answerLosingContext(), params()).catch((e) => e)) as TransferError
     await harness.sandbox.advance(24 * 3600)
     const error = await retryTransfer(ctx, lost.transferId!).catch((e) => e)
-    expect(error).toMatchObject({ status: 409, code: 'idempotency_window_passed' })
+    expect(error).toMatchObject({ kind: 'conflict', code: 'idempotency_window_passed' })
   })
 
   it('records a request the bank refuses as rejected, and does not retry it', async () => {
@@ -281,7 +281,7 @@ describe('idempotency of creation', () => {
       params({ destination: { type: 'account', accountId: randomUUID() } }),
     ).catch((e) => e)
     expect(error).toBeInstanceOf(TransferError)
-    expect(error.status).toBe(404)
+    expect(error.kind).toBe('not_found')
     const record = (await getTransfer(ctx, error.transferId))!
     expect(record.status).toBe('rejected')
     expect(record.rejection).toMatchObject({ status: 404 })
@@ -329,7 +329,7 @@ describe('retrying a failed transfer', () => {
   it('refuses to retry a transfer that has not failed', async () => {
     const transfer = await created()
     await expect(retryTransfer(ctx, transfer.id)).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       code: 'transfer_not_retryable',
     })
   })

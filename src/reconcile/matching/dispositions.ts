@@ -76,7 +76,8 @@ async function customerFor(
   if (request.kind !== 'on_account') return null
   if (request.customerId) {
     const [customer] = await getCustomers(trx, [request.customerId])
-    if (!customer) throw new MatchingRequestError(404, 'not_found', `No customer ${request.customerId}.`)
+    if (!customer)
+      throw new MatchingRequestError('not_found', 'not_found', `No customer ${request.customerId}.`)
     return customer.id
   }
   const customers = new Set(
@@ -84,7 +85,7 @@ async function customerFor(
   )
   if (customers.size !== 1) {
     throw new MatchingRequestError(
-      400,
+      'invalid',
       'customer_required',
       'Credit on account needs customerId: the exception’s invoices do not name exactly one customer.',
     )
@@ -111,10 +112,10 @@ export async function dispose(
 ): Promise<DispositionRow> {
   return inLock(deps, async (trx) => {
     const exception = await findException(trx, key)
-    if (!exception) throw new MatchingRequestError(404, 'not_found', `No exception ${key}.`)
+    if (!exception) throw new MatchingRequestError('not_found', 'not_found', `No exception ${key}.`)
     if (exception.resolved_at) {
       throw new MatchingRequestError(
-        409,
+        'conflict',
         'exception_resolved',
         `Exception ${key} is already resolved (${exception.resolution}).`,
       )
@@ -125,14 +126,14 @@ export async function dispose(
       exception.amount === null
     ) {
       throw new MatchingRequestError(
-        409,
+        'conflict',
         'not_disposable',
         `Exception ${key} is a ${exception.type}: it holds no part of a payment to dispose of.`,
       )
     }
     if (!exception.settled) {
       throw new MatchingRequestError(
-        409,
+        'conflict',
         'payment_pending',
         `The payment of exception ${key} is still pending: dispose of it once the bank has posted it.`,
       )
@@ -140,14 +141,18 @@ export async function dispose(
     const live = await liveDispositionOf(trx, key)
     if (live) {
       throw new MatchingRequestError(
-        409,
+        'conflict',
         'already_disposed',
         `Exception ${key} has disposition ${live.id} (${live.kind}, ${live.status}): undo it first.`,
       )
     }
     const [transaction] = await loadMatchTransactions(trx, [exception.transaction_id])
     if (!transaction) {
-      throw new MatchingRequestError(404, 'not_found', `No mirrored transaction ${exception.transaction_id}.`)
+      throw new MatchingRequestError(
+        'not_found',
+        'not_found',
+        `No mirrored transaction ${exception.transaction_id}.`,
+      )
     }
     const customerId = await customerFor(trx, request, exception.invoice_ids)
     const amount = new Decimal(exception.amount)
@@ -208,13 +213,13 @@ export function presentDisposition(row: DispositionRow) {
 
 async function existing(trx: Kysely<Database>, id: string): Promise<DispositionRow> {
   const row = /^\d{1,18}$/.test(id) ? await findDisposition(trx, id) : undefined
-  if (!row) throw new MatchingRequestError(404, 'not_found', `No disposition ${id}.`)
+  if (!row) throw new MatchingRequestError('not_found', 'not_found', `No disposition ${id}.`)
   return row
 }
 
 function conflict(row: DispositionRow, wanted: string): MatchingRequestError {
   return new MatchingRequestError(
-    409,
+    'conflict',
     'disposition_state',
     `Disposition ${row.id} is ${row.status}: only a ${wanted} one can be changed so.`,
   )
@@ -240,7 +245,7 @@ export async function decideDisposition(
       const exception = await findException(trx, row.exception_key)
       if (!exception || exception.resolved_at || !new Decimal(exception.amount ?? 0).equals(row.amount)) {
         throw new MatchingRequestError(
-          409,
+          'conflict',
           'exception_changed',
           `Exception ${row.exception_key} no longer holds ${row.amount} open: decline this disposition and make a new one.`,
         )

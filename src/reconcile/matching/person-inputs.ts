@@ -104,10 +104,11 @@ export async function learnPayer(
 
 export async function inflow(trx: Kysely<Database>, transactionId: string) {
   const [row] = await loadMatchTransactions(trx, [transactionId])
-  if (!row) throw new MatchingRequestError(404, 'not_found', `No mirrored transaction ${transactionId}.`)
+  if (!row)
+    throw new MatchingRequestError('not_found', 'not_found', `No mirrored transaction ${transactionId}.`)
   if (row.amount === null || new Decimal(row.amount).lte(0)) {
     throw new MatchingRequestError(
-      409,
+      'conflict',
       'not_an_inflow',
       `Transaction ${transactionId} is not an inflow: only incoming payments settle invoices.`,
     )
@@ -154,9 +155,9 @@ export async function addManualMatch(
   await inLock(deps, async (trx) => {
     const transaction = await inflow(trx, input.transactionId)
     const [invoice] = await loadInvoicesById(trx, [input.invoiceId])
-    if (!invoice) throw new MatchingRequestError(404, 'not_found', `No invoice ${input.invoiceId}.`)
+    if (!invoice) throw new MatchingRequestError('not_found', 'not_found', `No invoice ${input.invoiceId}.`)
     if (invoice.voided_at)
-      throw new MatchingRequestError(409, 'invoice_void', `Invoice ${input.invoiceId} is void.`)
+      throw new MatchingRequestError('conflict', 'invoice_void', `Invoice ${input.invoiceId} is void.`)
     const [state] = await loadInvoiceStates(trx, [input.invoiceId])
     const { free, held } = await unallocatedOf(trx, transaction)
     const current = held.get(input.invoiceId) ?? new Decimal(0)
@@ -167,7 +168,7 @@ export async function addManualMatch(
       : Decimal.min(open.gt(0) ? open : available, available)
     if (asked.lte(0) || asked.gt(available)) {
       throw new MatchingRequestError(
-        409,
+        'conflict',
         'exceeds_payment',
         `Transaction ${input.transactionId} has ${free.toFixed(2)} not yet allocated or disposed` +
           (mode === 'replace' ? ` and pays invoice ${input.invoiceId} ${current.toFixed(2)}` : '') +
@@ -208,7 +209,7 @@ export async function giveBack(deps: PersonInputDeps, transactionId: string): Pr
     const matches = await loadManualMatches(trx, [transactionId])
     if (matches.length === 0) {
       throw new MatchingRequestError(
-        409,
+        'conflict',
         'not_taken_over',
         `Transaction ${transactionId} has no person's matches: the engine matches it already.`,
       )
@@ -235,10 +236,11 @@ export async function removeAllocation(
 ): Promise<{ transactionId: string }> {
   return inLock(deps, async (trx) => {
     const allocation = await findAllocation(trx, allocationId)
-    if (!allocation) throw new MatchingRequestError(404, 'not_found', `No allocation ${allocationId}.`)
+    if (!allocation)
+      throw new MatchingRequestError('not_found', 'not_found', `No allocation ${allocationId}.`)
     if (allocation.reversed_at) {
       throw new MatchingRequestError(
-        409,
+        'conflict',
         'allocation_reversed',
         `Allocation ${allocationId} is already reversed.`,
       )
@@ -265,12 +267,12 @@ export async function removeAllocation(
 
 async function openSuggestion(trx: Kysely<Database>, key: string, action: 'accept' | 'reject') {
   const exception = await findException(trx, key)
-  if (!exception) throw new MatchingRequestError(404, 'not_found', `No exception ${key}.`)
+  if (!exception) throw new MatchingRequestError('not_found', 'not_found', `No exception ${key}.`)
   // A return is applied by the engine; rejecting it undoes it (the payment's allocations come back).
   const allowed = action === 'reject' ? ['suggested_match', 'payment_returned'] : ['suggested_match']
   if (!allowed.includes(exception.type)) {
     throw new MatchingRequestError(
-      409,
+      'conflict',
       'not_a_suggestion',
       `Exception ${key} is a ${exception.type}, not a suggestion${action === 'reject' ? ' or a return' : ''}: ` +
         'resolve it with POST /api/exceptions/{key}/dispose (write_off, clearing, refund, on_account or ignore).',
@@ -278,7 +280,7 @@ async function openSuggestion(trx: Kysely<Database>, key: string, action: 'accep
   }
   if (exception.resolved_at) {
     throw new MatchingRequestError(
-      409,
+      'conflict',
       'exception_resolved',
       `Exception ${key} is already resolved (${exception.resolution}).`,
     )

@@ -92,7 +92,7 @@ async function adviceLines(
   }
   if (problems.length > 0) {
     throw new MatchingRequestError(
-      422,
+      'unprocessable',
       'invalid_remittance',
       `${problems.map((p) => `${p.path} ${p.message}`).join('; ')}. Nothing was applied.`,
       problems,
@@ -116,7 +116,7 @@ export async function importRemittance(
     const transaction = await inflow(trx, transactionId)
     if ((await activeDispositionsOf(trx, [transactionId])).length > 0) {
       throw new MatchingRequestError(
-        409,
+        'conflict',
         'payment_disposed',
         `Transaction ${transactionId} has part of it disposed of: undo its dispositions before importing an advice.`,
       )
@@ -130,7 +130,7 @@ export async function importRemittance(
     if (!split.ok) {
       const total = lines.reduce((sum, line) => sum.plus(line.amount), new Decimal(0))
       throw new MatchingRequestError(
-        422,
+        'unprocessable',
         'remittance_mismatch',
         `The advice's invoices (${total.toFixed(2)}) less its fee (${fee.toFixed(2)}) are ` +
           `${total.minus(fee).toFixed(2)}, the bank line ${new Decimal(transaction.amount ?? 0).toFixed(2)}: ` +

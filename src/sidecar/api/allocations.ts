@@ -6,7 +6,6 @@ import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
 import { decodeKeyCursor, keyPage, listFingerprint } from './key-cursor.js'
-import { asApiError } from './domain-error.js'
 import { presentAllocation } from './present-matching.js'
 
 const Query = z.object({
@@ -62,7 +61,7 @@ export function allocationRoutes(context: SidecarContext): Router {
     requireRole('clerk'),
     handle(async (req, res) => {
       const body = parseRequest(ManualMatch, req.body, 'body')
-      await asApiError(() => context.reconcile.manualMatch(body, actorOf(res)))
+      await context.reconcile.manualMatch(body, actorOf(res))
       const allocation = (await activeAllocationsOfTransactions(db, [body.transactionId])).find(
         (row) => row.invoice_id === body.invoiceId && row.made_by === 'person',
       )
@@ -81,7 +80,7 @@ export function allocationRoutes(context: SidecarContext): Router {
     requireRole('clerk'),
     handle(async (req, res) => {
       const { id } = parseRequest(TransactionParams, req.params, 'params')
-      const done = await asApiError(() => context.reconcile.giveBack(id, actorOf(res)))
+      const done = await context.reconcile.giveBack(id, actorOf(res))
       const allocations = await activeAllocationsOfTransactions(db, [id])
       res.json({ transactionId: id, removed: done.removed, allocations: allocations.map(presentAllocation) })
     }),
@@ -91,7 +90,7 @@ export function allocationRoutes(context: SidecarContext): Router {
     requireRole('clerk'),
     handle(async (req, res) => {
       const { id } = parseRequest(Params, req.params, 'params')
-      await asApiError(() => context.reconcile.unmatch(id, actorOf(res)))
+      await context.reconcile.unmatch(id, actorOf(res))
       const row = await findAllocation(db, id)
       res.json(presentAllocation(row!))
     }),

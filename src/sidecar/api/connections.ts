@@ -10,7 +10,6 @@ import { getConnectionHealth, listMirroredConnections } from '../../store/index.
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
-import { bankApiError } from './bank-api-error.js'
 
 const IdParams = z.object({ id: z.string().min(1).max(200) })
 
@@ -50,14 +49,6 @@ export function connectionRoutes(context: SidecarContext): Router {
     openIncident: presentIncident(health?.incident),
   })
 
-  const bankCall = async <T>(call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call()
-    } catch (error) {
-      throw bankApiError(error)
-    }
-  }
-
   router.get(
     '/connections',
     handle(async (_req, res) => {
@@ -90,7 +81,7 @@ export function connectionRoutes(context: SidecarContext): Router {
     requireRole('admin'),
     handle(async (req, res) => {
       const body = parseRequest(ConnectionCreateParams, req.body ?? {}, 'body')
-      const connection = await bankCall(() => client.connections.create(body))
+      const connection = await client.connections.create(body)
       res.status(201).json(answer(connection, await seen(connection)))
     }),
   )
@@ -98,7 +89,7 @@ export function connectionRoutes(context: SidecarContext): Router {
     '/connections/:id',
     handle(async (req, res) => {
       const { id } = parseRequest(IdParams, req.params, 'params')
-      const connection = await bankCall(() => client.connections.get(id))
+      const connection = await client.connections.get(id)
       res.json(answer(connection, await seen(connection)))
     }),
   )
@@ -108,7 +99,7 @@ export function connectionRoutes(context: SidecarContext): Router {
     handle(async (req, res) => {
       const { id } = parseRequest(IdParams, req.params, 'params')
       const body = parseRequest(ConnectionCredentialsParams, req.body ?? {}, 'body')
-      const connection = await bankCall(() => client.connections.submitCredentials(id, body))
+      const connection = await client.connections.submitCredentials(id, body)
       res.json(answer(connection, await seen(connection)))
     }),
   )
@@ -117,7 +108,7 @@ export function connectionRoutes(context: SidecarContext): Router {
     requireRole('admin'),
     handle(async (req, res) => {
       const { id } = parseRequest(IdParams, req.params, 'params')
-      const connection = await bankCall(() => client.connections.completeSetup(id))
+      const connection = await client.connections.completeSetup(id)
       res.json(answer(connection, await seen(connection)))
     }),
   )
@@ -127,7 +118,7 @@ export function connectionRoutes(context: SidecarContext): Router {
     handle(async (req, res) => {
       const { id } = parseRequest(IdParams, req.params, 'params')
       // Only a connection (the mirror's, else the bank's): anything else would queue a sync that can only fail.
-      if (!(await bankCall(() => context.requestKnownSync(id, 'api')))) {
+      if (!(await context.requestKnownSync(id, 'api'))) {
         throw new SidecarApiError(404, 'not_found', `No connection ${JSON.stringify(id)} at the bank.`)
       }
       res.status(202).json({ connectionId: id, status: 'queued' })

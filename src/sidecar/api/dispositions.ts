@@ -6,7 +6,6 @@ import { listDispositions } from '../../store/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
-import { asApiError } from './domain-error.js'
 
 const Query = z.object({
   status: z.enum(['pending_approval', 'active', 'declined', 'undone']).optional(),
@@ -33,7 +32,7 @@ export function dispositionRoutes(context: SidecarContext): Router {
     handle(async (req, res) => {
       const { key } = parseRequest(KeyParams, req.params, 'params')
       const body = parseRequest(DispositionRequestSchema.strict(), req.body, 'body')
-      const row = await asApiError(() => context.reconcile.dispose(key, body, actorOf(res)))
+      const row = await context.reconcile.dispose(key, body, actorOf(res))
       res.status(row.status === 'pending_approval' ? 202 : 201).json(presentDisposition(row))
     }),
   )
@@ -56,7 +55,7 @@ export function dispositionRoutes(context: SidecarContext): Router {
       requireRole('clerk'),
       handle(async (req, res) => {
         const { id } = parseRequest(IdParams, req.params, 'params')
-        const row = await asApiError(() => context.reconcile.decideDisposition(id, decision, actorOf(res)))
+        const row = await context.reconcile.decideDisposition(id, decision, actorOf(res))
         res.json(presentDisposition(row))
       }),
     )
@@ -66,7 +65,7 @@ export function dispositionRoutes(context: SidecarContext): Router {
     requireRole('clerk'),
     handle(async (req, res) => {
       const { id } = parseRequest(IdParams, req.params, 'params')
-      const row = await asApiError(() => context.reconcile.undoDisposition(id, actorOf(res)))
+      const row = await context.reconcile.undoDisposition(id, actorOf(res))
       res.json(presentDisposition(row))
     }),
   )

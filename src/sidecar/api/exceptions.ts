@@ -6,7 +6,6 @@ import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
 import { decodeKeyCursor, keyPage, listFingerprint } from './key-cursor.js'
-import { asApiError } from './domain-error.js'
 import { presentException } from './present-matching.js'
 
 const ExceptionType = z.enum([
@@ -61,11 +60,9 @@ export function exceptionRoutes(context: SidecarContext): Router {
       requireRole('clerk'),
       handle(async (req, res) => {
         const { key } = parseRequest(Params, req.params, 'params')
-        await asApiError(() =>
-          action === 'accept'
-            ? context.reconcile.acceptSuggestion(key, actorOf(res))
-            : context.reconcile.rejectSuggestion(key, actorOf(res)),
-        )
+        await (action === 'accept'
+          ? context.reconcile.acceptSuggestion(key, actorOf(res))
+          : context.reconcile.rejectSuggestion(key, actorOf(res)))
         const row = await findException(db, key)
         if (!row) throw new SidecarApiError(404, 'not_found', `No exception ${key}.`)
         res.json(presentException(row))

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express'
 import { importRefusalMessage, type CsvInput, type CsvRowsRefusal } from '../../csv-rows/index.js'
-import { InvoiceError } from '../../invoices/index.js'
+import { DomainError } from '../../errors/index.js'
 import { SidecarApiError } from '../api-error.js'
 import { refuseLargeBody } from '../refuse-large-body.js'
 import { csvBodyStream, discardRest } from './csv-body.js'
@@ -10,14 +10,12 @@ import { unstorableLine } from './refuse-unstorable-text.js'
 const CSV_BODY_LIMIT = 50 * 1024 * 1024
 const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv']
 
-/** Library errors become API errors whose paths say where the field was: params, body or query. */
+/** A library refusal whose field paths say where in the request the field was: params, body or query. */
 export function libraryError(error: unknown, where: (path: string) => string): unknown {
-  if (!(error instanceof InvoiceError)) return error
-  const details = error.details?.map((detail) => ({ path: where(detail.path), message: detail.message }))
-  const message = details
-    ? details.map((detail) => `${detail.path} ${detail.message}`).join('; ')
-    : error.message
-  return new SidecarApiError(error.status, error.code, message, details)
+  if (!(error instanceof DomainError) || !error.details) return error
+  const details = error.details.map((detail) => ({ path: where(detail.path), message: detail.message }))
+  const message = details.map((detail) => `${detail.path} ${detail.message}`).join('; ')
+  return new DomainError(error.kind, error.code, message, details)
 }
 
 export const inBody = (path: string) => (path === 'id' ? 'params.id' : path ? `body.${path}` : 'body')

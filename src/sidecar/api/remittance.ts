@@ -11,7 +11,6 @@ import {
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
-import { asApiError } from './domain-error.js'
 import { csvBody, importCsvBody, rejectImport } from './library-request.js'
 
 const JsonAdvice = z.strictObject({
@@ -50,7 +49,7 @@ export function remittanceRoutes(context: SidecarContext): Router {
         }
         advice = parsed.advice
       }
-      const result = await asApiError(() => context.reconcile.importRemittance(id, advice, actorOf(res)))
+      const result = await context.reconcile.importRemittance(id, advice, actorOf(res))
       res.status(201).json({ transactionId: id, ...result })
     }),
   )

@@ -2,13 +2,7 @@ import { Router } from 'express'
 import { z } from 'zod'
 import { Limit, TransferStatus, Uuid } from '../../api-client/index.js'
 import { listAttemptsOfTransfers, readTransfersPage } from '../../store/index.js'
-import {
-  createTransfer,
-  getTransfer,
-  presentTransfer,
-  retryTransfer,
-  TransferError,
-} from '../../transfers/index.js'
+import { createTransfer, getTransfer, presentTransfer, retryTransfer } from '../../transfers/index.js'
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
@@ -22,11 +16,6 @@ const ListQuery = z.object({
   cursor: z.string().min(1).optional(),
   limit: Limit.default(50),
 })
-
-function asApiError(error: unknown): unknown {
-  if (!(error instanceof TransferError)) return error
-  return new SidecarApiError(error.status, error.code, error.message, error.details)
-}
 
 /**
  * POST /api/transfers (the seed's create-transfer body; the caller's Idempotency-Key is honoured, one is generated
@@ -43,8 +32,6 @@ export function transferRoutes(context: SidecarContext): Router {
     handle(async (req, res) => {
       const result = await createTransfer(ctx, req.body, {
         idempotencyKey: req.get('idempotency-key'),
-      }).catch((error: unknown) => {
-        throw asApiError(error)
       })
       if (result.replayed) res.setHeader('Idempotent-Replayed', 'true')
       res.status(result.replayed ? 200 : 201).json(result.transfer)
@@ -86,9 +73,7 @@ export function transferRoutes(context: SidecarContext): Router {
     '/transfers/:id/retry',
     requireRole('admin'),
     handle(async (req, res) => {
-      const transfer = await retryTransfer(ctx, String(req.params.id)).catch((error: unknown) => {
-        throw asApiError(error)
-      })
+      const transfer = await retryTransfer(ctx, String(req.params.id))
       res.json(transfer)
     }),
   )

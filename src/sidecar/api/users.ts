@@ -4,7 +4,6 @@ import { RoleSchema } from '../../users/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import { actorOf, identityOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
-import { asApiError } from './domain-error.js'
 
 const NewUser = z.strictObject({ name: z.string().max(200), role: RoleSchema })
 const RoleChange = z.strictObject({ role: RoleSchema })
@@ -34,7 +33,7 @@ export function userRoutes(context: SidecarContext): Router {
     requireRole('admin'),
     handle(async (req, res) => {
       const body = parseRequest(NewUser, req.body, 'body')
-      const created = await asApiError(() => context.users.add(body, actorOf(res)))
+      const created = await context.users.add(body, actorOf(res))
       res.status(201).json(created)
     }),
   )
@@ -44,7 +43,7 @@ export function userRoutes(context: SidecarContext): Router {
     handle(async (req, res) => {
       const { name } = parseRequest(Params, req.params, 'params')
       const { role } = parseRequest(RoleChange, req.body, 'body')
-      res.json(await asApiError(() => context.users.setRole(name, role, actorOf(res))))
+      res.json(await context.users.setRole(name, role, actorOf(res)))
     }),
   )
   router.delete(
@@ -52,7 +51,7 @@ export function userRoutes(context: SidecarContext): Router {
     requireRole('admin'),
     handle(async (req, res) => {
       const { name } = parseRequest(Params, req.params, 'params')
-      res.json(await asApiError(() => context.users.remove(name, actorOf(res))))
+      res.json(await context.users.remove(name, actorOf(res)))
     }),
   )
   return router

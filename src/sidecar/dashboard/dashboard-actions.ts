@@ -3,7 +3,8 @@ import { z } from 'zod'
 import { DecimalString, Uuid } from '../../api-client/index.js'
 import { DispositionRequestSchema, MatchingRequestError } from '../../reconcile/index.js'
 import { activeAllocationsOfTransactions } from '../../store/index.js'
-import { MakerCheckerError, roleAllows, type Actor, type Role } from '../../users/index.js'
+import { DomainError } from '../../errors/index.js'
+import { roleAllows, type Actor, type Role } from '../../users/index.js'
 import { forbiddenMessage, isRefusal } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
 import { money } from './format.js'
@@ -87,11 +88,7 @@ export function dashboardActions(context: SidecarContext): Router {
     }
 
   const failed = (res: Response, back: string, error: unknown) => {
-    if (
-      error instanceof MatchingRequestError ||
-      error instanceof MakerCheckerError ||
-      error instanceof z.ZodError
-    ) {
+    if (error instanceof DomainError || error instanceof z.ZodError) {
       const text =
         error instanceof z.ZodError
           ? error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`.trim()).join('; ')
@@ -126,7 +123,7 @@ export function dashboardActions(context: SidecarContext): Router {
       )
       if (!allocation) {
         throw new MatchingRequestError(
-          409,
+          'conflict',
           'nothing_allocated',
           'The match was recorded but allocates nothing: the payment or the invoice has nothing left.',
         )
@@ -171,7 +168,7 @@ export function dashboardActions(context: SidecarContext): Router {
     act('clerk', async (req, actor) => {
       const id = String(req.params.id)
       if (!/^\d{1,18}$/.test(id))
-        throw new MatchingRequestError(400, 'validation_error', 'No such allocation.')
+        throw new MatchingRequestError('invalid', 'validation_error', 'No such allocation.')
       await context.reconcile.unmatch(id, actor)
       return 'Allocation removed; the payment is matched again without it.'
     }),
@@ -181,7 +178,11 @@ export function dashboardActions(context: SidecarContext): Router {
     act('clerk', async (req) => {
       const id = String(req.params.id)
       if (!(await context.requestKnownSync(id, 'dashboard'))) {
-        throw new MatchingRequestError(404, 'not_found', `No connection ${id} at the bank; nothing queued.`)
+        throw new MatchingRequestError(
+          'not_found',
+          'not_found',
+          `No connection ${id} at the bank; nothing queued.`,
+        )
       }
       return 'Sync queued.'
     }),
