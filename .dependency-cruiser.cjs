@@ -36,12 +36,11 @@ module.exports = {
     },
     {
       name: 'store-holds-no-domain-logic',
-      // A warning until invoices-repo and customers-repo take the matcher's keys from their callers (issue 18).
-      severity: 'warn',
+      severity: 'error',
       comment: 'The store may use domain types, not domain code.',
       from: { path: '^src/store/' },
       to: {
-        path: '^src/(reconcile|alerts|receiver|sidecar|invoices|customers|transfers|app-events|users)/',
+        path: '^src/(reconcile|alerts|receiver|sidecar|invoices|customers|credit-notes|journal|transfers|app-events|users)/',
         dependencyTypesNot: ['type-only'],
       },
     },

@@ -5,6 +5,7 @@ import { parseCsvRows, type CsvInput, type CsvRowsRefusal } from '../csv-rows/in
 import { InvoiceError, type InvoiceErrorDetail } from '../invoices/index.js'
 import { createListCursorCodec, listCursorMessage, listFingerprint } from '../list-cursor/index.js'
 import { customerPayerKeys } from '../reconcile/index.js'
+import { normalizeName } from '../reconcile/matcher/index.js'
 import {
   activeCustomerLinks,
   enqueueMatches,
@@ -18,6 +19,7 @@ import {
 } from '../store/index.js'
 import { CUSTOMER_CSV_SCHEMA } from './customer-csv.js'
 import { validateCustomer, type CustomerInput } from './customer-input.js'
+import { customerWrite } from './customer-keys.js'
 import { customerView, type Customer, type LearnedLink } from './customer-view.js'
 
 /** A customer operation that did not go through; `code` is stable. */
@@ -120,7 +122,7 @@ export function createCustomers(context: CustomersContext): Customers {
 
   async function write(customers: readonly CustomerInput[]) {
     const outcomes = await db.transaction().execute(async (trx) => {
-      const written = await upsertCustomers(trx, customers, context.clock.now())
+      const written = await upsertCustomers(trx, customers.map(customerWrite), context.clock.now())
       await queueMatching(
         trx,
         written.filter((outcome) => outcome.changed).map((outcome) => outcome.row),
@@ -197,7 +199,8 @@ export function createCustomers(context: CustomersContext): Customers {
         }
         afterId = decoded.after
       }
-      const rows = await listCustomers(db, { name, afterId, limit: limit + 1 })
+      const nameKey = name === undefined ? undefined : normalizeName(name)
+      const rows = await listCustomers(db, { nameKey, afterId, limit: limit + 1 })
       const page = rows.slice(0, limit)
       const hasMore = rows.length > limit
       return {

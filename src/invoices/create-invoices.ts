@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely'
 import { z } from 'zod'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
+import { normalizeName } from '../reconcile/matcher/index.js'
 import {
   getInvoice,
   getInvoices,
@@ -14,6 +15,7 @@ import {
 } from '../store/index.js'
 import { decodeInvoiceCursor, encodeInvoiceCursor, invoiceListFingerprint } from './invoice-cursor.js'
 import { InvoiceError, type InvoiceErrorDetail } from './invoice-error.js'
+import { withKeys } from './invoice-keys.js'
 import { validateInvoice, type InvoiceInput } from './invoice-input.js'
 import { invoiceView, type Invoice } from './invoice-view.js'
 import {
@@ -164,7 +166,10 @@ export function createInvoices(context: InvoicesContext): Invoices {
     invoices: InvoiceInput[],
     onProgress?: (written: number) => void,
   ): Promise<Array<{ row: InvoiceWithState; created: boolean; changed: boolean }>> {
-    const outcomes = await upsertInvoices(db, invoices, context.clock.now(), { afterWrite, onProgress })
+    const outcomes = await upsertInvoices(db, invoices.map(withKeys), context.clock.now(), {
+      afterWrite,
+      onProgress,
+    })
     await notify(outcomes.filter((outcome) => outcome.changed).map((outcome) => outcome.row.id))
     const states = new Map<string, InvoiceWithState>()
     for (let start = 0; start < outcomes.length; start += STATE_READ_CHUNK) {
@@ -196,7 +201,7 @@ export function createInvoices(context: InvoicesContext): Invoices {
       const parsed = await parseInvoiceCsv(csv, options)
       if (!parsed.ok) return parsed
       const total = parsed.invoices.length
-      const outcomes = await upsertInvoices(db, parsed.invoices, context.clock.now(), {
+      const outcomes = await upsertInvoices(db, parsed.invoices.map(withKeys), context.clock.now(), {
         afterWrite,
         onProgress: (written) => options.onWritten?.(written, total),
       })
@@ -228,7 +233,8 @@ export function createInvoices(context: InvoicesContext): Invoices {
       const { status, customer, cursor, limit } = parsed.data
       const fingerprint = invoiceListFingerprint({ status, customer })
       const afterId = cursor === undefined ? undefined : decodeInvoiceCursor(cursor, fingerprint)
-      const rows = await listInvoices(db, { status, customer, afterId, limit: limit + 1 })
+      const customerKey = customer === undefined ? undefined : normalizeName(customer)
+      const rows = await listInvoices(db, { status, customerKey, afterId, limit: limit + 1 })
       const page = rows.slice(0, limit)
       const hasMore = rows.length > limit
       return {

@@ -13,7 +13,7 @@ describe('invoice list cursors', () => {
     expect(() => decodeInvoiceCursor(encodeInvoiceCursor('inv_42', fingerprint), other)).toThrow(
       expect.objectContaining({
         code: 'invalid_cursor',
-        status: 400,
+        kind: 'invalid',
         message: expect.stringMatching(/other filters/),
       }),
     )

@@ -19,6 +19,7 @@ const row: InvoiceRow = {
   customer_id: 'cus_1',
   payment_reference: 'RF18539007547034',
   match_keys: ['INV 1', 'INV1', '1', 'RF18539007547034'],
+  keys_version: 1,
   discount_percent: null,
   discount_until: null,
   credited: '0',

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import type { BankrecEnv } from '../config/index.js'
+import { rekeyInvoices } from '../invoices/index.js'
 import type { Logger } from '../observability/index.js'
 import {
   createDatabase,
@@ -48,6 +49,8 @@ export async function openStore(config: BankrecEnv, logger: Logger, cwd = proces
     if (applied.length > 0) logger.info({ applied }, 'database migrated')
     const sealed = await sealPlaintextWebhookSecrets(store.db, secretBox)
     if (sealed > 0) logger.info({ sealed }, 'webhook signing secrets sealed at rest')
+    const rekeyed = await rekeyInvoices(store.db)
+    if (rekeyed > 0) logger.info({ rekeyed }, 'invoice lookup keys made with the current rules')
   } catch (error) {
     await store.db.destroy()
     await embedded?.stop()

@@ -1,5 +1,4 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
-import { accountTail, compactAccount, normalizeName } from '../reconcile/matcher/index.js'
 import type { CustomerLinksTable, CustomersTable, Database } from './database.js'
 
 export type CustomerRow = Selectable<CustomersTable>
@@ -11,14 +10,12 @@ export type CustomerWrite = {
   name: string
   aliases: readonly string[]
   bankAccounts: readonly string[]
+  /** What payers are compared by, worked out by the caller: normalized name and aliases, bank account tails. */
+  nameKeys: readonly string[]
+  accountTails: readonly string[]
 }
 
 export type CustomerUpsertOutcome = { row: CustomerRow; created: boolean; changed: boolean }
-
-/** The normalized name and aliases: what payers' names are compared with. */
-export function customerNameKeys(name: string, aliases: readonly string[]): string[] {
-  return [...new Set([name, ...aliases].map(normalizeName).filter(Boolean))]
-}
 
 function toRow(customer: CustomerWrite, now: Date) {
   return {
@@ -26,8 +23,8 @@ function toRow(customer: CustomerWrite, now: Date) {
     name: customer.name,
     aliases: [...customer.aliases],
     bank_accounts: [...customer.bankAccounts],
-    name_keys: customerNameKeys(customer.name, customer.aliases),
-    account_tails: [...new Set(customer.bankAccounts.map((account) => accountTail(compactAccount(account))))],
+    name_keys: [...customer.nameKeys],
+    account_tails: [...customer.accountTails],
     created_at: now,
     updated_at: now,
   }
@@ -96,11 +93,11 @@ export async function getCustomers(db: Kysely<Database>, ids: readonly string[])
 /** One keyset page ordered by id; ask for limit + 1 rows to learn whether more follow. */
 export async function listCustomers(
   db: Kysely<Database>,
-  filter: { name?: string; afterId?: string; limit: number },
+  filter: { nameKey?: string; afterId?: string; limit: number },
 ): Promise<CustomerRow[]> {
   let query = db.selectFrom('customers').selectAll()
-  if (filter.name !== undefined) {
-    query = query.where(sql<boolean>`name_keys @> array[${normalizeName(filter.name)}]::text[]`)
+  if (filter.nameKey !== undefined) {
+    query = query.where(sql<boolean>`name_keys @> array[${filter.nameKey}]::text[]`)
   }
   if (filter.afterId !== undefined) query = query.where('id', '>', filter.afterId)
   return query.orderBy('id').limit(filter.limit).execute()

@@ -319,6 +319,8 @@ export type InvoicesTable = {
   payment_reference: ColumnType<string | null, string | null | undefined, string | null>
   /** Every key a payment can name the invoice by (matcher's invoiceMatchKeys), GIN-indexed. */
   match_keys: ColumnType<string[], string[] | undefined, string[]>
+  /** The version of the key rules that made normalized_number, customer_keys and match_keys; older ones are re-keyed. */
+  keys_version: ColumnType<number, number | undefined, number>
   /** Early-payment discount terms: percent off when paid on or before `discount_until` (both or neither). */
   discount_percent: ColumnType<string | null, string | null | undefined, string | null>
   discount_until: ColumnType<string | null, string | null | undefined, string | null>

@@ -135,14 +135,15 @@ export {
   getInvoices,
   listInvoices,
   voidInvoice,
-  normalizedInvoiceNumber,
-  customerKeys,
+  invoicesWithStaleKeys,
+  writeInvoiceKeys,
 } from './invoices-repo.js'
 export type {
   InvoiceRow,
   InvoiceWithState,
   InvoiceStateColumns,
   InvoiceWrite,
+  InvoiceKeys,
   InvoiceUpsertOutcome,
   InvoiceListFilter,
   InvoicesWrittenHook,
@@ -219,7 +220,6 @@ export { findActiveUser, insertUser, listUsers, revokeUser, setUserRole } from '
 export type { NewUser, UserRow } from './users-repo.js'
 export {
   activeCustomerLinks,
-  customerNameKeys,
   getCustomers,
   learnCustomerLinks,
   listCustomers,

@@ -1,5 +1,4 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
-import { invoiceMatchKeys, normalizeName, tokenKey } from '../reconcile/matcher/index.js'
 import type { Database, InvoicesTable, InvoiceStateTable } from './database.js'
 
 export type InvoiceRow = Selectable<InvoicesTable>
@@ -29,6 +28,16 @@ export type InvoiceWrite = {
   customerId?: string | null
   paymentReference?: string | null
   earlyPaymentDiscount?: { percent: string; until: string } | null
+  /** What matching looks the invoice up by, worked out by the caller (the store knows no matching rules). */
+  keys: InvoiceKeys
+}
+
+/** An invoice's lookup keys, and the version of the rules that made them (stale versions are re-keyed). */
+export type InvoiceKeys = {
+  normalizedNumber: string
+  customerKeys: string[]
+  matchKeys: string[]
+  version: number
 }
 
 /** `changed` is false when the stored invoice already had these fields (nothing written, version kept). */
@@ -40,8 +49,8 @@ export type InvoiceListFilter = {
    * matching has not looked at yet is `open`.
    */
   status?: string
-  /** Matched, normalized, against the customer name and every alias. */
-  customer?: string
+  /** A normalized customer name, matched against the normalized name and every alias. */
+  customerKey?: string
   /** Keyset: only invoices whose id sorts after this one. */
   afterId?: string
   /** Page size; the caller asks for one more row than it shows to learn whether more follow. */
@@ -51,37 +60,19 @@ export type InvoiceListFilter = {
 /** Runs inside the writing transaction with the ids actually written (created, changed or voided). */
 export type InvoicesWrittenHook = (trx: Transaction<Database>, changedIds: string[]) => Promise<void>
 
-/** 16 parameters a row: 1,000 rows stay well below PostgreSQL's 65,535 bind parameters. */
+/** 21 parameters a row: 1,000 rows stay well below PostgreSQL's 65,535 bind parameters. */
 const ROWS_PER_STATEMENT = 1000
-
-/** The key an invoice number is compared by: the matcher's tokens, so `INV-0001001` and `inv 1001` are one. */
-export function normalizedInvoiceNumber(number: string): string {
-  return tokenKey(number).join(' ')
-}
-
-/** The normalized customer name and aliases, without empties or repeats. */
-export function customerKeys(
-  name: string | null | undefined,
-  aliases: readonly string[] | null | undefined,
-): string[] {
-  const keys = new Set<string>()
-  for (const value of [name, ...(aliases ?? [])]) {
-    const key = normalizeName(value)
-    if (key) keys.add(key)
-  }
-  return [...keys]
-}
 
 function toRow(invoice: InvoiceWrite, now: Date) {
   return {
     id: invoice.id,
     number: invoice.number,
-    normalized_number: normalizedInvoiceNumber(invoice.number),
+    normalized_number: invoice.keys.normalizedNumber,
     amount: invoice.amount,
     currency: invoice.currency,
     customer_name: invoice.customerName ?? null,
     customer_aliases: [...(invoice.customerAliases ?? [])],
-    customer_keys: customerKeys(invoice.customerName, invoice.customerAliases),
+    customer_keys: invoice.keys.customerKeys,
     issue_date: invoice.issueDate ?? null,
     due_date: invoice.dueDate ?? null,
     entity_id: invoice.entityId ?? null,
@@ -91,7 +82,8 @@ function toRow(invoice: InvoiceWrite, now: Date) {
     payment_reference: invoice.paymentReference ?? null,
     discount_percent: invoice.earlyPaymentDiscount?.percent ?? null,
     discount_until: invoice.earlyPaymentDiscount?.until ?? null,
-    match_keys: invoiceMatchKeys(invoice),
+    match_keys: invoice.keys.matchKeys,
+    keys_version: invoice.keys.version,
     created_at: now,
     updated_at: now,
   }
@@ -115,6 +107,7 @@ const CALLER_COLUMNS = [
   'discount_percent',
   'discount_until',
   'match_keys',
+  'keys_version',
 ] as const
 
 async function upsertChunk(
@@ -275,10 +268,8 @@ export async function listInvoices(
   } else if (filter.status !== undefined) {
     query = query.where('invoices.voided_at', 'is', null).where('invoice_state.status', '=', filter.status)
   }
-  if (filter.customer !== undefined) {
-    query = query.where(
-      sql<boolean>`invoices.customer_keys @> array[${normalizeName(filter.customer)}]::text[]`,
-    )
+  if (filter.customerKey !== undefined) {
+    query = query.where(sql<boolean>`invoices.customer_keys @> array[${filter.customerKey}]::text[]`)
   }
   if (filter.afterId !== undefined) query = query.where('invoices.id', '>', filter.afterId)
   const rows = await query.orderBy('invoices.id').limit(filter.limit).execute()
@@ -310,4 +301,40 @@ export async function voidInvoice(
     const exists = await trx.selectFrom('invoices').select('id').where('id', '=', id).executeTakeFirst()
     return exists && { changed: false }
   })
+}
+
+/** What an invoice's keys are made from, for invoices whose keys an older version of the rules made. */
+export async function invoicesWithStaleKeys(
+  db: Kysely<Database>,
+  version: number,
+  limit: number,
+): Promise<
+  Array<Pick<InvoiceRow, 'id' | 'number' | 'customer_name' | 'customer_aliases' | 'payment_reference'>>
+> {
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'number', 'customer_name', 'customer_aliases', 'payment_reference'])
+    .where('keys_version', '<', version)
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+}
+
+/** Replaces invoices' keys without touching their version or firing the matching hook: the facts did not change. */
+export async function writeInvoiceKeys(
+  db: Kysely<Database>,
+  rows: ReadonlyArray<{ id: string; keys: InvoiceKeys }>,
+): Promise<void> {
+  for (const { id, keys } of rows) {
+    await db
+      .updateTable('invoices')
+      .set({
+        normalized_number: keys.normalizedNumber,
+        customer_keys: keys.customerKeys,
+        match_keys: keys.matchKeys,
+        keys_version: keys.version,
+      })
+      .where('id', '=', id)
+      .execute()
+  }
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { Database, InvoiceStateTable, MatchExceptionsTable, TransactionsTable } from './database.js'
-import { normalizedInvoiceNumber, type InvoiceRow } from './invoices-repo.js'
+import type { InvoiceRow } from './invoices-repo.js'
 
 export type InvoiceStateRow = Selectable<InvoiceStateTable>
 export type MatchExceptionRow = Selectable<MatchExceptionsTable>
@@ -311,17 +311,17 @@ export async function loadExceptionsInScope(
     .execute()
 }
 
-/** Invoices by number as the matcher compares numbers (`INV-0001001` is `inv 1001`), voided ones included. */
+/** Invoices by normalized number (the invoices module's `normalizedInvoiceNumber`), voided ones included. */
 export async function loadInvoicesByNumber(
   db: Kysely<Database>,
-  numbers: readonly string[],
+  normalizedNumbers: readonly string[],
 ): Promise<
   Array<Pick<InvoiceRow, 'id' | 'number' | 'normalized_number' | 'amount' | 'currency' | 'voided_at'>>
 > {
-  if (numbers.length === 0) return []
+  if (normalizedNumbers.length === 0) return []
   return db
     .selectFrom('invoices')
     .select(['id', 'number', 'normalized_number', 'amount', 'currency', 'voided_at'])
-    .where('normalized_number', 'in', numbers.map(normalizedInvoiceNumber))
+    .where('normalized_number', 'in', normalizedNumbers)
     .execute()
 }

@@ -20,7 +20,7 @@ describe('maker-checker', () => {
         }
       })()
       expect(refusal).toBeInstanceOf(MakerCheckerError)
-      expect(refusal).toMatchObject({ code: 'same_person', status: 403 })
+      expect(refusal).toMatchObject({ code: 'same_person', kind: 'forbidden' })
       expect((refusal as Error).message).toBe(
         'alice made this and cannot also approve it: another person with the approver role must.',
       )

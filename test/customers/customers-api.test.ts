@@ -10,6 +10,7 @@ import type { SidecarContext } from '../../src/sidecar/index.js'
 import { learnCustomerLinks, upsertInvoices } from '../../src/store/index.js'
 import { testApiGuard } from '../support/test-auth.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
+import { withKeys } from '../../src/invoices/index.js'
 
 const TOKEN = 'customers-api-token-0123456789'
 const auth = { authorization: `Bearer ${TOKEN}` }
@@ -60,7 +61,7 @@ describe('customer API', () => {
   it('queues the customer’s invoices for matching in the same transaction as the change', async () => {
     await upsertInvoices(
       database.db,
-      [{ id: 'inv_1', number: 'INV-1', amount: '10', currency: 'EUR', customerId: 'cus_acme' }],
+      [withKeys({ id: 'inv_1', number: 'INV-1', amount: '10', currency: 'EUR', customerId: 'cus_acme' })],
       clock.now(),
     )
     await request(app).put('/api/customers/cus_acme').set(auth).send(acme)

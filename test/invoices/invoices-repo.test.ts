@@ -8,6 +8,7 @@ import {
   type InvoiceWrite,
 } from '../../src/store/index.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
+import { withKeys } from '../../src/invoices/index.js'
 
 let store: TestDatabase
 const t0 = new Date('2026-03-01T10:00:00Z')
@@ -20,8 +21,8 @@ afterAll(async () => {
   await store.drop()
 })
 
-function invoice(id: string, extra: Partial<InvoiceWrite> = {}): InvoiceWrite {
-  return { id, number: `INV-${id}`, amount: '100.00', currency: 'EUR', ...extra }
+function invoice(id: string, extra: Partial<Omit<InvoiceWrite, 'keys'>> = {}): InvoiceWrite {
+  return withKeys({ id, number: `INV-${id}`, amount: '100.00', currency: 'EUR', ...extra })
 }
 
 describe('invoices repo', () => {
@@ -84,9 +85,9 @@ describe('invoices repo', () => {
       ],
       t0,
     )
-    const rows = await listInvoices(store.db, { customer: 'globex', limit: 10 })
+    const rows = await listInvoices(store.db, { customerKey: 'globex', limit: 10 })
     expect(rows.map((row) => row.id)).toEqual(['c1', 'c3'])
-    const after = await listInvoices(store.db, { customer: 'Globex', afterId: 'c1', limit: 10 })
+    const after = await listInvoices(store.db, { customerKey: 'globex', afterId: 'c1', limit: 10 })
     expect(after.map((row) => row.id)).toEqual(['c3'])
   })
 })

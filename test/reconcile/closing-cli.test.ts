@@ -11,6 +11,7 @@ import {
 import { testIo } from '../cli/test-io.js'
 import { mirrorRow, txId } from '../support/mirror-fixture.js'
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/test-database.js'
+import { withKeys } from '../../src/invoices/index.js'
 
 let store: TestDatabase
 let env: Record<string, string>
@@ -119,7 +120,7 @@ describe('bankrec transactions give-back', () => {
   it("removes a person's match so the engine matches the payment again, and refuses one not taken over", async () => {
     await upsertInvoices(
       store.db,
-      [{ id: 'inv-1', number: 'INV-1', amount: '500.00', currency: 'USD' }],
+      [withKeys({ id: 'inv-1', number: 'INV-1', amount: '500.00', currency: 'USD' })],
       new Date(),
     )
     await upsertTransactions(store.db, [

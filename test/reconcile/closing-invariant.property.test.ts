@@ -11,6 +11,7 @@ import {
 import { loadPaymentAccounting, upsertCustomers } from '../../src/store/index.js'
 import type { Actor } from '../../src/users/index.js'
 import { createMatchingStore, type MatchingStore } from './matching-fixture.js'
+import { customerWrite } from '../../src/customers/index.js'
 
 const CLERK: Actor = { name: 'carol', role: 'clerk', kind: 'user' }
 const APPROVER: Actor = { name: 'ann', role: 'approver', kind: 'user' }
@@ -177,7 +178,7 @@ describe('closing the books', () => {
         await store.reset()
         await upsertCustomers(
           store.db,
-          [{ id: 'c-acme', name: 'Acme Corp', aliases: [], bankAccounts: [] }],
+          [customerWrite({ id: 'c-acme', name: 'Acme Corp', aliases: [], bankAccounts: [] })],
           store.clock.now(),
         )
         for (const invoice of INVOICES) await store.invoice({ ...invoice, customerId: 'c-acme' })

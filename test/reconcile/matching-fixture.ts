@@ -12,6 +12,7 @@ import {
   type TransactionRow,
 } from '../../src/store/index.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
+import { withKeys } from '../../src/invoices/index.js'
 
 export const ACCOUNT = '00000000-0000-4000-8000-0000000000a1'
 export const OTHER_ACCOUNT = '00000000-0000-4000-8000-0000000000a2'
@@ -74,7 +75,7 @@ export async function createMatchingStore(label: string, windowSeconds = 3600): 
     ...database,
     clock,
     async invoice(invoice) {
-      await upsertInvoices(db, [{ currency: 'USD', ...invoice }], clock.now())
+      await upsertInvoices(db, [withKeys({ currency: 'USD', ...invoice })], clock.now())
       await enqueueMatches(db, 'invoice', [invoice.id])
     },
     async pay(payment) {

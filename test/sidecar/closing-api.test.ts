@@ -7,6 +7,7 @@ import {
 } from '../../src/store/index.js'
 import { mirrorRow, txId } from '../support/mirror-fixture.js'
 import { API_TOKEN, startTestSidecar } from './sidecar-fixture.js'
+import { customerWrite } from '../../src/customers/index.js'
 
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>
 const tokens: Record<'clerk' | 'approver', string> = { clerk: '', approver: '' }
@@ -57,7 +58,7 @@ beforeAll(async () => {
   }
   await upsertCustomers(
     sidecar.context.store.db,
-    [{ id: 'c-acme', name: 'Acme Corp', aliases: [], bankAccounts: [] }],
+    [customerWrite({ id: 'c-acme', name: 'Acme Corp', aliases: [], bankAccounts: [] })],
     new Date(),
   )
   const invoice = { number: 'INV-1001', amount: '800.00', currency: 'USD', customerId: 'c-acme' }
@@ -173,7 +174,7 @@ describe('dispositions', () => {
   it('keeps an overpayment on account and applies it to the customer’s next invoice', async () => {
     await upsertCustomers(
       sidecar.context.store.db,
-      [{ id: 'c-beta', name: 'Beta GmbH', aliases: [], bankAccounts: [] }],
+      [customerWrite({ id: 'c-beta', name: 'Beta GmbH', aliases: [], bankAccounts: [] })],
       new Date(),
     )
     const invoice = { number: 'INV-3003', amount: '800.00', currency: 'USD', customerId: 'c-beta' }

@@ -1,4 +1,10 @@
 import { numberParts, compactReference } from './invoice-number.js'
+import { tokenKey } from './tokenize.js'
+
+/** The key an invoice number is compared by: its tokens, so `INV-0001001` and `inv 1001` are one. */
+export function normalizedInvoiceNumber(number: string): string {
+  return tokenKey(number).join(' ')
+}
 
 /**
  * The keys an invoice can be named by, as strings the store indexes: its number's token key (`INV 2024 102`),

@@ -7,13 +7,18 @@ import {
   loadInvoicesByNumber,
   loadInvoiceStates,
   loadManualMatches,
-  normalizedInvoiceNumber,
   removeManualMatch,
   setManualMatch,
   type Database,
 } from '../../store/index.js'
 import { auditActor } from '../../users/index.js'
-import { feeTolerance, toUnits, withinFeeTolerance, type MatchConfig } from '../matcher/index.js'
+import {
+  feeTolerance,
+  normalizedInvoiceNumber,
+  toUnits,
+  withinFeeTolerance,
+  type MatchConfig,
+} from '../matcher/index.js'
 import { MatchingRequestError } from './matching-errors.js'
 import { inflow, inLock, learnPayer, unallocatedOf, type PersonInputDeps } from './person-inputs.js'
 import { splitRemittance, type AdviceLine } from './remittance-split.js'
@@ -45,7 +50,7 @@ async function adviceLines(
   const { held } = await unallocatedOf(trx, { id: transaction.id, amount: null })
   const found = await loadInvoicesByNumber(
     trx,
-    advice.lines.map((line) => line.invoiceNumber),
+    advice.lines.map((line) => normalizedInvoiceNumber(line.invoiceNumber)),
   )
   const states = new Map(
     (

@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely'
-import { invoiceMatchKeys, normalizeName } from '../../reconcile/matcher/index.js'
 
 /**
  * Issue 15: customers of the master data and what a person's matches taught about who pays for them; invoices'
@@ -62,17 +61,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .column('match_keys')
     .execute()
   await db.schema.createIndex('invoices_by_customer_id').on('invoices').column('customer_id').execute()
-  const { rows } = await sql<{
-    id: string
-    number: string
-    customer_name: string | null
-    customer_aliases: string[]
-  }>`select id, number, customer_name, customer_aliases from invoices`.execute(db)
-  for (const row of rows) {
-    const keys = [...new Set([row.customer_name, ...row.customer_aliases].map(normalizeName).filter(Boolean))]
-    await sql`update invoices set match_keys = ${invoiceMatchKeys(row)}::text[], customer_keys = ${keys}::text[]
-      where id = ${row.id}`.execute(db)
-  }
+  // The keys of invoices written before this migration are made by the invoices module at start-up (0021).
 
   await db.schema
     .alterTable('allocations')
