@@ -38,8 +38,8 @@ describe('parseCamt054', () => {
     expect(
       entry!.transactions.map((tx) => [tx.amount, tx.creditorReferences, tx.unstructured, tx.debtor]),
     ).toEqual([
-      ['500.00', ['RF69INV2001'], [], 'Acme Retail BV'],
-      ['300.00', [], ['Rechnung INV-2002 vom 12.02.2026', 'Danke'], 'Bäckerei Müller & Söhne'],
+      ['500.00', ['RF93INV7001'], [], 'Acme Retail BV'],
+      ['300.00', [], ['Rechnung INV-7002 vom 12.02.2026', 'Danke'], 'Bäckerei Müller & Söhne'],
       ['1200.00', ['RF56 5390 0754 70'], [], 'Kleinmann Logistik AG'],
     ])
   })
@@ -51,12 +51,12 @@ describe('parseCamt054', () => {
       payout!.transactions.map((tx) => [tx.amount, tx.charges.toFixed(), tx.documentNumbers, tx.debtor]),
     ).toEqual([
       ['600.00', '3.7', [], 'Marta Ruiz'],
-      ['450.00', '2.8', ['INV-4002'], 'Tom Becker'],
+      ['450.00', '2.8', ['INV-8002'], 'Tom Becker'],
       ['400.00', '2.2', [], 'Ines Dupont'],
     ])
     // Without an instructed amount, the booked one.
     expect(later).toMatchObject({ index: 2, entryRef: 'po_1QgA19Zr', valueDate: null })
-    expect(later!.transactions[0]).toMatchObject({ amount: '250.00', unstructured: ['Invoice INV-4010'] })
+    expect(later!.transactions[0]).toMatchObject({ amount: '250.00', unstructured: ['Invoice INV-8010'] })
   })
 
   it('matches on local names: a prefixed namespace reads the same', () => {

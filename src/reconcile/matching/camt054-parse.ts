@@ -221,6 +221,10 @@ export function parseCamt054(xml: string): Camt054Entry[] {
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) {
     throw invalid('body', 'must not contain a DOCTYPE or ENTITY declaration (camt.054 has none)')
   }
+  const nul = xml.indexOf('\u0000')
+  if (nul !== -1) {
+    throw invalid(`line.${xml.slice(0, nul).split('\n').length}`, 'must not contain U+0000')
+  }
   const valid = XMLValidator.validate(xml)
   if (valid !== true) {
     throw invalid(`line.${valid.err.line}`, `is not well-formed XML: ${valid.err.msg}`)
