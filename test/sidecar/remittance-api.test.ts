@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { enqueueMatches, upsertTransactions, verifyAuditChain } from '../../src/store/index.js'
 import { mirrorRow, txId } from '../support/mirror-fixture.js'
@@ -343,6 +344,18 @@ describe('POST /api/transactions/{id}/remittance with a camt.054 notification', 
       expect(answer.body.error.message).toContain(message)
       expect(answer.body.error.message).not.toContain('root:')
     }
+    // A compressed document is inflated first, as a JSON body is.
+    const gzipped = await fetch(`${sidecar.url}/api/transactions/${tx}/remittance`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${clerk}`,
+        'content-type': 'application/xml',
+        'content-encoding': 'gzip',
+      },
+      body: gzipSync('<Document><BkToCstmrStmt/></Document>'),
+    })
+    expect(gzipped.status).toBe(400)
+    expect(((await gzipped.json()) as any).error.message).toContain('camt.053 statement')
     const big = await call(
       'POST',
       `/api/transactions/${tx}/remittance`,
