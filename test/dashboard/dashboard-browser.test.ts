@@ -208,6 +208,7 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     await page.goto(`${sidecar.url}/dashboard/exceptions`)
     expect(await page.$('button:has-text("Accept")')).toBeNull()
     expect(await page.$('form.manual-match')).toBeNull()
+    expect(await page.$('form.remittance')).toBeNull()
   })
 
   it('disposes of an unmatched payment to clearing and undoes it, as a clerk', async () => {

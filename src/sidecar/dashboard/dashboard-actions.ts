@@ -190,7 +190,7 @@ export function dashboardActions(context: SidecarContext): Router {
           actor,
           body: renderRemittanceOutcome(id, outcome, back),
         },
-        outcome.ok ? 200 : 422,
+        outcome.ok ? 200 : outcome.status,
       )
     }),
   )

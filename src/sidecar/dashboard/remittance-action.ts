@@ -42,6 +42,7 @@ export async function importAdviceForm(
       if (!parsed.ok) {
         return {
           ok: false,
+          status: 400,
           message: `${importRefusalMessage(parsed)}.`,
           details: parsed.errors.flatMap((row) =>
             row.reasons.map((reason) => ({
@@ -52,7 +53,12 @@ export async function importAdviceForm(
         }
       }
       if (parsed.advice.lines.length === 0) {
-        return { ok: false, message: 'The advice has no invoiceNumber,amount rows.', details: [] }
+        return {
+          ok: false,
+          status: 400,
+          message: 'The advice has no invoiceNumber,amount rows.',
+          details: [],
+        }
       }
       advice = parsed.advice
     }
@@ -64,6 +70,6 @@ export async function importAdviceForm(
     return { ok: true, result, numbers: new Map(invoices.map((invoice) => [invoice.id, invoice.number])) }
   } catch (error) {
     if (!(error instanceof MatchingRequestError)) throw error
-    return { ok: false, message: error.message, details: error.details ?? [] }
+    return { ok: false, status: error.status, message: error.message, details: error.details ?? [] }
   }
 }

@@ -5,7 +5,7 @@ import { html, type SafeHtml } from './html.js'
 /** What importing an advice from the dashboard came to: settled, or refused with the reasons and proposed split. */
 export type RemittanceOutcome =
   | { ok: true; result: RemittanceResult; numbers: Map<string, string> }
-  | { ok: false; message: string; details: ReadonlyArray<{ path: string; message: string }> }
+  | { ok: false; status: number; message: string; details: ReadonlyArray<{ path: string; message: string }> }
 
 /** The form on a bank line's exception: paste or upload a remittance advice (CSV or camt.054 XML). */
 export function remittanceForm(transactionId: string, back: string): SafeHtml {
