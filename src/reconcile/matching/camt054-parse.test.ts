@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { MatchingRequestError } from './matching-errors.js'
 import { looksLikeXml, parseCamt054 } from './camt054-parse.js'
 
 const fixture = (name: string) =>
@@ -150,5 +152,25 @@ describe('parseCamt054', () => {
   it('tells XML from CSV by its first character', () => {
     expect(looksLikeXml('\uFEFF  <?xml version="1.0"?>')).toBe(true)
     expect(looksLikeXml('invoiceNumber,amount\n')).toBe(false)
+  })
+
+  it('answers any cut or damaged document with 400 invalid_camt054 or its entries, never another error', () => {
+    const xml = fixture('psp-payout.xml')
+    fc.assert(
+      fc.property(fc.nat(xml.length), fc.nat(xml.length), fc.string({ maxLength: 3 }), (cut, at, insert) => {
+        for (const damaged of [xml.slice(0, cut), xml.slice(0, at) + insert + xml.slice(at + 1)]) {
+          try {
+            parseCamt054(damaged)
+          } catch (error) {
+            expect(error).toBeInstanceOf(MatchingRequestError)
+            expect(error).toMatchObject({ status: 400, code: 'invalid_camt054' })
+          }
+        }
+      }),
+      { seed: 1054, numRuns: 300 },
+    )
+    expect(refusal('<Document>text</Document>')).toMatchObject({
+      details: [{ message: 'is empty, not a camt.054 notification (Document/BkToCstmrDbtCdtNtfctn)' }],
+    })
   })
 })

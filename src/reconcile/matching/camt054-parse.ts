@@ -225,15 +225,23 @@ export function parseCamt054(xml: string): Camt054Entry[] {
   if (nul !== -1) {
     throw invalid(`line.${xml.slice(0, nul).split('\n').length}`, 'must not contain U+0000')
   }
-  const valid = XMLValidator.validate(xml)
-  if (valid !== true) {
-    throw invalid(`line.${valid.err.line}`, `is not well-formed XML: ${valid.err.msg}`)
+  let document: Node
+  try {
+    const valid = XMLValidator.validate(xml)
+    if (valid !== true) {
+      throw invalid(`line.${valid.err.line}`, `is not well-formed XML: ${valid.err.msg}`)
+    }
+    document = parser.parse(xml) as Node
+  } catch (error) {
+    // The parser finds a few faults the validator lets through (an unclosed processing instruction).
+    if (error instanceof MatchingRequestError) throw error
+    throw invalid('body', `is not well-formed XML: ${error instanceof Error ? error.message : String(error)}`)
   }
-  const document = parser.parse(xml) as Node
   const root = child(document, 'Document')
   const message = root === undefined ? undefined : child(root, 'BkToCstmrDbtCdtNtfctn')
   if (message === undefined) {
-    const name = Object.keys((root ?? document) as Node).find((key) => !key.startsWith('@'))
+    const top = typeof root === 'object' && root !== null ? root : root === undefined ? document : {}
+    const name = Object.keys(top).find((key) => !key.startsWith('@') && key !== '#text')
     const what = name ? (MESSAGE_NAMES[name] ?? `<${name}>`) : 'empty'
     throw invalid('body', `is ${what}, not a camt.054 notification (Document/BkToCstmrDbtCdtNtfctn)`)
   }
