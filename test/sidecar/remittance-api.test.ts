@@ -328,6 +328,19 @@ describe('POST /api/transactions/{id}/remittance with a camt.054 notification', 
     )
     expect(lines.status).toBe(422)
     expect(lines.body.error.code).toBe('invalid_remittance')
+    // References that name no invoice for sure: a typo in an RF, two invoices in one payment's text.
+    const unclear = `<Document><BkToCstmrDbtCdtNtfctn><Ntfctn><Ntry><Amt Ccy="EUR">77.00</Amt><CdtDbtInd>CRDT</CdtDbtInd>
+      <NtryDtls><TxDtls><Amt Ccy="EUR">50.00</Amt><RmtInf><Strd><CdtrRefInf><Ref>RF00INV7001</Ref></CdtrRefInf></Strd></RmtInf></TxDtls>
+      <TxDtls><Refs><EndToEndId>E2E-2</EndToEndId></Refs><Amt Ccy="EUR">27.00</Amt><RmtInf><Ustrd>INV-8001 INV-8002</Ustrd></RmtInf></TxDtls>
+      <TxDtls><Amt Ccy="EUR">1.00</Amt><RmtInf><Ustrd>thanks</Ustrd></RmtInf></TxDtls>
+      </NtryDtls></Ntry></Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`
+    const refused = await call('POST', `/api/transactions/${tx}/remittance`, unclear, 'application/xml')
+    expect(refused.status).toBe(422)
+    expect(refused.body.error.details).toEqual([
+      { path: 'lines.1', message: 'RF00INV7001: the check digits of RF00INV7001 do not add up' },
+      { path: 'lines.2', message: 'E2E-2: names 2 invoices (INV-8001, INV-8002): a line pays one' },
+      { path: 'lines.3', message: 'TxDtls 3: names no known invoice' },
+    ])
     const bad: Array<[string, number, string]> = [
       ['<Document><BkToCstmrDbtCdtNtfctn>', 400, 'not well-formed XML'],
       ['<Document><BkToCstmrStmt/></Document>', 400, 'camt.053 statement'],
