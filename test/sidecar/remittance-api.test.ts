@@ -263,6 +263,9 @@ describe('POST /api/transactions/{id}/remittance with a camt.054 notification', 
     )
     for (const id of ['inv-f1', 'inv-f2', 'inv-f3'])
       expect((await call('GET', `/api/invoices/${id}`)).body).toMatchObject({ status: 'paid' })
+    // The audit log names the document's entry.
+    const audit = await call('GET', '/api/audit?action=remittance.imported')
+    expect(JSON.stringify(audit.body)).toContain('camt.054 Ntry 1 (BATCH-0302-01)')
     expect(await exceptionsOf(tx)).toEqual([])
   })
 

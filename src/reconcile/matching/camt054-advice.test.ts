@@ -95,6 +95,8 @@ describe('entryAdvice', () => {
       ],
       fee: '8.7',
       feeReason: 'psp_fee',
+      source:
+        'camt.054 Ntry 1 (po_1QfX83Lk): 1441.30 EUR credit booked 2026-03-03, AcctSvcrRef PSP2026030300077',
     })
   })
 

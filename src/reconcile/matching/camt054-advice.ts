@@ -118,6 +118,7 @@ export function entryAdvice(entry: Camt054Entry, feeReason?: 'bank_fee' | 'psp_f
     }),
     fee: fee.toFixed(),
     ...(feeReason ? { feeReason } : {}),
+    source: `camt.054 ${describe(entry)}${entry.servicerRef && entry.entryRef ? `, AcctSvcrRef ${entry.servicerRef}` : ''}`,
   }
 }
 

@@ -30,6 +30,8 @@ export type RemittanceAdvice = {
   fee?: string
   /** What the write-off is booked as: `bank_fee` (default) or `psp_fee` (a payout's). */
   feeReason?: 'bank_fee' | 'psp_fee'
+  /** Where the advice came from, for the audit log (a camt.054 entry's references). */
+  source?: string
 }
 
 export type RemittanceResult = {
@@ -197,7 +199,13 @@ export async function importRemittance(
         action: 'remittance.imported',
         entity: 'transaction',
         entityId: transactionId,
-        payload: { ...result, fee: fee.toFixed(), reason, learned },
+        payload: {
+          ...result,
+          fee: fee.toFixed(),
+          reason,
+          learned,
+          ...(advice.source ? { source: advice.source } : {}),
+        },
       },
     ])
     return result
