@@ -100,6 +100,33 @@ describe('entryAdvice', () => {
     })
   })
 
+  it('splits a payment of several invoices by its structured blocks when their remitted amounts add up', () => {
+    const strd = (ref: string, amount: string, currency = 'EUR') =>
+      `<Strd><RfrdDocInf><Nb>${ref}</Nb></RfrdDocInf><RfrdDocAmt><RmtdAmt Ccy="${currency}">${amount}</RmtdAmt></RfrdDocAmt></Strd>`
+    const entryOf = (blocks: string) =>
+      parseCamt054(
+        '<Document><BkToCstmrDbtCdtNtfctn><Ntfctn><Ntry><Amt Ccy="EUR">150.00</Amt><CdtDbtInd>CRDT</CdtDbtInd>' +
+          `<NtryDtls><TxDtls><Amt Ccy="EUR">150.00</Amt><RmtInf>${blocks}</RmtInf></TxDtls></NtryDtls></Ntry></Ntfctn>` +
+          '</BkToCstmrDbtCdtNtfctn></Document>',
+      )[0]!
+    expect(entryAdvice(entryOf(strd('INV-1', '100.00') + strd('INV-2', '50.00'))).lines).toEqual([
+      { amount: '100.00', reference: { label: 'INV-1', structured: null, documents: 'INV-1', text: null } },
+      { amount: '50.00', reference: { label: 'INV-2', structured: null, documents: 'INV-2', text: null } },
+    ])
+    // Amounts that do not add up, or in another currency: one line naming both (refused later as ambiguous).
+    for (const blocks of [
+      strd('INV-1', '100.00') + strd('INV-2', '40.00'),
+      strd('INV-1', '100.00') + strd('INV-2', '50.00', 'USD'),
+    ]) {
+      expect(entryAdvice(entryOf(blocks)).lines).toEqual([
+        {
+          amount: '150.00',
+          reference: { label: 'INV-1', structured: null, documents: 'INV-1 INV-2', text: null },
+        },
+      ])
+    }
+  })
+
   it('refuses a debit payment or one in another currency inside the entry', () => {
     const entry = payout[0]!
     const bad = {

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js'
 import type { MatchTransactionRow } from '../../store/index.js'
-import { parseCamt054, type Camt054Entry } from './camt054-parse.js'
+import { parseCamt054, type Camt054Entry, type Camt054Transaction } from './camt054-parse.js'
 import { MatchingRequestError } from './matching-errors.js'
 import type { RemittanceAdvice } from './remittance.js'
 
@@ -81,9 +81,46 @@ export function chooseEntry(entries: readonly Camt054Entry[], line: BankLine, as
   )
 }
 
+const joined = (parts: readonly string[]) => (parts.length > 0 ? parts.join(' ') : null)
+
 /**
- * A camt.054 entry as a remittance advice: a line per TxDtls, its invoice found by its references (creditor
- * reference, referred document numbers, free text), and as fee the entry's charges (or, when it states none, its
+ * The advice lines of one payment: a line per structured remittance block when there are several, each naming a
+ * document and the amount remitted for it, and those amounts add up to the payment; else one line, its invoice
+ * named by all the payment's references and text.
+ */
+function linesOf(tx: Camt054Transaction): RemittanceAdvice['lines'] {
+  const { documents } = tx
+  const split =
+    documents.length > 1 &&
+    documents.every((doc) => doc.remitted !== null && (doc.reference ?? doc.number) !== null) &&
+    documents.reduce((sum, doc) => sum.plus(doc.remitted!), new Decimal(0)).eq(tx.amount)
+  if (split) {
+    return documents.map((doc) => ({
+      amount: doc.remitted!,
+      reference: {
+        label: (doc.reference ?? doc.number)!,
+        structured: doc.reference,
+        documents: doc.number,
+        text: null,
+      },
+    }))
+  }
+  return [
+    {
+      amount: tx.amount,
+      reference: {
+        label: tx.creditorReferences[0] ?? tx.documentNumbers[0] ?? tx.endToEndId ?? `TxDtls ${tx.line}`,
+        structured: joined(tx.creditorReferences),
+        documents: joined(tx.documentNumbers),
+        text: joined(tx.unstructured),
+      },
+    },
+  ]
+}
+
+/**
+ * A camt.054 entry as a remittance advice: a line per TxDtls (or per structured block of one paying several
+ * invoices), its invoice found by its references, and as fee the entry's charges (or, when it states none, its
  * transactions' charges). A TxDtls that is a debit or in another currency: 422 `invalid_remittance`.
  */
 export function entryAdvice(entry: Camt054Entry, feeReason?: 'bank_fee' | 'psp_fee'): RemittanceAdvice {
@@ -104,18 +141,7 @@ export function entryAdvice(entry: Camt054Entry, feeReason?: 'bank_fee' | 'psp_f
   }
   const fee = entry.charges ?? entry.transactions.reduce((sum, tx) => sum.plus(tx.charges), new Decimal(0))
   return {
-    lines: entry.transactions.map((tx) => {
-      const joined = (parts: readonly string[]) => (parts.length > 0 ? parts.join(' ') : null)
-      return {
-        amount: tx.amount,
-        reference: {
-          label: tx.creditorReferences[0] ?? tx.documentNumbers[0] ?? tx.endToEndId ?? `TxDtls ${tx.line}`,
-          structured: joined(tx.creditorReferences),
-          documents: joined(tx.documentNumbers),
-          text: joined(tx.unstructured),
-        },
-      }
-    }),
+    lines: entry.transactions.flatMap(linesOf),
     fee: fee.toFixed(),
     ...(feeReason ? { feeReason } : {}),
     source: `camt.054 ${describe(entry)}${entry.servicerRef && entry.entryRef ? `, AcctSvcrRef ${entry.servicerRef}` : ''}`,

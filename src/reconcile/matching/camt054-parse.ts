@@ -15,6 +15,11 @@ export type Camt054Transaction = {
   creditorReferences: string[]
   /** `RmtInf/Strd/RfrdDocInf/Nb`: the invoice numbers the payer stated. */
   documentNumbers: string[]
+  /**
+   * Each `RmtInf/Strd` with what it names and the amount it says is remitted for it (`RfrdDocAmt/RmtdAmt`):
+   * one payment may pay several invoices.
+   */
+  documents: Array<{ reference: string | null; number: string | null; remitted: string | null }>
   /** `RmtInf/Ustrd`, in order. */
   unstructured: string[]
   debtor: string | null
@@ -176,6 +181,18 @@ function transactionOf(node: unknown, line: number, entryCurrency: string, path:
     documentNumbers: structured.flatMap((strd) =>
       list((strd as Node).RfrdDocInf).flatMap((doc) => textAt(doc, 'Nb') ?? []),
     ),
+    documents: structured.map((strd, n) => {
+      const remitted = amountOf(
+        at(strd, 'RfrdDocAmt', 'RmtdAmt'),
+        `${path}.RmtInf.Strd[${n + 1}].RfrdDocAmt.RmtdAmt`,
+      )
+      return {
+        reference: textAt(strd, 'CdtrRefInf', 'Ref'),
+        number: list((strd as Node).RfrdDocInf).flatMap((doc) => textAt(doc, 'Nb') ?? [])[0] ?? null,
+        // In another currency than the payment it cannot split it.
+        remitted: remitted?.currency === amount.currency ? remitted.amount : null,
+      }
+    }),
     unstructured: remittance.flatMap((info) =>
       list((info as Node).Ustrd).flatMap((part) => text(part) ?? []),
     ),
