@@ -51,6 +51,8 @@ export {
   matchLockName,
   matchReport,
   importRemittance,
+  camt054Advice,
+  looksLikeXml,
   MatchingRequestError,
   parseRemittanceCsv,
   RemittanceFee,

@@ -63,6 +63,11 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   unavailable: 502,
 }
 
+/** The HTTP status of a domain refusal. */
+export function statusOf(error: DomainError): number {
+  return STATUS_OF_KIND[error.kind]
+}
+
 /**
  * Every error the API answers, as its answer: the API's own, a domain module's refusal, the bank's refusal, a body
  * the parser refused; `undefined` for anything else (a bug, answered 500).
@@ -70,7 +75,7 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
 export function apiErrorOf(error: unknown): SidecarApiError | undefined {
   if (error instanceof SidecarApiError) return error
   if (error instanceof DomainError) {
-    return new SidecarApiError(STATUS_OF_KIND[error.kind], error.code, error.message, error.details)
+    return new SidecarApiError(statusOf(error), error.code, error.message, error.details)
   }
   if (error instanceof BankApiError) return bankRefusalAnswer(error)
   if (isBodyParserError(error)) return bodyParserAnswer(error)

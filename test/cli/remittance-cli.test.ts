@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -116,5 +116,72 @@ describe('bankrec remittance import', () => {
     expect(bad.code).toBe(1)
     expect(bad.out).toContain('amount')
     expect(await allocations(txId(2))).toEqual([])
+  })
+
+  it('recognises a camt.054 by its content, and chooses the entry asked for', async () => {
+    const invoices = await file(
+      'camt-invoices.csv',
+      'id,number,amount,currency\ninv-c1,INV-8001,600.00,EUR\ninv-c2,INV-8002,450.00,EUR\n' +
+        'inv-c3,INV-8003,400.00,EUR\ninv-c10,INV-8010,250.00,EUR\n',
+    )
+    expect((await cli(['invoices', 'import', invoices])).code).toBe(0)
+    await upsertTransactions(database.db, [
+      mirrorRow(3, { amount: '1441.30', currency: 'EUR', payment_reference: null, description: null }),
+      mirrorRow(4, { amount: '250.00', currency: 'EUR', payment_reference: null, description: null }),
+    ])
+    const payout = new URL('../../fixtures/camt054/psp-payout.xml', import.meta.url).pathname
+    const done = await cli([
+      'remittance',
+      'import',
+      '--transaction',
+      txId(3),
+      '--fee-reason',
+      'psp_fee',
+      payout,
+    ])
+    expect(done.err).toBe('')
+    expect(done.code).toBe(0)
+    expect(done.out).toContain('3 invoices, 8.7 written off (difference 0)')
+    expect(await allocations(txId(3))).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          invoice_id: 'inv-c1',
+          amount: '591.3',
+          write_off: '8.7',
+          write_off_account: '6830',
+        }),
+      ]),
+    )
+
+    // The same file under another name, its format given: the entry asked for does not fit this bank line.
+    const renamed = await file('payout.dat', await readFile(payout, 'utf8'))
+    const misfit = await cli([
+      'remittance',
+      'import',
+      '--transaction',
+      txId(4),
+      '--format',
+      'camt054',
+      '--entry',
+      'po_1QfX83Lk',
+      renamed,
+    ])
+    expect(misfit.code).toBe(1)
+    expect(misfit.err).toContain('Entry "po_1QfX83Lk" is of another amount')
+    expect(
+      (await cli(['remittance', 'import', '--transaction', txId(4), '--entry', 'PSP2026030400012', renamed]))
+        .code,
+    ).toBe(0)
+    expect(await allocations(txId(4))).toMatchObject([{ invoice_id: 'inv-c10', amount: '250' }])
+
+    const broken = await cli([
+      'remittance',
+      'import',
+      '--transaction',
+      txId(4),
+      await file('x.xml', '<Document>'),
+    ])
+    expect(broken.code).toBe(1)
+    expect(broken.err).toContain('not well-formed XML')
   })
 })

@@ -208,6 +208,7 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     await page.goto(`${sidecar.url}/dashboard/exceptions`)
     expect(await page.$('button:has-text("Accept")')).toBeNull()
     expect(await page.$('form.manual-match')).toBeNull()
+    expect(await page.$('form.remittance')).toBeNull()
   })
 
   it('disposes of an unmatched payment to clearing and undoes it, as a clerk', async () => {
@@ -249,6 +250,87 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     expect(await page.$(disposition)).toBeNull()
     const exception = await api('GET', `/exceptions?transactionId=${payment.id}`)
     expect(exception.body.data).toMatchObject([{ key, amount: '412.37' }])
+  }, 60_000)
+
+  it('imports a remittance advice for a lump-sum line: a wrong one shows the proposed split, an uploaded CSV pays the invoices', async () => {
+    const clerk = await api('POST', '/users', { name: 'remy', role: 'clerk' })
+    for (const [id, number, amount] of [
+      ['inv-ls-1', 'LS-4411', '100.00'],
+      ['inv-ls-2', 'LS-4412', '250.00'],
+    ] as const) {
+      expect((await api('PUT', `/invoices/${id}`, { number, amount, currency })).status).toBeLessThan(300)
+    }
+    // One payout for both invoices, net of a 5.00 fee, naming neither.
+    const payout = await bank(`/connections/${connectionId}/transactions`, {
+      amount: '345.00',
+      counterpartyName: 'Payout Services Ltd',
+      description: 'Payout 0311',
+    })
+    let key = ''
+    await vi.waitFor(
+      async () => {
+        const open = await api('GET', `/exceptions?type=unmatched_payment&transactionId=${payout.id}`)
+        expect(open.body.data).toHaveLength(1)
+        key = open.body.data[0].key
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    await browser.context.clearCookies()
+    const page = await browser.context.newPage()
+    await page.goto(`${sidecar.url}/dashboard/exceptions?type=unmatched_payment`)
+    await page.fill('input[name="token"]', clerk.body.token)
+    await page.click('#signin-form button[type="submit"]')
+    const row = `#exceptions tr[data-key="${key}"]`
+    await page.waitForSelector(row)
+
+    // Pasted, without the fee: off by 5.00, nothing applied, the split shown with the reason. An open form is
+    // not re-rendered under the clerk's hands.
+    await page.click(`${row} details.remittance summary`)
+    await page.fill(
+      `${row} form.remittance textarea[name="advice"]`,
+      'invoiceNumber,amount\nLS-4411,100.00\nLS-4412,250.00\n',
+    )
+    await page.click(`${row} form.remittance button:has-text("Import advice")`)
+    await page.waitForSelector('#remittance-outcome[data-outcome="refused"]')
+    expect(await page.textContent('#remittance-outcome .notice')).toContain('off by 5.00')
+    expect(await page.textContent('#remittance-details')).toContain('LS-4412')
+    expect((await api('GET', '/invoices/inv-ls-1')).body.status).toBe('open')
+
+    // Uploaded, with the fee stated: settled, the fee written off.
+    await page.click('#remittance-outcome a:has-text("Back")')
+    await page.waitForSelector(row)
+    await page.setInputFiles(`${row} form.remittance input[type="file"]`, {
+      name: 'payout-0311.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('invoiceNumber,amount,fee\nLS-4411,100.00,\nLS-4412,250.00,5.00\n'),
+    })
+    // The page's script reads the chosen file into the form's text field.
+    await vi.waitFor(async () =>
+      expect(await page.inputValue(`${row} form.remittance textarea[name="advice"]`)).toContain('LS-4412'),
+    )
+    await page.click(`${row} details.remittance summary`)
+    await page.selectOption(`${row} form.remittance select[name="feeReason"]`, 'psp_fee')
+    await page.click(`${row} form.remittance button:has-text("Import advice")`)
+    await page.waitForSelector('#remittance-outcome[data-outcome="settled"]')
+    expect(await page.textContent('#remittance-outcome .notice')).toContain(
+      'Settled 2 invoices; 5 written off',
+    )
+    expect(await page.textContent('#remittance-matches tr[data-invoice-id="inv-ls-2"]')).toContain('LS-4412')
+    for (const id of ['inv-ls-1', 'inv-ls-2'])
+      expect((await api('GET', `/invoices/${id}`)).body.status).toBe('paid')
+    const allocations = (await api('GET', `/allocations?transactionId=${payout.id}`)).body.data
+    expect(allocations).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          invoiceId: 'inv-ls-2',
+          writeOff: '5',
+          writeOffReason: 'psp_fee',
+          actor: 'remy',
+        }),
+      ]),
+    )
+    await page.goto(`${sidecar.url}/dashboard/exceptions?type=unmatched_payment`)
+    expect(await page.$(row)).toBeNull()
   }, 60_000)
 
   it('signs in from the link bankrec start prints, keeping the token out of the address', async () => {

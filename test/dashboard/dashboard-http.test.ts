@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { enqueueMatches, upsertTransactions } from '../../src/store/index.js'
+import { mirrorRow, txId } from '../support/mirror-fixture.js'
 import { API_TOKEN, startTestSidecar } from '../sidecar/sidecar-fixture.js'
 import { onboardSandboxConnection } from '../support/onboard-sandbox-connection.js'
 
@@ -245,6 +248,50 @@ describe('the dashboard pages', () => {
         { path: where, message: 'must not contain U+0000 or an unpaired surrogate' },
       ])
     }
+  })
+
+  it('imports a pasted camt.054 from the remittance form, same-origin only, and shows what it settled', async () => {
+    for (const [id, number, amount, paymentReference] of [
+      ['inv-rf-1', 'INV-7001', '500.00', undefined],
+      ['inv-rf-2', 'INV-7002', '300.00', undefined],
+      ['inv-rf-3', 'INV-7003', '1200.00', 'RF56 5390 0754 70'],
+    ] as const) {
+      const put = await fetch(`${sidecar.url}/api/invoices/${id}`, {
+        method: 'PUT',
+        headers: { ...bearer, 'content-type': 'application/json' },
+        body: JSON.stringify({ number, amount, currency: 'EUR', paymentReference }),
+      })
+      expect(put.status).toBe(201)
+    }
+    const { db } = sidecar.context.store
+    await upsertTransactions(db, [
+      mirrorRow(901, { amount: '1992.50', currency: 'EUR', payment_reference: null, description: 'SAMMLER' }),
+    ])
+    await enqueueMatches(db, 'transaction', [txId(901)])
+    await sidecar.context.reconcile.runNow()
+    const cookie = await signIn()
+    const post = (body: Record<string, string>, origin = sidecar.url) =>
+      fetch(`${sidecar.url}/dashboard/transactions/${txId(901)}/remittance`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ back: '/dashboard/exceptions', ...body }).toString(),
+      })
+    const xml = readFileSync(new URL('../../fixtures/camt054/sepa-batch.xml', import.meta.url), 'utf8')
+    expect((await post({ advice: xml }, 'http://evil.example')).status).toBe(403)
+    const bomb = await post({
+      advice:
+        '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><Document>&x;</Document>',
+    })
+    expect(bomb.status).toBe(400)
+    expect(await bomb.text()).toContain('must not contain a DOCTYPE or ENTITY declaration')
+    const done = await post({ advice: xml })
+    expect(done.status).toBe(200)
+    const html = await done.text()
+    expect(html).toContain('data-outcome="settled"')
+    expect(html).toMatch(/data-invoice-id="inv-rf-3"[\s\S]*?INV-7003[\s\S]*?1,192\.5[\s\S]*?7\.5/)
+    const invoice = await fetch(`${sidecar.url}/api/invoices/inv-rf-3`, { headers: bearer })
+    expect(((await invoice.json()) as { status: string }).status).toBe('paid')
   })
 
   it('refuses a manual match naming a payment id that is no UUID, without an error in the log', async () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { enqueueMatches, upsertTransactions, verifyAuditChain } from '../../src/store/index.js'
 import { mirrorRow, txId } from '../support/mirror-fixture.js'
@@ -43,8 +45,15 @@ async function pay(n: number, amount: string, currency = 'USD', reference: strin
   return txId(n)
 }
 
-async function invoice(id: string, number: string, amount: string, currency = 'USD') {
-  const put = await call('PUT', `/api/invoices/${id}`, { number, amount, currency }, undefined, API_TOKEN)
+async function invoice(
+  id: string,
+  number: string,
+  amount: string,
+  currency = 'USD',
+  paymentReference?: string,
+) {
+  const body = { number, amount, currency, ...(paymentReference ? { paymentReference } : {}) }
+  const put = await call('PUT', `/api/invoices/${id}`, body, undefined, API_TOKEN)
   expect(put.status).toBe(201)
 }
 
@@ -220,5 +229,156 @@ describe('POST /api/transactions/{id}/remittance', () => {
       ]),
     )
     expect(await exceptionsOf(tx)).toEqual([])
+  })
+})
+
+const camt = (name: string) =>
+  readFileSync(new URL(`../../fixtures/camt054/${name}`, import.meta.url), 'utf8')
+
+describe('POST /api/transactions/{id}/remittance with a camt.054 notification', () => {
+  it('settles a SEPA batch by RF, free text and an issued reference, the entry’s charges written off', async () => {
+    await invoice('inv-f1', 'INV-7001', '500.00', 'EUR')
+    await invoice('inv-f2', 'INV-7002', '300.00', 'EUR')
+    await invoice('inv-f3', 'INV-7003', '1200.00', 'EUR', 'RF56 5390 0754 70')
+    const tx = await pay(11, '1992.50', 'EUR')
+    const done = await call(
+      'POST',
+      `/api/transactions/${tx}/remittance`,
+      camt('sepa-batch.xml'),
+      'application/xml',
+    )
+    expect(done.status).toBe(201)
+    expect(done.body).toMatchObject({ transactionId: tx, writeOff: '7.5', difference: '0' })
+    expect(await allocationsOf(tx)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ invoiceId: 'inv-f1', amount: '500', writeOff: '0', actor: 'carl' }),
+        expect.objectContaining({ invoiceId: 'inv-f2', amount: '300', writeOff: '0' }),
+        expect.objectContaining({
+          invoiceId: 'inv-f3',
+          amount: '1192.5',
+          writeOff: '7.5',
+          writeOffReason: 'bank_fee',
+        }),
+      ]),
+    )
+    for (const id of ['inv-f1', 'inv-f2', 'inv-f3'])
+      expect((await call('GET', `/api/invoices/${id}`)).body).toMatchObject({ status: 'paid' })
+    // The audit log names the document's entry.
+    const audit = await call('GET', '/api/audit?action=remittance.imported')
+    expect(JSON.stringify(audit.body)).toContain('camt.054 Ntry 1 (BATCH-0302-01)')
+    expect(await exceptionsOf(tx)).toEqual([])
+  })
+
+  it('chooses the payout entry of the bank line’s amount, its payments’ fees written off as psp_fee', async () => {
+    await invoice('inv-g1', 'INV-8001', '600.00', 'EUR')
+    await invoice('inv-g2', 'INV-8002', '450.00', 'EUR')
+    await invoice('inv-g3', 'INV-8003', '400.00', 'EUR')
+    const tx = await pay(12, '1441.30', 'EUR')
+    const xml = camt('psp-payout.xml')
+    const wrongEntry = await call(
+      'POST',
+      `/api/transactions/${tx}/remittance?entry=po_1QgA19Zr`,
+      xml,
+      'text/xml',
+    )
+    expect(wrongEntry.status).toBe(422)
+    expect(wrongEntry.body.error).toMatchObject({ code: 'camt_entry_mismatch' })
+    expect(wrongEntry.body.error.message).toContain('of another amount')
+    const done = await call(
+      'POST',
+      `/api/transactions/${tx}/remittance?feeReason=psp_fee`,
+      xml,
+      'application/xml',
+    )
+    expect(done.status).toBe(201)
+    expect(done.body).toMatchObject({ writeOff: '8.7', difference: '0' })
+    expect(await allocationsOf(tx)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          invoiceId: 'inv-g1',
+          amount: '591.3',
+          writeOff: '8.7',
+          writeOffReason: 'psp_fee',
+          writeOffAccount: '6830',
+        }),
+      ]),
+    )
+    expect(await exceptionsOf(tx)).toEqual([])
+  })
+
+  it('answers 422 when no entry fits or a payment names no invoice, 4xx for a bad document; writes nothing', async () => {
+    const tx = await pay(13, '77.00', 'EUR')
+    const none = await call(
+      'POST',
+      `/api/transactions/${tx}/remittance`,
+      camt('psp-payout.xml'),
+      'application/xml',
+    )
+    expect(none.status).toBe(422)
+    expect(none.body.error.message).toContain(
+      'No entry of the document fits the bank line (77.00 EUR received)',
+    )
+    expect(none.body.error.details).toHaveLength(2)
+    const unknown = camt('psp-payout.xml').replace(
+      '<Amt Ccy="EUR">1441.30</Amt>',
+      '<Amt Ccy="EUR">77.00</Amt>',
+    )
+    const lines = await call(
+      'POST',
+      `/api/transactions/${tx}/remittance?entry=po_1QfX83Lk`,
+      unknown,
+      'application/xml',
+    )
+    expect(lines.status).toBe(422)
+    expect(lines.body.error.code).toBe('invalid_remittance')
+    // References that name no invoice for sure: a typo in an RF, two invoices in one payment's text.
+    const unclear = `<Document><BkToCstmrDbtCdtNtfctn><Ntfctn><Ntry><Amt Ccy="EUR">77.00</Amt><CdtDbtInd>CRDT</CdtDbtInd>
+      <NtryDtls><TxDtls><Amt Ccy="EUR">50.00</Amt><RmtInf><Strd><CdtrRefInf><Ref>RF00INV7001</Ref></CdtrRefInf></Strd></RmtInf></TxDtls>
+      <TxDtls><Refs><EndToEndId>E2E-2</EndToEndId></Refs><Amt Ccy="EUR">27.00</Amt><RmtInf><Ustrd>INV-8001 INV-8002</Ustrd></RmtInf></TxDtls>
+      <TxDtls><Amt Ccy="EUR">1.00</Amt><RmtInf><Ustrd>thanks</Ustrd></RmtInf></TxDtls>
+      </NtryDtls></Ntry></Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`
+    const refused = await call('POST', `/api/transactions/${tx}/remittance`, unclear, 'application/xml')
+    expect(refused.status).toBe(422)
+    expect(refused.body.error.details).toEqual([
+      { path: 'lines.1', message: 'RF00INV7001: the check digits of RF00INV7001 do not add up' },
+      { path: 'lines.2', message: 'E2E-2: names 2 invoices (INV-8001, INV-8002): a line pays one' },
+      { path: 'lines.3', message: 'TxDtls 3: names no known invoice' },
+    ])
+    const bad: Array<[string, number, string]> = [
+      ['<Document><BkToCstmrDbtCdtNtfctn>', 400, 'not well-formed XML'],
+      ['<Document><BkToCstmrStmt/></Document>', 400, 'camt.053 statement'],
+      [
+        '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><Document>&x;</Document>',
+        400,
+        'DOCTYPE',
+      ],
+    ]
+    for (const [body, status, message] of bad) {
+      const answer = await call('POST', `/api/transactions/${tx}/remittance`, body, 'application/xml')
+      expect(answer.status).toBe(status)
+      expect(answer.body.error.code).toBe('invalid_camt054')
+      expect(answer.body.error.message).toContain(message)
+      expect(answer.body.error.message).not.toContain('root:')
+    }
+    // A compressed document is inflated first, as a JSON body is.
+    const gzipped = await fetch(`${sidecar.url}/api/transactions/${tx}/remittance`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${clerk}`,
+        'content-type': 'application/xml',
+        'content-encoding': 'gzip',
+      },
+      body: gzipSync('<Document><BkToCstmrStmt/></Document>'),
+    })
+    expect(gzipped.status).toBe(400)
+    expect(((await gzipped.json()) as any).error.message).toContain('camt.053 statement')
+    const big = await call(
+      'POST',
+      `/api/transactions/${tx}/remittance`,
+      `<Document>${' '.repeat(10 * 1024 * 1024)}</Document>`,
+      'application/xml',
+    )
+    expect(big.status).toBe(413)
+    expect(await allocationsOf(tx)).toEqual([])
   })
 })

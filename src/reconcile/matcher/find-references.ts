@@ -535,7 +535,8 @@ function isClean(hit: ReferenceHit): boolean {
   return hit.conflicts.length === 0 && hit.checkDigits !== 'invalid'
 }
 
-function strength(hit: ReferenceHit): number {
+/** How strongly a hit names its invoices: a typo 1, a hit that reads as something else 0.5, else by its kind. */
+export function referenceStrength(hit: ReferenceHit): number {
   if (hit.checkDigits === 'invalid') return 1
   return hit.conflicts.length > 0 ? 0.5 : RANK[hit.kind]
 }
@@ -583,7 +584,7 @@ export function findReferences(index: InvoiceIndex, source: ReferenceSource): Tr
     const { hits } = readField(index, text, source, codesOnly)
     if (hits.length === 0) continue
     let fieldStrength = 0
-    for (const hit of hits) fieldStrength = Math.max(fieldStrength, strength(hit))
+    for (const hit of hits) fieldStrength = Math.max(fieldStrength, referenceStrength(hit))
     if (!best || fieldStrength > best.strength) best = { field, hits, strength: fieldStrength }
     if (fieldStrength >= RANK.issued) break
   }

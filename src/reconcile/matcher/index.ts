@@ -11,7 +11,7 @@ export {
 export type { CurrencyTolerance, FeeTolerance, MatchConfig, MatchConfigInput } from './config.js'
 export { explainShortfall, statedFee } from './residuals.js'
 export type { Shortfall, StatedFee } from './residuals.js'
-export { findReferences, referencedInvoiceIds } from './find-references.js'
+export { findReferences, referencedInvoiceIds, referenceStrength } from './find-references.js'
 export type {
   HitKind,
   ReferenceHit,

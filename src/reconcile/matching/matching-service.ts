@@ -9,6 +9,7 @@ import {
   enqueueUnseenMatches,
   type Database,
   type DispositionRow,
+  type MatchTransactionRow,
 } from '../../store/index.js'
 import type { Actor } from '../../users/index.js'
 import { DEFAULT_MATCH_CONFIG, type MatchConfig } from '../matcher/index.js'
@@ -55,7 +56,11 @@ export type MatchingService = {
     actor: Actor,
   ): Promise<void>
   /** Settles a bank line by its remittance advice (all its matches and the fee write-off, or nothing). */
-  importRemittance(transactionId: string, advice: RemittanceAdvice, actor: Actor): Promise<RemittanceResult>
+  importRemittance(
+    transactionId: string,
+    advice: RemittanceAdvice | ((transaction: MatchTransactionRow) => RemittanceAdvice),
+    actor: Actor,
+  ): Promise<RemittanceResult>
   unmatch(allocationId: string, actor: Actor): Promise<{ transactionId: string }>
   /** Removes a person's matches of a transaction: the engine matches it again. */
   giveBack(transactionId: string, actor: Actor): Promise<{ removed: number }>

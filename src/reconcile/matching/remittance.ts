@@ -10,6 +10,7 @@ import {
   removeManualMatch,
   setManualMatch,
   type Database,
+  type MatchTransactionRow,
 } from '../../store/index.js'
 import { auditActor } from '../../users/index.js'
 import {
@@ -21,15 +22,21 @@ import {
 } from '../matcher/index.js'
 import { MatchingRequestError } from './matching-errors.js'
 import { inflow, inLock, learnPayer, unallocatedOf, type PersonInputDeps } from './person-inputs.js'
+import { invoicesByReference, type AdviceReference } from './remittance-references.js'
 import { splitRemittance, type AdviceLine } from './remittance-split.js'
 
 /** A remittance advice or payout report for one bank line: the invoices it pays and the fee deducted. */
 export type RemittanceAdvice = {
-  lines: ReadonlyArray<{ invoiceNumber: string; amount: string }>
+  /** Each line names its invoice by number, or by references read as the matcher reads a payment's (camt.054). */
+  lines: ReadonlyArray<
+    { invoiceNumber: string; amount: string } | { reference: AdviceReference; amount: string }
+  >
   /** The fee the payer or PSP deducted; default 0. */
   fee?: string
   /** What the write-off is booked as: `bank_fee` (default) or `psp_fee` (a payout's). */
   feeReason?: 'bank_fee' | 'psp_fee'
+  /** Where the advice came from, for the audit log (a camt.054 entry's references). */
+  source?: string
 }
 
 export type RemittanceResult = {
@@ -44,35 +51,44 @@ type Problem = { path: string; message: string }
 async function adviceLines(
   trx: Kysely<Database>,
   advice: RemittanceAdvice,
-  transaction: { id: string; currency: string | null },
+  transaction: MatchTransactionRow,
 ): Promise<AdviceLine[]> {
   // Only what the payment holds per invoice is needed here, not what is free of it.
   const { held } = await unallocatedOf(trx, { id: transaction.id, amount: null })
-  const found = await loadInvoicesByNumber(
-    trx,
-    advice.lines.map((line) => normalizedInvoiceNumber(line.invoiceNumber)),
-  )
+  const numbered = advice.lines.flatMap((line) => ('invoiceNumber' in line ? [line.invoiceNumber] : []))
+  const found = await loadInvoicesByNumber(trx, numbered.map(normalizedInvoiceNumber))
+  const referenced = advice.lines.flatMap((line) => ('reference' in line ? [line.reference] : []))
+  const named = await invoicesByReference(trx, referenced, transaction)
   const states = new Map(
     (
-      await loadInvoiceStates(
-        trx,
-        found.map((invoice) => invoice.id),
-      )
+      await loadInvoiceStates(trx, [
+        ...found.map((invoice) => invoice.id),
+        ...named.flatMap((n) => n.invoices.map((invoice) => invoice.id)),
+      ])
     ).map((s) => [s.invoice_id, s]),
   )
   const problems: Problem[] = []
   const lines: AdviceLine[] = []
   const seen = new Set<string>()
+  let nextNamed = 0
   for (const [index, line] of advice.lines.entries()) {
     const path = `lines.${index + 1}`
-    const say = (message: string) => problems.push({ path, message: `${line.invoiceNumber}: ${message}` })
-    const candidates = found.filter(
-      (invoice) => invoice.normalized_number === normalizedInvoiceNumber(line.invoiceNumber),
-    )
+    const label = 'invoiceNumber' in line ? line.invoiceNumber : line.reference.label
+    const say = (message: string) => problems.push({ path, message: `${label}: ${message}` })
+    const byReference = 'reference' in line ? named[nextNamed++]! : null
+    const candidates = byReference
+      ? byReference.invoices
+      : found.filter((invoice) => invoice.normalized_number === normalizedInvoiceNumber(label))
     const live = candidates.filter((invoice) => !invoice.voided_at)
-    if (candidates.length === 0) say('no invoice has this number')
+    if (byReference?.why) say(byReference.why)
+    else if (candidates.length === 0) say('no invoice has this number')
     else if (live.length === 0) say('the invoice is void')
-    else if (live.length > 1) say(`${live.length} invoices have this number`)
+    else if (live.length > 1)
+      say(
+        byReference
+          ? `names ${live.length} invoices (${live.map((invoice) => invoice.number).join(', ')}): a line pays one`
+          : `${live.length} invoices have this number`,
+      )
     const invoice = live.length === 1 ? live[0]! : null
     if (!invoice) continue
     if (seen.has(invoice.id)) {
@@ -115,10 +131,12 @@ async function adviceLines(
 export async function importRemittance(
   deps: PersonInputDeps & { config: MatchConfig },
   transactionId: string,
-  advice: RemittanceAdvice,
+  /** The advice, or how to read it off a document once the bank line is known (a camt.054 of several entries). */
+  adviceFor: RemittanceAdvice | ((transaction: MatchTransactionRow) => RemittanceAdvice),
 ): Promise<RemittanceResult> {
   return inLock(deps, async (trx) => {
     const transaction = await inflow(trx, transactionId)
+    const advice = typeof adviceFor === 'function' ? adviceFor(transaction) : adviceFor
     if ((await activeDispositionsOf(trx, [transactionId])).length > 0) {
       throw new MatchingRequestError(
         'conflict',
@@ -186,7 +204,13 @@ export async function importRemittance(
         action: 'remittance.imported',
         entity: 'transaction',
         entityId: transactionId,
-        payload: { ...result, fee: fee.toFixed(), reason, learned },
+        payload: {
+          ...result,
+          fee: fee.toFixed(),
+          reason,
+          learned,
+          ...(advice.source ? { source: advice.source } : {}),
+        },
       },
     ])
     return result

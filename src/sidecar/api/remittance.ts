@@ -1,7 +1,8 @@
-import { Router } from 'express'
+import express, { Router } from 'express'
 import { z } from 'zod'
 import { Uuid } from '../../api-client/index.js'
 import {
+  camt054Advice,
   parseRemittanceCsv,
   RemittanceFee,
   RemittanceFeeReason,
@@ -11,6 +12,7 @@ import {
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
+import { refuseLargeBody } from '../refuse-large-body.js'
 import { csvBody, importCsvBody, rejectImport } from './library-request.js'
 
 const JsonAdvice = z.strictObject({
@@ -20,12 +22,21 @@ const JsonAdvice = z.strictObject({
 })
 
 const Params = z.object({ id: Uuid })
-const Query = z.object({ feeReason: RemittanceFeeReason.optional() })
+const Query = z.object({
+  feeReason: RemittanceFeeReason.optional(),
+  /** A camt.054 document's entry: its NtryRef or AcctSvcrRef (ISO Max35Text). */
+  entry: z.string().trim().min(1).max(35).optional(),
+})
+
+/** A camt.054 document is parsed whole in memory: the same 10 MB as a JSON body. */
+const XML_BODY_LIMIT = 10 * 1024 * 1024
+const XML_TYPES = ['application/xml', 'text/xml']
 
 /**
  * POST /api/transactions/{id}/remittance (clerk): settles a bank line by its remittance advice or payout report,
- * JSON `{ lines, fee?, feeReason? }` or a CSV `invoiceNumber,amount[,fee]` (`?feeReason=psp_fee` for a payout).
- * All of it or nothing (docs/closing.md, lump sums).
+ * JSON `{ lines, fee?, feeReason? }`, a CSV `invoiceNumber,amount[,fee]` (`?feeReason=psp_fee` for a payout) or
+ * a camt.054 notification (`application/xml`, `?entry=` to choose its entry). All of it or nothing
+ * (docs/closing.md, lump sums).
  */
 export function remittanceRoutes(context: SidecarContext): Router {
   const router = Router()
@@ -33,13 +44,19 @@ export function remittanceRoutes(context: SidecarContext): Router {
     '/transactions/:id/remittance',
     requireRole('clerk'),
     csvBody(),
+    refuseLargeBody(XML_BODY_LIMIT, XML_TYPES),
+    // Inflated (Content-Encoding) and decoded by its charset like a JSON body; its errors answered the same way.
+    express.text({ type: XML_TYPES, limit: XML_BODY_LIMIT }),
     handle(async (req, res) => {
       const { id } = parseRequest(Params, req.params, 'params')
-      let advice: RemittanceAdvice
-      if (req.is('application/json') && !('csv' in (req.body ?? {}))) {
+      const { feeReason, entry } = parseRequest(Query, req.query, 'query')
+      let advice: RemittanceAdvice | ReturnType<typeof camt054Advice>
+      if (req.is(XML_TYPES)) {
+        const xml = typeof req.body === 'string' ? req.body : ''
+        advice = camt054Advice(xml, { feeReason, entry })
+      } else if (req.is('application/json') && !('csv' in (req.body ?? {}))) {
         advice = parseRequest(JsonAdvice, req.body, 'body')
       } else {
-        const { feeReason } = parseRequest(Query, req.query, 'query')
         const parsed = await importCsvBody(req, res, (input) => parseRemittanceCsv(input, feeReason))
         if (!parsed.ok) return rejectImport(res, parsed)
         if (parsed.advice.lines.length === 0) {

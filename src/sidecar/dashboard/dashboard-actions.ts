@@ -1,4 +1,4 @@
-import { Router, type RequestHandler, type Response } from 'express'
+import { Router, type Request, type RequestHandler, type Response } from 'express'
 import { z } from 'zod'
 import { DecimalString, Uuid } from '../../api-client/index.js'
 import { DispositionRequestSchema, MatchingRequestError } from '../../reconcile/index.js'
@@ -8,7 +8,9 @@ import { roleAllows, type Actor, type Role } from '../../users/index.js'
 import { forbiddenMessage, isRefusal } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
 import { money } from './format.js'
-import { redirectWithFlash } from './page-response.js'
+import { redirectWithFlash, sendPage } from './page-response.js'
+import { importAdviceForm, RemittanceForm } from './remittance-action.js'
+import { renderRemittanceOutcome } from './remittance-page.js'
 
 const BACK = /^\/(?:dashboard(?:[/?].*)?)?$/
 
@@ -60,11 +62,11 @@ export function dashboardActions(context: SidecarContext): Router {
   const router = Router()
   const { db } = context.store
 
-  /** An action for `role` and above, done as the signed-in actor. */
-  const act =
+  /** A request for `role` and above, answered by `run` as the signed-in actor. */
+  const asActor =
     (
       role: Role,
-      run: (req: Parameters<RequestHandler>[0], actor: Actor) => Promise<string>,
+      run: (req: Request, res: Response, actor: Actor, back: string) => Promise<void>,
     ): RequestHandler =>
     (req, res) => {
       const back = safeBack((req.body as { back?: unknown } | undefined)?.back)
@@ -82,10 +84,16 @@ export function dashboardActions(context: SidecarContext): Router {
           if (!roleAllows(actor.role, role)) {
             return redirectWithFlash(res, back, { kind: 'error', text: forbiddenMessage(actor, role) })
           }
-          return run(req, actor).then((text) => redirectWithFlash(res, back, { kind: 'ok', text }))
+          return run(req, res, actor, back)
         })
         .catch((error: unknown) => failed(res, back, error))
     }
+
+  /** An action for `role` and above, done as the signed-in actor, its outcome a notice on the page it came from. */
+  const act = (role: Role, run: (req: Request, actor: Actor) => Promise<string>): RequestHandler =>
+    asActor(role, async (req, res, actor, back) =>
+      redirectWithFlash(res, back, { kind: 'ok', text: await run(req, actor) }),
+    )
 
   const failed = (res: Response, back: string, error: unknown) => {
     if (error instanceof DomainError || error instanceof z.ZodError) {
@@ -161,6 +169,26 @@ export function dashboardActions(context: SidecarContext): Router {
       const id = Uuid.parse(String(req.params.id))
       await context.reconcile.giveBack(id, actor)
       return 'Given back: the engine matches the payment again.'
+    }),
+  )
+  // The outcome is a page of its own: the proposed split of an advice that does not add up is too long for a notice.
+  router.post(
+    '/transactions/:id/remittance',
+    asActor('clerk', async (req, res, actor, back) => {
+      const id = Uuid.parse(String(req.params.id))
+      const outcome = await importAdviceForm(context, id, RemittanceForm.parse(req.body ?? {}), actor)
+      sendPage(
+        req,
+        res,
+        context,
+        {
+          title: 'Remittance advice',
+          current: 'exceptions',
+          actor,
+          body: renderRemittanceOutcome(id, outcome, back),
+        },
+        outcome.ok ? 200 : outcome.status,
+      )
     }),
   )
   router.post(

@@ -146,6 +146,12 @@ export function dashboardRoutes(context: SidecarContext): Router {
     closeSession(res)
     res.redirect(303, '/')
   })
+  // A pasted or uploaded remittance advice is larger than a form's fields: its own limit, like an API body's.
+  router.post(
+    '/dashboard/transactions/:id/remittance',
+    sameOrigin,
+    express.urlencoded({ extended: false, limit: '10mb' }),
+  )
   router.use('/dashboard', sameOrigin, form, dashboardActions(context))
 
   // For scripts and API clients holding a token: the same session cookie, opened with a Bearer header.

@@ -12,6 +12,7 @@ import {
 import type { SidecarContext } from '../context.js'
 import { badge, money, shortId, when } from './format.js'
 import { html, type SafeHtml } from './html.js'
+import { remittanceForm } from './remittance-page.js'
 
 export const EXCEPTION_TYPES = [
   'suggested_match',
@@ -148,7 +149,8 @@ function actions(row: MatchExceptionRow, back: string): SafeHtml {
       </form>
       <form method="post" action="/dashboard/transactions/${row.transaction_id}/give-back">
         ${backField}<button type="submit">Give back to the engine</button>
-      </form>`
+      </form>
+      ${remittanceForm(row.transaction_id, back)}`
   }${
     row.transaction_id &&
     html`<form method="post" action="/dashboard/allocations" class="manual-match">

@@ -134,11 +134,18 @@ const SCRIPT = `
     signin.submit()
     return
   }
+  // A file chosen for a form is read into its text field (the remittance advice): the form posts text only.
+  document.addEventListener('change', async (event) => {
+    const input = event.target
+    if (!input.matches || !input.matches('input[type=file][data-fill]') || !input.files[0]) return
+    input.form.elements[input.dataset.fill].value = await input.files[0].text()
+  })
   const main = document.querySelector('main[data-refresh]')
   if (!main) return
   const editing = () =>
     main.contains(document.activeElement) && document.activeElement.matches('input, select, textarea') ||
-    [...main.querySelectorAll('input:not([type=hidden])')].some((input) => input.value !== '')
+    [...main.querySelectorAll('input:not([type=hidden]), textarea')].some((input) => input.value !== '') ||
+    main.querySelector('details[open]') !== null
   setInterval(async () => {
     if (document.hidden || editing()) return
     try {
