@@ -16,7 +16,7 @@ const line = (overrides: Partial<Parameters<typeof chooseEntry>[1]> = {}) => ({
   ...overrides,
 })
 
-function refusal(run: () => unknown): { status: number; code: string; message: string; details: unknown } {
+function refusal(run: () => unknown): { kind: string; code: string; message: string; details: unknown } {
   try {
     run()
   } catch (error) {
@@ -34,7 +34,7 @@ describe('chooseEntry', () => {
   it('takes the entry asked for by NtryRef or AcctSvcrRef, if it fits', () => {
     expect(chooseEntry(payout, line(), 'PSP2026030300077').index).toBe(1)
     expect(refusal(() => chooseEntry(payout, line(), 'po_1QgA19Zr'))).toMatchObject({
-      status: 422,
+      kind: 'unprocessable',
       code: 'camt_entry_mismatch',
       message: expect.stringContaining('of another amount'),
     })
@@ -51,14 +51,14 @@ describe('chooseEntry', () => {
     expect(chooseEntry(twins, line()).index).toBe(1)
     expect(chooseEntry(twins, line({ posted_date: '2026-03-20', bank_reference: 'X2' })).index).toBe(2)
     expect(refusal(() => chooseEntry(twins, line({ posted_date: '2026-03-20' })))).toMatchObject({
-      status: 422,
+      kind: 'unprocessable',
       message: expect.stringContaining('2 entries fit the bank line: choose one with ?entry='),
     })
   })
 
   it('names why no entry fits', () => {
     const refused = refusal(() => chooseEntry(payout, line({ amount: '99.00' })))
-    expect(refused).toMatchObject({ status: 422, code: 'camt_entry_mismatch' })
+    expect(refused).toMatchObject({ kind: 'unprocessable', code: 'camt_entry_mismatch' })
     expect(refused.details).toEqual([
       { path: 'Ntry.1', message: expect.stringContaining("of another amount than the bank line's 99.00") },
       { path: 'Ntry.2', message: expect.stringContaining('250.00 EUR credit booked 2026-03-04') },

@@ -13,12 +13,12 @@ const doc = (entries: string, version = '08') =>
   `<BkToCstmrDbtCdtNtfctn><GrpHdr><MsgId>M</MsgId></GrpHdr><Ntfctn><Id>N</Id>${entries}</Ntfctn>` +
   `</BkToCstmrDbtCdtNtfctn></Document>`
 
-function refusal(xml: string): { status: number; code: string; details: unknown } {
+function refusal(xml: string): { kind: string; code: string; details: unknown } {
   try {
     parseCamt054(xml)
   } catch (error) {
-    const { status, code, details } = error as { status: number; code: string; details: unknown }
-    return { status, code, details }
+    const { kind, code, details } = error as { kind: string; code: string; details: unknown }
+    return { kind, code, details }
   }
   throw new Error('parsed')
 }
@@ -101,7 +101,7 @@ describe('parseCamt054', () => {
       '<!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">]><Document>&lol2;</Document>'
     for (const xml of [xxe, laughs]) {
       expect(refusal(xml)).toMatchObject({
-        status: 400,
+        kind: 'invalid',
         code: 'invalid_camt054',
         details: [{ path: 'body', message: expect.stringContaining('DOCTYPE') }],
       })
@@ -110,7 +110,7 @@ describe('parseCamt054', () => {
 
   it('names bad XML, another message type, a missing or bad amount', () => {
     expect(refusal('<Document><BkToCstmrDbtCdtNtfctn></Document>')).toMatchObject({
-      status: 400,
+      kind: 'invalid',
       details: [{ path: 'line.1', message: expect.stringContaining('not well-formed') }],
     })
     expect(refusal('<Document><BkToCstmrStmt><Stmt/></BkToCstmrStmt></Document>')).toMatchObject({
@@ -163,7 +163,7 @@ describe('parseCamt054', () => {
             parseCamt054(damaged)
           } catch (error) {
             expect(error).toBeInstanceOf(MatchingRequestError)
-            expect(error).toMatchObject({ status: 400, code: 'invalid_camt054' })
+            expect(error).toMatchObject({ kind: 'invalid', code: 'invalid_camt054' })
           }
         }
       }),
