@@ -208,8 +208,11 @@ export {
   activeDispositionsOf,
   findDisposition,
   insertDisposition,
+  invoiceWriteOffsOf,
   listDispositions,
   liveDispositionOf,
+  pendingInvoiceWriteOffs,
+  recomputeInvoiceWrittenOff,
   setDispositionStatus,
   transactionsWithCreditFor,
 } from './dispositions-repo.js'

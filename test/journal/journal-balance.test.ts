@@ -70,6 +70,9 @@ describe('the journal over the corpus', () => {
         .map((exception, index) => ({
           id: String(index + 1),
           transaction_id: payment.id,
+          invoice_id: null,
+          invoice_number: null,
+          note: null,
           kind: 'clearing',
           amount: exception.amount ?? '0',
           currency: payment.currency,

@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { publishAppEvent } from '../../src/app-events/index.js'
 import { silentLogger } from '../../src/observability/index.js'
@@ -27,7 +28,7 @@ beforeAll(async () => {
     clock: store.clock,
     logger: silentLogger,
     publish: publishAppEvent,
-    approvalThreshold: '50',
+    approvalThreshold: { all: '50', byCurrency: { EUR: '20' } },
   })
 })
 
@@ -51,6 +52,7 @@ type Step =
   | { kind: 'unmatch'; allocation: number }
   | { kind: 'giveBack'; tx: number }
   | { kind: 'dispose'; exception: number; disposition: DispositionKind }
+  | { kind: 'writeOffInvoice'; invoice: number; amount: string | null }
   | { kind: 'approve'; disposition: number }
   | { kind: 'undo'; disposition: number }
 
@@ -75,6 +77,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     kind: fc.constant('dispose' as const),
     exception: fc.nat(9),
     disposition: fc.constantFrom(...KINDS),
+  }),
+  fc.record({
+    kind: fc.constant('writeOffInvoice' as const),
+    invoice: fc.nat(9),
+    amount: fc.constantFrom(null, '15.00', '0.37', '100.00'),
   }),
   fc.record({ kind: fc.constant('approve' as const), disposition: fc.nat(9) }),
   fc.record({ kind: fc.constant('undo' as const), disposition: fc.nat(9) }),
@@ -149,6 +156,16 @@ async function perform(action: Step, payments: string[], extraInvoices: string[]
           )
         return
       }
+      case 'writeOffInvoice': {
+        const invoiceId = pick([...INVOICES.map((i) => i.id), ...extraInvoices], action.invoice)
+        if (!invoiceId) return
+        await service.writeOffInvoice(
+          invoiceId,
+          { reason: 'bad_debt', ...(action.amount ? { amount: action.amount } : {}) },
+          CLERK,
+        )
+        return
+      }
       case 'approve':
       case 'undo': {
         const rows = await db
@@ -170,6 +187,20 @@ async function perform(action: Step, payments: string[], extraInvoices: string[]
   }
 }
 
+/**
+ * Invoices whose settled money, write-offs and open rest add up to more than the invoice (beyond an overpayment
+ * the engine reports), or whose `written_off` is not the sum of their write-offs in force.
+ */
+async function invoicesOverClosed(): Promise<string[]> {
+  const rows = await sql<{ id: string }>`
+    select i.id from invoices i left join invoice_state s on s.invoice_id = i.id
+    where i.written_off <> coalesce((select sum(amount) from dispositions d
+        where d.invoice_id = i.id and d.status = 'active'), 0)
+      or (s.status is not null and s.status <> 'overpaid' and i.voided_at is null
+        and s.amount_paid + s.amount_written_off + s.amount_open > i.amount)`.execute(store.db)
+  return rows.rows.map((row) => row.id)
+}
+
 describe('closing the books', () => {
   it('leaves no amount of any payment unaccounted for after any sequence of engine and person actions', async () => {
     await fc.assert(
@@ -188,6 +219,7 @@ describe('closing the books', () => {
           await perform(action, payments, extra)
           const broken = unaccountedPayments(await loadPaymentAccounting(store.db))
           expect(broken, `after ${JSON.stringify(action)} of ${JSON.stringify(steps)}`).toEqual([])
+          expect(await invoicesOverClosed(), `after ${JSON.stringify(action)}`).toEqual([])
         }
       }),
       { numRuns: 25 },

@@ -17,6 +17,7 @@ import * as syncQuarantine from './0017-sync-quarantine.js'
 import * as residuals from './0018-residuals.js'
 import * as dispositions from './0019-dispositions.js'
 import * as remittanceWriteOffs from './0020-remittance-write-offs.js'
+import * as invoiceWriteOffs from './0021-invoice-write-offs.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0018-residuals': residuals,
   '0019-dispositions': dispositions,
   '0020-remittance-write-offs': remittanceWriteOffs,
+  '0021-invoice-write-offs': invoiceWriteOffs,
 }

@@ -1,0 +1,50 @@
+import { Decimal } from 'decimal.js'
+import type { Kysely } from 'kysely'
+import {
+  enqueueMatches,
+  getInvoice,
+  pendingInvoiceWriteOffs,
+  recomputeInvoiceWrittenOff,
+  type Database,
+} from '../../store/index.js'
+import { MatchingRequestError } from './matching-errors.js'
+
+/**
+ * What of an invoice a person may still write off: its open amount as matching last saw it, less what pending
+ * money holds and what other write-offs waiting for approval would take. Refuses a void invoice or one with
+ * nothing open.
+ */
+export async function openRestOf(
+  trx: Kysely<Database>,
+  invoiceId: string,
+  exceptWriteOff: string | null,
+): Promise<{ rest: Decimal; currency: string }> {
+  const invoice = await getInvoice(trx, invoiceId)
+  if (!invoice) throw new MatchingRequestError(404, 'not_found', `No invoice ${JSON.stringify(invoiceId)}.`)
+  if (invoice.voided_at !== null) {
+    throw new MatchingRequestError(
+      409,
+      'invoice_void',
+      `Invoice ${invoice.number} is void: nothing to write off.`,
+    )
+  }
+  const open = invoice.state
+    ? new Decimal(invoice.state.amount_open).minus(invoice.state.amount_pending)
+    : new Decimal(invoice.amount).minus(invoice.credited).minus(invoice.written_off)
+  const rest = open.minus(await pendingInvoiceWriteOffs(trx, invoiceId, exceptWriteOff))
+  if (rest.lte(0)) {
+    throw new MatchingRequestError(
+      409,
+      'invoice_paid',
+      `Invoice ${invoice.number} has nothing open to write off (status ${invoice.state?.status ?? 'open'}, ` +
+        `${invoice.state?.amount_pending ?? '0'} held by pending payments, write-offs waiting for approval aside).`,
+    )
+  }
+  return { rest, currency: invoice.currency }
+}
+
+/** Puts an invoice write-off in force or takes it out: the invoice's `written_off` and matching follow. */
+export async function reapplyInvoiceWriteOffs(trx: Kysely<Database>, invoiceId: string): Promise<void> {
+  await recomputeInvoiceWrittenOff(trx, invoiceId)
+  await enqueueMatches(trx, 'invoice', [invoiceId])
+}
