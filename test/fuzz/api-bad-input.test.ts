@@ -335,7 +335,7 @@ const CASES: Record<string, Case[]> = {
     { name: 'an unknown invoice', path: '/api/invoices/nope/write-off', body: { reason: 'other' } },
   ],
   'GET /api/dispositions': [
-    ...queries('invoiceId', [LONG]),
+    ...queries('invoiceId', ['x'.repeat(300)]),
     ...queries('status', ['done', ...INJECTIONS]),
     ...queries('transactionId', INJECTIONS),
     ...queries('after', INJECTIONS),

@@ -26,7 +26,10 @@ const optionalText = (max: number) =>
 /** A write-off of an invoice's open rest as a person asks for it (API body, CLI, dashboard form). */
 export const InvoiceWriteOffRequestSchema = z.object({
   /** Default: the whole open rest. */
-  amount: RemittanceAmount.optional(),
+  amount: RemittanceAmount.refine(
+    (value) => /^\+?\d{0,30}(\.\d{0,18})?$/.test(value),
+    'must have at most 30 digits before the point and 18 after',
+  ).optional(),
   reason: z.enum(INVOICE_WRITE_OFF_REASONS),
   /** Default: the write-off account configured for the reason (MATCH_WRITE_OFF_ACCOUNT(S)). */
   account: optionalText(100),
