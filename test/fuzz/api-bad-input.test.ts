@@ -342,7 +342,21 @@ const CASES: Record<string, Case[]> = {
     ...queries('limit', ['0', '1e400']),
   ],
   'POST /api/dispositions/:id/approve': [...ids('/api/dispositions/:id/approve')],
-  'POST /api/dispositions/:id/decline': [...ids('/api/dispositions/:id/decline')],
+  'POST /api/dispositions/:id/decline': [
+    ...ids('/api/dispositions/:id/decline'),
+    {
+      name: 'a 100k-char note',
+      path: '/api/dispositions/1/decline',
+      body: { note: LONG },
+      names: 'note',
+    },
+    {
+      name: 'an unknown field',
+      path: '/api/dispositions/1/decline',
+      body: { reason: 'r' },
+      names: 'reason',
+    },
+  ],
   'POST /api/dispositions/:id/undo': [
     ...ids('/api/dispositions/:id/undo'),
     { name: 'an unknown disposition', path: '/api/dispositions/999999/undo' },

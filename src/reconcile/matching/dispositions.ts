@@ -252,6 +252,8 @@ export async function decideDisposition(
   deps: PersonInputDeps,
   id: string,
   decision: 'approve' | 'decline',
+  /** Why, for the audit log (a decline's). */
+  note?: string,
 ): Promise<DispositionRow> {
   return inLock(deps, async (trx) => {
     const row = await existing(trx, id)
@@ -291,7 +293,11 @@ export async function decideDisposition(
         action: decision === 'approve' ? 'disposition.approved' : 'disposition.declined',
         entity: 'disposition',
         entityId: row.id,
-        payload: { ...presentDisposition(decided), madeBy: row.made_by },
+        payload: {
+          ...presentDisposition(decided),
+          madeBy: row.made_by,
+          ...(note ? { decisionNote: note } : {}),
+        },
       },
     ])
     return (await findDisposition(trx, row.id)) as DispositionRow

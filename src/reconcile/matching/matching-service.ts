@@ -69,7 +69,12 @@ export type MatchingService = {
   dispose(key: string, request: DispositionRequest, actor: Actor): Promise<DispositionRow>
   /** Writes (part of) an invoice's open rest off: a disposition of the invoice. */
   writeOffInvoice(invoiceId: string, request: InvoiceWriteOffRequest, actor: Actor): Promise<DispositionRow>
-  decideDisposition(id: string, decision: 'approve' | 'decline', actor: Actor): Promise<DispositionRow>
+  decideDisposition(
+    id: string,
+    decision: 'approve' | 'decline',
+    actor: Actor,
+    note?: string,
+  ): Promise<DispositionRow>
   undoDisposition(id: string, actor: Actor): Promise<DispositionRow>
   acceptSuggestion(key: string, actor: Actor): Promise<{ transactionId: string }>
   rejectSuggestion(key: string, actor: Actor): Promise<{ transactionId: string }>
@@ -140,7 +145,8 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
           request,
         ),
       ),
-    decideDisposition: (id, decision, actor) => afterwardsRun(decideDisposition(person(actor), id, decision)),
+    decideDisposition: (id, decision, actor, note) =>
+      afterwardsRun(decideDisposition(person(actor), id, decision, note)),
     undoDisposition: (id, actor) => afterwardsRun(undoDisposition(person(actor), id)),
     acceptSuggestion: (key, actor) => afterwardsRun(acceptSuggestion(person(actor), key)),
     rejectSuggestion: (key, actor) => afterwardsRun(declineSuggestion(person(actor), key)),

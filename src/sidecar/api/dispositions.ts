@@ -24,6 +24,8 @@ const Query = z.object({
 })
 
 const KeyParams = z.object({ key: z.string().min(1).max(500) })
+/** An optional note on the decision, kept in the audit log. */
+const DecisionBody = z.strictObject({ note: z.string().trim().max(500).optional() })
 const InvoiceParams = z.object({ id: z.string().min(1).max(255) })
 const IdParams = z.object({ id: z.string().regex(/^\d{1,18}$/, 'must be a disposition id') })
 
@@ -73,7 +75,10 @@ export function dispositionRoutes(context: SidecarContext): Router {
       requireRole('clerk'),
       handle(async (req, res) => {
         const { id } = parseRequest(IdParams, req.params, 'params')
-        const row = await asApiError(() => context.reconcile.decideDisposition(id, decision, actorOf(res)))
+        const { note } = parseRequest(DecisionBody, req.body ?? {}, 'body')
+        const row = await asApiError(() =>
+          context.reconcile.decideDisposition(id, decision, actorOf(res), note || undefined),
+        )
         res.json(presentDisposition(row))
       }),
     )
