@@ -186,6 +186,7 @@ export type {
   TransactionReferencesWrite,
 } from './matching-repo.js'
 export {
+  allocatedWriteOffOf,
   activeAllocationsOfTransactions,
   findAllocation,
   insertAllocations,

@@ -5,8 +5,11 @@ import { publishAppEvent } from '../../src/app-events/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import {
   createMatchingService,
+  DEFAULT_MATCH_CONFIG,
   MatchingRequestError,
   unaccountedPayments,
+  undoDisposition,
+  writeOffInvoice,
   type DispositionKind,
 } from '../../src/reconcile/index.js'
 import { loadPaymentAccounting, upsertCustomers } from '../../src/store/index.js'
@@ -242,5 +245,33 @@ describe('closing the books', () => {
     await service.giveBack(tx, CLERK)
     expect((await store.allocations()).map((row) => [row.amount, row.made_by])).toEqual([['785', 'engine']])
     expect(await store.openExceptions()).toEqual([])
+  })
+
+  it('never writes an invoice’s rest off twice, even before matching has run on the first write-off', async () => {
+    await store.reset()
+    await store.invoice({ id: 'inv-1', number: 'INV-1001', amount: '800.00' })
+    await store.pay({ amount: '799.63', paymentReference: 'INV-1001' })
+    await store.run()
+    const deps = {
+      db: store.db,
+      lockNamespace: store.schema,
+      now: store.clock.now(),
+      actor: CLERK,
+      approvalThreshold: null,
+      config: DEFAULT_MATCH_CONFIG,
+    }
+    const first = await writeOffInvoice(deps, 'inv-1', { reason: 'rounding' })
+    expect(first).toMatchObject({ amount: '0.37', status: 'active' })
+    await expect(writeOffInvoice(deps, 'inv-1', { reason: 'rounding' })).rejects.toMatchObject({
+      status: 409,
+      code: 'invoice_paid',
+    })
+    await undoDisposition(deps, first.id)
+    // Undone, not yet matched again: the rest is there to write off again.
+    expect(await writeOffInvoice(deps, 'inv-1', { reason: 'other', amount: '0.37' })).toMatchObject({
+      amount: '0.37',
+    })
+    await store.run()
+    expect(await invoicesOverClosed()).toEqual([])
   })
 })

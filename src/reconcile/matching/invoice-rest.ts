@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js'
 import type { Kysely } from 'kysely'
 import {
+  allocatedWriteOffOf,
   enqueueMatches,
   getInvoice,
   pendingInvoiceWriteOffs,
@@ -12,7 +13,8 @@ import { MatchingRequestError } from './matching-errors.js'
 /**
  * What of an invoice a person may still write off: its open amount as matching last saw it, less what pending
  * money holds and what other write-offs waiting for approval would take. Refuses a void invoice or one with
- * nothing open.
+ * nothing open. A person's write-off put in force since that run (the run comes after the answer) counts too:
+ * the state's written-off amount less the allocations' is the person's part it saw.
  */
 export async function openRestOf(
   trx: Kysely<Database>,
@@ -28,8 +30,12 @@ export async function openRestOf(
       `Invoice ${invoice.number} is void: nothing to write off.`,
     )
   }
-  const open = invoice.state
-    ? new Decimal(invoice.state.amount_open).minus(invoice.state.amount_pending)
+  const state = invoice.state
+  const open = state
+    ? new Decimal(state.amount_open)
+        .minus(state.amount_pending)
+        .plus(new Decimal(state.amount_written_off).minus(await allocatedWriteOffOf(trx, invoiceId)))
+        .minus(invoice.written_off)
     : new Decimal(invoice.amount).minus(invoice.credited).minus(invoice.written_off)
   const rest = open.minus(await pendingInvoiceWriteOffs(trx, invoiceId, exceptWriteOff))
   if (rest.lte(0)) {
