@@ -40,7 +40,8 @@ export const HOLDING_EXCEPTION_TYPES: ReadonlySet<string> = new Set([
   'suggested_match',
 ])
 
-const optionalText = (max: number) =>
+/** Optional trimmed text of at most `max` characters; empty is none. */
+export const optionalText = (max: number) =>
   z
     .string()
     .trim()

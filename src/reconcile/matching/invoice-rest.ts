@@ -42,8 +42,8 @@ export async function openRestOf(
     throw new MatchingRequestError(
       409,
       'invoice_paid',
-      `Invoice ${invoice.number} has nothing open to write off (status ${invoice.state?.status ?? 'open'}, ` +
-        `${invoice.state?.amount_pending ?? '0'} held by pending payments, write-offs waiting for approval aside).`,
+      `Invoice ${invoice.number} has nothing open to write off (status ${state?.status ?? 'open'}, ` +
+        `${state?.amount_pending ?? '0'} held by pending payments, write-offs waiting for approval aside).`,
     )
   }
   return { rest, currency: invoice.currency }

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { appendAudit, insertDisposition, type DispositionRow } from '../../store/index.js'
 import { auditActor } from '../../users/index.js'
 import { WRITE_OFF_REASONS, writeOffAccountFor, type MatchConfig } from '../matcher/index.js'
-import { presentDisposition, waitsForApproval, type DispositionDeps } from './dispositions.js'
+import { optionalText, presentDisposition, waitsForApproval, type DispositionDeps } from './dispositions.js'
 import { MatchingRequestError } from './matching-errors.js'
 import { openRestOf, reapplyInvoiceWriteOffs } from './invoice-rest.js'
 import { inLock } from './person-inputs.js'
@@ -14,14 +14,6 @@ export const INVOICE_WRITE_OFF_REASONS = WRITE_OFF_REASONS.filter((reason) => re
   string,
   ...string[],
 ]
-
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .transform((value) => value || undefined)
-    .optional()
 
 /** A write-off of an invoice's open rest as a person asks for it (API body, CLI, dashboard form). */
 export const InvoiceWriteOffRequestSchema = z.object({
