@@ -1,13 +1,18 @@
 import { Option, type Command } from 'commander'
 import { publishAppEvent } from '../app-events/index.js'
 import { systemClock } from '../clock/index.js'
+import { DomainError } from '../errors/index.js'
 import {
   DispositionRequestSchema,
-  MatchingRequestError,
+  InvoiceWriteOffRequestSchema,
+  INVOICE_WRITE_OFF_REASONS,
   presentDisposition,
   runMatching,
+  decideDisposition,
   disposeException,
   giveBackTransaction,
+  undoDisposition,
+  writeOffInvoice,
   type DispositionKind,
 } from '../reconcile/index.js'
 import { matchConfigOf, openStore, type OpenStore } from '../sidecar/index.js'
@@ -25,6 +30,7 @@ const failure = (message: string, exitCode: number) => Object.assign(new Error(m
 const DISPOSITION_KINDS: DispositionKind[] = ['write_off', 'clearing', 'refund', 'on_account', 'ignore']
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const STATUSES = ['pending_approval', 'active', 'declined', 'undone']
+const DISPOSITION_ID = /^\d{1,18}$/
 
 type Session = { config: BankrecEnv; logger: Logger; store: OpenStore; actor: Actor }
 
@@ -52,7 +58,7 @@ async function asClerk<T>(io: CommandIo, run: (session: Session) => Promise<T>):
     })
     return result
   } catch (error) {
-    if (error instanceof MatchingRequestError) {
+    if (error instanceof DomainError) {
       throw failure(`${error.code}: ${error.message}`, error.kind === 'invalid' ? 2 : 1)
     }
     throw error
@@ -76,7 +82,7 @@ function describe(row: ReturnType<typeof presentDisposition>): string {
       row.kind,
       `${row.amount} ${row.currency}`,
       row.account,
-      row.exceptionKey,
+      row.exceptionKey ?? `invoice:${row.invoiceId}`,
       row.madeBy,
     ].join('\t') + `\t${row.reason}\n`
   )
@@ -90,39 +96,132 @@ export function dispositionsCommand(io: CommandIo): Command {
   command
     .command('list')
     .description(
-      'List dispositions, newest first: id, status, kind, amount, account, exception, maker, reason',
+      'List dispositions, newest first: id, status, kind, amount, account, exception (invoice:ID for a ' +
+        'write-off of an invoice’s rest), maker, reason',
     )
     .addOption(new Option('--status <status>', 'only those in this status').choices(STATUSES))
     .option('--transaction <id>', 'only those of this payment')
+    .option('--invoice <id>', 'only the write-offs of this invoice’s rest')
     .option('--limit <count>', 'how many (1–1000, default 100)', (value) => Number(value), 100)
     .option('--json', 'one JSON object per line, as the API answers')
-    .action(async (options: { status?: string; transaction?: string; limit: number; json?: boolean }) => {
-      if (options.transaction !== undefined && !UUID.test(options.transaction)) {
-        throw failure('--transaction must be a transaction id (a UUID)', 2)
-      }
-      if (!Number.isInteger(options.limit) || options.limit < 1 || options.limit > 1000) {
-        throw failure('--limit must be a whole number from 1 to 1000', 2)
-      }
-      const { config, logger } = prepareCommand(io)
-      const store = await openStore(config, logger)
-      try {
-        const rows = await listDispositions(
-          store.db,
-          {
-            status: options.status as DispositionRow['status'] | undefined,
-            transactionId: options.transaction,
-          },
-          null,
-          options.limit,
-        )
-        for (const row of rows.map(presentDisposition)) {
-          io.stdout.write(options.json ? `${JSON.stringify(row)}\n` : describe(row))
+    .action(
+      async (options: {
+        status?: string
+        transaction?: string
+        invoice?: string
+        limit: number
+        json?: boolean
+      }) => {
+        if (options.transaction !== undefined && !UUID.test(options.transaction)) {
+          throw failure('--transaction must be a transaction id (a UUID)', 2)
         }
-      } finally {
-        await store.close()
-      }
+        if (!Number.isInteger(options.limit) || options.limit < 1 || options.limit > 1000) {
+          throw failure('--limit must be a whole number from 1 to 1000', 2)
+        }
+        const { config, logger } = prepareCommand(io)
+        const store = await openStore(config, logger)
+        try {
+          const rows = await listDispositions(
+            store.db,
+            {
+              status: options.status as DispositionRow['status'] | undefined,
+              transactionId: options.transaction,
+              invoiceId: options.invoice,
+            },
+            null,
+            options.limit,
+          )
+          for (const row of rows.map(presentDisposition)) {
+            io.stdout.write(options.json ? `${JSON.stringify(row)}\n` : describe(row))
+          }
+        } finally {
+          await store.close()
+        }
+      },
+    )
+  for (const decision of ['approve', 'decline'] as const) {
+    const sub = command
+      .command(decision)
+      .description(
+        decision === 'approve'
+          ? 'Approve a write-off waiting for approval: a second person with the approver role puts it in force'
+          : 'Decline a write-off waiting for approval (an approver, or its maker withdrawing it)',
+      )
+      .argument('<id>', 'the disposition id (dispositions list)')
+    if (decision === 'decline') sub.option('--note <text>', 'why, for the audit log (up to 500 characters)')
+    sub.action(async (id: string, options: { note?: string }) => {
+      if (!DISPOSITION_ID.test(id)) throw failure(`disposition id ${JSON.stringify(id)} is not a number`, 2)
+      if ((options.note ?? '').length > 500) throw failure('--note: at most 500 characters', 2)
+      const row = await asClerk(io, (session) =>
+        decideDisposition(personDeps(session), id, decision, options.note?.trim() || undefined),
+      )
+      io.stdout.write(
+        `disposition ${row.id} ${row.status === 'active' ? 'approved' : 'declined'}: ${summary(row)}\n`,
+      )
+    })
+  }
+  command
+    .command('undo')
+    .description(
+      'Undo a disposition in force (its amount is open again) or withdraw one waiting for approval',
+    )
+    .argument('<id>', 'the disposition id (dispositions list)')
+    .action(async (id: string) => {
+      if (!DISPOSITION_ID.test(id)) throw failure(`disposition id ${JSON.stringify(id)} is not a number`, 2)
+      const row = await asClerk(io, (session) => undoDisposition(personDeps(session), id))
+      io.stdout.write(
+        `disposition ${row.id} ${row.status === 'undone' ? 'undone' : 'withdrawn'}: ${summary(row)}\n`,
+      )
     })
   return command
+}
+
+/** What a disposition did, in one line. */
+function summary(row: DispositionRow): string {
+  const of = row.invoice_id === null ? '' : ` of invoice ${row.invoice_id}`
+  return `${row.kind} ${row.amount} ${row.currency}${of} to ${row.account}`
+}
+
+/**
+ * `bankrec invoices write-off ID --reason R [--amount A] [--account X] [--note N]` (POST
+ * /api/invoices/{id}/write-off): a person writes off (part of) an invoice's open rest.
+ */
+export function invoiceWriteOffCommand(io: CommandIo): Command {
+  return new UsageCommand('write-off')
+    .description(
+      'Write off (part of) an invoice’s open rest; above APPROVAL_THRESHOLD_AMOUNT it waits for an approver',
+    )
+    .argument('<id>', 'the invoice id')
+    .addOption(
+      new Option('--reason <reason>', 'why').choices(INVOICE_WRITE_OFF_REASONS).makeOptionMandatory(),
+    )
+    .option('--amount <amount>', 'how much (a decimal; default: the whole open rest)')
+    .option('--account <account>', 'the ledger account (default: MATCH_WRITE_OFF_ACCOUNT(S) for the reason)')
+    .option('--note <text>', 'a note (up to 500 characters)')
+    .action(
+      async (id: string, options: { reason: string; amount?: string; account?: string; note?: string }) => {
+        const parsed = InvoiceWriteOffRequestSchema.safeParse(options)
+        if (!parsed.success) {
+          throw failure(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '), 2)
+        }
+        const row = await asClerk(io, (session) =>
+          writeOffInvoice(
+            {
+              ...personDeps(session),
+              approvalThreshold: session.config.APPROVAL_THRESHOLD_AMOUNT ?? null,
+              config: matchConfigOf(session.config),
+            },
+            id,
+            parsed.data,
+          ),
+        )
+        io.stdout.write(
+          row.status === 'pending_approval'
+            ? `write-off ${row.id} waits for an approver (${row.amount} ${row.currency} of invoice ${id})\n`
+            : `write-off ${row.id}: ${row.amount} ${row.currency} of invoice ${id} to ${row.account} (${row.reason})\n`,
+        )
+      },
+    )
 }
 
 /** `bankrec exceptions dispose KEY --as KIND --reason TEXT [--account A]` (POST /api/exceptions/{key}/dispose). */

@@ -9,6 +9,7 @@ import { openStore } from '../sidecar/index.js'
 import { enqueueMatches } from '../store/index.js'
 import { csvRowLine } from './csv-row-line.js'
 import type { CommandIo } from './io.js'
+import { invoiceWriteOffCommand } from './closing.js'
 import { prepareCommand } from './sidecar-command.js'
 import { UsageCommand } from './usage-command.js'
 
@@ -101,5 +102,6 @@ export function invoicesCommand(io: CommandIo): Command {
     )
     .argument('<file>', 'the CSV file, UTF-8, header row first')
     .action(async (file: string) => importFile(io, file))
+  invoices.addCommand(invoiceWriteOffCommand(io))
   return invoices
 }

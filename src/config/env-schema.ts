@@ -143,12 +143,8 @@ export const BankrecEnv = z
     TRANSFER_LEG_WINDOW_SECONDS: whole(60, 30 * 86_400).default(3 * 86_400),
     /** Evidence score (0–100) from which a match is applied without a person (docs/matching.md). */
     MATCH_AUTO_APPLY_THRESHOLD: whole(1, 100).default(85),
-    /** Write-offs of more than this amount (any currency) wait for a second person's approval; unset: none. */
-    APPROVAL_THRESHOLD_AMOUNT: z
-      .string()
-      .trim()
-      .regex(/^\d{1,15}(\.\d{1,4})?$/, 'must be an amount such as 500.00')
-      .optional(),
+    /** Write-offs of more than this amount wait for a second person's approval (`500`, `500,JPY=50000`); unset: none. */
+    APPROVAL_THRESHOLD_AMOUNT: perCurrency({ example: '500.00' }).optional(),
     /** Rule 5: a suggestion scoring at least this much is confirmed without a person; unset: never. */
     MATCH_AUTO_CONFIRM_THRESHOLD: whole(1, 100).optional(),
     /** A short payment leaving at most this much open pays the invoice (`30.00`, `30.00,JPY=3000`); unset: off. */

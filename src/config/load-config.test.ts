@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { Decimal } from 'decimal.js'
+import { waitsForApproval } from '../reconcile/matching/dispositions.js'
 import { ConfigError, loadConfig } from './index.js'
 
 describe('loadConfig', () => {
@@ -68,5 +70,25 @@ describe('loadConfig', () => {
       'whsec_new',
       'whsec_old',
     ])
+  })
+
+  it('reads APPROVAL_THRESHOLD_AMOUNT as one amount plus per-currency ones, naming a bad part', () => {
+    const threshold = loadConfig({
+      APPROVAL_THRESHOLD_AMOUNT: '500, JPY=50000,EUR=400',
+    }).APPROVAL_THRESHOLD_AMOUNT
+    expect(threshold).toEqual({ all: '500', byCurrency: { JPY: '50000', EUR: '400' } })
+    const waits = (amount: string, currency: string) =>
+      waitsForApproval(threshold ?? null, new Decimal(amount), currency)
+    expect([waits('500', 'USD'), waits('500.01', 'USD')]).toEqual([false, true])
+    expect([waits('400', 'EUR'), waits('400.01', 'EUR')]).toEqual([false, true])
+    expect([waits('50000', 'JPY'), waits('50001', 'JPY')]).toEqual([false, true])
+    // Only per-currency limits: other currencies never wait.
+    const eurOnly = loadConfig({ APPROVAL_THRESHOLD_AMOUNT: 'EUR=10' }).APPROVAL_THRESHOLD_AMOUNT ?? null
+    expect(waitsForApproval(eurOnly, new Decimal('1000000'), 'USD')).toBe(false)
+    expect(waitsForApproval(eurOnly, new Decimal('10.5'), 'EUR')).toBe(true)
+    expect(() => loadConfig({ APPROVAL_THRESHOLD_AMOUNT: '500,JPY=5O000' })).toThrow(
+      /APPROVAL_THRESHOLD_AMOUNT "JPY=5O000": must be a plain decimal/,
+    )
+    expect(() => loadConfig({ APPROVAL_THRESHOLD_AMOUNT: '500,usd=1' })).toThrow(/"usd=1": the currency/)
   })
 })

@@ -23,6 +23,7 @@ const row: InvoiceRow = {
   discount_percent: null,
   discount_until: null,
   credited: '0',
+  written_off: '0',
   voided_at: null,
   version: '3',
   created_at: new Date('2026-01-05T10:00:00Z'),

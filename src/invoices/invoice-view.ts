@@ -31,7 +31,10 @@ export type Invoice = {
   /** amount − amountPaid − amountWrittenOff − credit notes not yet booked. */
   amountOpen: string
   amountOverpaid: string
-  /** Residuals written off: fees, discounts, credit notes booked with a payment (docs/closing.md). */
+  /**
+   * Residuals written off: fees, discounts, credit notes booked with a payment, and a person's write-offs of the
+   * open rest (docs/closing.md).
+   */
   amountWrittenOff: string
   /** Grows by one with every change of the caller's fields (and with void). */
   version: number
@@ -40,10 +43,10 @@ export type Invoice = {
   updatedAt: string
 }
 
-/** What is open before matching looked at the invoice: the amount less its credit notes. */
+/** What is open before matching looked at the invoice: the amount less its credit notes and a person's write-offs. */
 function openBeforeMatching(row: InvoiceRow): string {
-  if (new Decimal(row.credited).isZero()) return row.amount
-  const open = new Decimal(row.amount).minus(row.credited)
+  if (new Decimal(row.credited).isZero() && new Decimal(row.written_off).isZero()) return row.amount
+  const open = new Decimal(row.amount).minus(row.credited).minus(row.written_off)
   return (open.isNegative() ? new Decimal(0) : open).toFixed()
 }
 
@@ -78,7 +81,7 @@ export function invoiceView(row: InvoiceRow, derived?: InvoiceStateColumns | nul
     amountPending: derived?.amount_pending ?? '0',
     amountOpen: derived?.amount_open ?? (voided ? '0' : openBeforeMatching(row)),
     amountOverpaid: derived?.amount_overpaid ?? '0',
-    amountWrittenOff: derived?.amount_written_off ?? '0',
+    amountWrittenOff: derived?.amount_written_off ?? row.written_off,
     version: Number(row.version),
     voidedAt: row.voided_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),

@@ -32,6 +32,8 @@ export type JournalEntryKind =
   | 'credit_applied_reversed'
   | 'disposition'
   | 'disposition_undone'
+  | 'invoice_write_off'
+  | 'invoice_write_off_undone'
 
 /** One balanced double entry, with the references an accountant matches it by. */
 export type JournalEntry = {
@@ -40,7 +42,8 @@ export type JournalEntry = {
   at: string
   kind: JournalEntryKind
   currency: string
-  transactionId: string
+  /** null for a write-off of an invoice's rest: no payment took part. */
+  transactionId: string | null
   bankAccountId: string | null
   paymentReference: string | null
   payer: string | null
@@ -100,7 +103,27 @@ function allocationEntry(row: JournalAllocationRow, accounts: JournalAccounts): 
   }
 }
 
+/** A person's write-off of an invoice's open rest: the write-off account takes what receivables no longer hold. */
+function invoiceWriteOffEntry(row: JournalDispositionRow, accounts: JournalAccounts): JournalEntry {
+  const amount = new Decimal(row.amount)
+  return {
+    id: `d${row.id}`,
+    at: row.in_force_at.toISOString(),
+    kind: 'invoice_write_off',
+    currency: row.currency,
+    transactionId: null,
+    bankAccountId: null,
+    paymentReference: null,
+    payer: null,
+    invoiceId: row.invoice_id,
+    invoiceNumber: row.invoice_number,
+    memo: `invoice rest written off: ${row.reason}${row.note ? ` (${row.note})` : ''}`,
+    lines: [line(row.account, amount, new Decimal(0)), line(accounts.receivables, new Decimal(0), amount)],
+  }
+}
+
 function dispositionEntry(row: JournalDispositionRow, accounts: JournalAccounts): JournalEntry {
+  if (row.invoice_id !== null) return invoiceWriteOffEntry(row, accounts)
   const amount = new Decimal(row.amount)
   return {
     id: `d${row.id}`,
@@ -121,7 +144,8 @@ function dispositionEntry(row: JournalDispositionRow, accounts: JournalAccounts)
 /**
  * The double entries of a period (issue 16): each settled allocation debits the bank (customer credit, for credit
  * applied) and credits receivables, its write-off debiting the write-off account; each disposition in force
- * debits the bank and credits the account it was booked to; a reversal or undo in the period books the same
+ * debits the bank and credits the account it was booked to (a write-off of an invoice's rest debits its account
+ * and credits receivables); a reversal or undo in the period books the same
  * entry the other way round. Every entry balances. Only what happened in [from, to) is booked.
  */
 export function journalEntries(
@@ -147,7 +171,8 @@ export function journalEntries(
   for (const row of rows.dispositions) {
     const entry = dispositionEntry(row, accounts)
     if (within(row.in_force_at)) entries.push(entry)
-    if (within(row.undone_at)) entries.push(reversed(entry, 'disposition_undone', row.undone_at))
+    const undone = row.invoice_id === null ? 'disposition_undone' : 'invoice_write_off_undone'
+    if (within(row.undone_at)) entries.push(reversed(entry, undone, row.undone_at))
   }
   return entries.sort((a, b) => (a.at === b.at ? (a.id < b.id ? -1 : 1) : a.at < b.at ? -1 : 1))
 }

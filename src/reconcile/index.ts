@@ -44,6 +44,11 @@ export {
   DEFAULT_DISPOSITION_ACCOUNTS,
   DispositionRequestSchema,
   disposeException,
+  decideDisposition,
+  undoDisposition,
+  InvoiceWriteOffRequestSchema,
+  INVOICE_WRITE_OFF_REASONS,
+  writeOffInvoice,
   giveBackTransaction,
   presentDisposition,
   HOLDING_EXCEPTION_TYPES,
@@ -65,7 +70,9 @@ export {
 export { matchConfig, DEFAULT_MATCH_CONFIG } from './matcher/index.js'
 export type { DispositionKind, MatchConfig, MatchConfigInput } from './matcher/index.js'
 export type {
+  ApprovalThreshold,
   DispositionRequest,
+  InvoiceWriteOffRequest,
   DryRunReport,
   ManualMatchMode,
   MatchingService,

@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable } from 'kysely'
+import { sql, type Kysely, type Selectable } from 'kysely'
 import type { Evidence } from '../reconcile/matcher/index.js'
 import type { AllocationsTable, Database } from './database.js'
 
@@ -111,4 +111,15 @@ export async function listAllocations(
   if (!filter.includeReversed) query = query.where('reversed_at', 'is', null)
   if (after) query = query.where('id', '>', after)
   return query.orderBy('id').limit(limit).execute()
+}
+
+/** What the active allocations of an invoice write off (the engine's part of its written-off amount). */
+export async function allocatedWriteOffOf(db: Kysely<Database>, invoiceId: string): Promise<string> {
+  const row = await db
+    .selectFrom('allocations')
+    .select(sql<string>`coalesce(sum(write_off), 0)::text`.as('total'))
+    .where('invoice_id', '=', invoiceId)
+    .where('reversed_at', 'is', null)
+    .executeTakeFirstOrThrow()
+  return row.total
 }

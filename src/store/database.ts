@@ -326,6 +326,8 @@ export type InvoicesTable = {
   discount_until: ColumnType<string | null, string | null | undefined, string | null>
   /** The sum of the active credit notes netted against the invoice, kept by the credit notes' writes. */
   credited: ColumnType<string, string | undefined, string>
+  /** The sum of a person's write-offs of the invoice's open rest in force (migration 0021), kept by their writes. */
+  written_off: ColumnType<string, string | undefined, string>
   voided_at: Timestamp | null
   /** bigint: pg returns it as a string. Grows by one with every change. */
   version: ColumnType<string, string | number | undefined, string | number>
@@ -481,12 +483,18 @@ export type ManualMatchesTable = {
   write_off_reason: ColumnType<string | null, string | null | undefined, string | null>
 }
 
-/** A person's disposition of the part of a payment an exception held (issue 16); `active` ones are in force. */
+/**
+ * A person's disposition (issue 16) of the part of a payment an exception held, or of an invoice's open rest
+ * (`invoice_id`, kind `write_off`; no exception or transaction, migration 0021); `active` ones are in force.
+ */
 export type DispositionsTable = {
   id: Generated<string>
-  exception_key: string
-  exception_type: string
-  transaction_id: string
+  exception_key: string | null
+  exception_type: string | null
+  transaction_id: string | null
+  invoice_id: ColumnType<string | null, string | null | undefined, string | null>
+  /** An invoice write-off's optional note (its `reason` is the write-off reason). */
+  note: ColumnType<string | null, string | null | undefined, string | null>
   kind: 'write_off' | 'clearing' | 'refund' | 'on_account' | 'ignore'
   amount: Numeric
   currency: string

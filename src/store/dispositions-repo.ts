@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely'
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely'
 import type { Database, DispositionsTable } from './database.js'
 
 export type DispositionRow = Selectable<DispositionsTable>
@@ -54,7 +54,7 @@ export async function setDispositionStatus(
 export async function activeDispositionsOf(
   db: Kysely<Database>,
   transactionIds: readonly string[],
-): Promise<DispositionRow[]> {
+): Promise<Array<DispositionRow & { transaction_id: string; exception_key: string }>> {
   if (transactionIds.length === 0) return []
   return db
     .selectFrom('dispositions')
@@ -62,6 +62,39 @@ export async function activeDispositionsOf(
     .where('transaction_id', 'in', [...transactionIds])
     .where('status', '=', 'active')
     .orderBy('id')
+    .$narrowType<{ transaction_id: string; exception_key: string }>()
+    .execute()
+}
+
+/** Keeps an invoice's `written_off` the sum of its write-offs in force (migration 0021); matching reads it. */
+export async function recomputeInvoiceWrittenOff(db: Kysely<Database>, invoiceId: string): Promise<void> {
+  await sql`update invoices set written_off = coalesce((select sum(amount) from dispositions
+      where invoice_id = ${invoiceId} and status = 'active'), 0)
+    where id = ${invoiceId}`.execute(db)
+}
+
+/** What write-offs of an invoice waiting for approval hold of its open rest, but `exceptId`'s. */
+export async function pendingInvoiceWriteOffs(
+  db: Kysely<Database>,
+  invoiceId: string,
+  exceptId: string | null,
+): Promise<string> {
+  let query = db
+    .selectFrom('dispositions')
+    .select(sql<string>`coalesce(sum(amount), 0)::text`.as('total'))
+    .where('invoice_id', '=', invoiceId)
+    .where('status', '=', 'pending_approval')
+  if (exceptId !== null) query = query.where('id', '<>', exceptId)
+  return (await query.executeTakeFirstOrThrow()).total
+}
+
+/** The write-offs of an invoice's open rest, every status, newest first. */
+export async function invoiceWriteOffsOf(db: Kysely<Database>, invoiceId: string): Promise<DispositionRow[]> {
+  return db
+    .selectFrom('dispositions')
+    .selectAll()
+    .where('invoice_id', '=', invoiceId)
+    .orderBy('id', 'desc')
     .execute()
 }
 
@@ -78,11 +111,16 @@ export async function transactionsWithCreditFor(
     .where('kind', '=', 'on_account')
     .where('status', '=', 'active')
     .where('customer_id', 'in', [...customerIds])
+    .$narrowType<{ transaction_id: string }>()
     .execute()
   return rows.map((row) => row.transaction_id)
 }
 
-export type DispositionFilter = { status?: DispositionRow['status']; transactionId?: string }
+export type DispositionFilter = {
+  status?: DispositionRow['status']
+  transactionId?: string
+  invoiceId?: string
+}
 
 /** Dispositions newest first, `after` the last id of the previous page. */
 export async function listDispositions(
@@ -94,6 +132,7 @@ export async function listDispositions(
   let query = db.selectFrom('dispositions').selectAll()
   if (filter.status) query = query.where('status', '=', filter.status)
   if (filter.transactionId) query = query.where('transaction_id', '=', filter.transactionId)
+  if (filter.invoiceId) query = query.where('invoice_id', '=', filter.invoiceId)
   if (after) query = query.where('id', '<', after)
   return query.orderBy('id', 'desc').limit(limit).execute()
 }

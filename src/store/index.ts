@@ -187,6 +187,7 @@ export type {
   TransactionReferencesWrite,
 } from './matching-repo.js'
 export {
+  allocatedWriteOffOf,
   activeAllocationsOfTransactions,
   findAllocation,
   insertAllocations,
@@ -209,8 +210,11 @@ export {
   activeDispositionsOf,
   findDisposition,
   insertDisposition,
+  invoiceWriteOffsOf,
   listDispositions,
   liveDispositionOf,
+  pendingInvoiceWriteOffs,
+  recomputeInvoiceWrittenOff,
   setDispositionStatus,
   transactionsWithCreditFor,
 } from './dispositions-repo.js'

@@ -21,10 +21,13 @@ export type JournalAllocationRow = {
   counterparty_name: string | null
 }
 
-/** A disposition put in force or undone in the period, with its payment. */
+/** A disposition put in force or undone in the period, with its payment or (a write-off of its rest) invoice. */
 export type JournalDispositionRow = {
   id: string
-  transaction_id: string
+  transaction_id: string | null
+  invoice_id: string | null
+  invoice_number: string | null
+  note: string | null
   kind: string
   amount: string
   currency: string
@@ -77,9 +80,13 @@ export async function loadJournalRows(
   const dispositions = await db
     .selectFrom('dispositions as d')
     .leftJoin('transactions as t', 't.id', 'd.transaction_id')
+    .leftJoin('invoices as i', 'i.id', 'd.invoice_id')
     .select([
       'd.id',
       'd.transaction_id',
+      'd.invoice_id',
+      'i.number as invoice_number',
+      'd.note',
       'd.kind',
       'd.amount',
       'd.currency',

@@ -41,6 +41,9 @@ export async function loadPaymentAccounting(db: Kysely<Database>): Promise<Payme
     .selectFrom('dispositions')
     .select(['transaction_id', 'amount', 'kind'])
     .where('status', '=', 'active')
+    // An invoice's write-off holds no part of a payment.
+    .where('transaction_id', 'is not', null)
+    .$narrowType<{ transaction_id: string }>()
     .execute()
   const exceptions = await db
     .selectFrom('match_exceptions')

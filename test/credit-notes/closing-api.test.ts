@@ -24,6 +24,7 @@ const ACCOUNT = '00000000-0000-4000-8000-0000000000a1'
 const env = loadConfig({
   MATCH_FEE_TOLERANCE_AMOUNT: '30.00,JPY=3000',
   MATCH_FEE_TOLERANCE_PERCENT: '1',
+  APPROVAL_THRESHOLD_AMOUNT: '500,JPY=50000',
   MATCH_WRITE_OFF_ACCOUNTS: 'credit_note=4100,discount=4900',
   MATCH_WRITE_OFF_ACCOUNT: '6800',
 })
@@ -127,6 +128,7 @@ describe('closing the books over the API', () => {
       combine: 'smaller',
       byCurrency: { JPY: { amount: '3000', percent: '1' } },
     })
+    expect(response.body.approvalThreshold).toEqual({ amount: '500', byCurrency: { JPY: '50000' } })
     expect(response.body.writeOffAccounts).toMatchObject({
       credit_note: '4100',
       discount: '4900',

@@ -333,6 +333,47 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     expect(await page.$(row)).toBeNull()
   }, 60_000)
 
+  it('writes off the rest of a partially paid invoice and undoes it, as a clerk', async () => {
+    const clerk = await api('POST', '/users', { name: 'wendy', role: 'clerk' })
+    const invoice = { number: 'INV-WO-1', amount: '100.00', currency }
+    expect((await api('PUT', '/invoices/inv-wo-1', invoice)).status).toBe(201)
+    await bank(`/connections/${connectionId}/transactions`, {
+      amount: '99.63',
+      counterpartyName: 'Short Payer Ltd',
+      paymentReference: 'INV-WO-1',
+    })
+    await vi.waitFor(
+      async () => {
+        expect((await api('GET', '/invoices/inv-wo-1')).body).toMatchObject({
+          status: 'partially_paid',
+          amountOpen: '0.37',
+        })
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    await browser.context.clearCookies()
+    const page = await browser.context.newPage()
+    await page.goto(`${sidecar.url}/dashboard/invoices/inv-wo-1`)
+    await page.fill('input[name="token"]', clerk.body.token)
+    await page.click('#signin-form button[type="submit"]')
+    await page.waitForSelector('form.write-off')
+    await page.selectOption('form.write-off select[name="reason"]', 'rounding')
+    await page.fill('form.write-off input[name="note"]', 'bank rounding')
+    await page.click('form.write-off button:has-text("Write off rest")')
+    await page.waitForSelector('.notice.ok >> text=Wrote off')
+    expect(await page.getAttribute('#invoice', 'data-status')).toBe('paid')
+    expect(await page.$('form.write-off')).toBeNull()
+    const row = '#write-offs tr[data-status="active"]'
+    expect(await page.textContent(row)).toContain('bank rounding')
+    expect((await page.textContent(`${row} .made-by`))?.trim()).toBe('wendy')
+
+    await page.click(`${row} button:has-text("Undo")`)
+    await page.waitForSelector('.notice.ok >> text=Disposition undone')
+    expect(await page.getAttribute('#invoice', 'data-status')).toBe('partially_paid')
+    expect(await page.getAttribute('#write-offs tbody tr', 'data-status')).toBe('undone')
+    await page.waitForSelector('form.write-off')
+  }, 60_000)
+
   it('signs in from the link bankrec start prints, keeping the token out of the address', async () => {
     await browser.context.clearCookies()
     const page = await browser.context.newPage()

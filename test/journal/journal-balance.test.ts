@@ -5,7 +5,11 @@ import { runCli } from '../../src/cli/index.js'
 import { testIo } from '../cli/test-io.js'
 import { journalEntries, journalTotals, renderJournal, type JournalEntry } from '../../src/journal/index.js'
 import { InvoiceIndex, reconcile, transactionPhase } from '../../src/reconcile/matcher/index.js'
-import type { JournalAllocationRow, JournalDispositionRow } from '../../src/store/index.js'
+import {
+  createDatabase,
+  type JournalAllocationRow,
+  type JournalDispositionRow,
+} from '../../src/store/index.js'
 import { loadCorpus } from '../support/matching-corpus.js'
 import { dropSidecarSchemas, TEST_DATABASE_URL } from '../support/test-database.js'
 
@@ -70,6 +74,9 @@ describe('the journal over the corpus', () => {
         .map((exception, index) => ({
           id: String(index + 1),
           transaction_id: payment.id,
+          invoice_id: null,
+          invoice_number: null,
+          note: null,
           kind: 'clearing',
           amount: exception.amount ?? '0',
           currency: payment.currency,
@@ -111,10 +118,37 @@ describe('the journal over the demo story', () => {
     schemas.push(schema)
     const env = { DATABASE_URL: TEST_DATABASE_URL, BANKREC_SCHEMA: schema, LOG_LEVEL: 'error' }
     expect(await runCli(['demo'], testIo(env).io)).toBe(0)
+    // A person writes off the rest of one invoice the story left open, and of another, then undoes that one.
+    const store = createDatabase({ connectionString: TEST_DATABASE_URL, schema })
+    const open = await store.db
+      .selectFrom('invoice_state')
+      .select('invoice_id')
+      .where('status', 'in', ['partially_paid', 'open'])
+      .orderBy('invoice_id')
+      .limit(2)
+      .execute()
+    await store.pool.end()
+    expect(open).toHaveLength(2)
+    for (const { invoice_id: id } of open) {
+      const written = testIo(env)
+      expect(
+        await runCli(['invoices', 'write-off', id, '--reason', 'bad_debt'], written.io),
+        written.err(),
+      ).toBe(0)
+    }
+    const undo = testIo(env)
+    expect(await runCli(['dispositions', 'list', '--invoice', open[1]!.invoice_id, '--json'], undo.io)).toBe(
+      0,
+    )
+    const { id: undoId } = JSON.parse(undo.out()) as { id: string }
+    expect(await runCli(['dispositions', 'undo', undoId], testIo(env).io)).toBe(0)
     const json = testIo(env)
     expect(await runCli(['journal', '--from', '2000-01-01', '--to', '2100-12-31'], json.io)).toBe(0)
     const { entries } = JSON.parse(json.out()) as { entries: JournalEntry[] }
     expect(entries.filter((entry) => entry.kind === 'settlement').length).toBeGreaterThanOrEqual(52)
+    expect(
+      entries.filter((entry) => entry.kind.startsWith('invoice_write_off')).map((entry) => entry.kind),
+    ).toEqual(['invoice_write_off', 'invoice_write_off', 'invoice_write_off_undone'])
     expectBalanced(entries)
     const bankLines = entries.filter((entry) => entry.lines.some((line) => line.account === 'Bank')).length
     const qbo = testIo(env)

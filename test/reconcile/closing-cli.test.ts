@@ -156,3 +156,126 @@ describe('bankrec transactions give-back', () => {
     expect((await cli(['transactions', 'give-back', 'nope'])).code).toBe(2)
   })
 })
+
+describe('bankrec invoices write-off / dispositions approve, decline, undo', () => {
+  const tokens: Record<string, string> = {}
+  const as = (name: string) => ({ BANKREC_USER_TOKEN: tokens[name] ?? '' })
+  const stateOf = (id: string) =>
+    store.db
+      .selectFrom('invoice_state')
+      .select(['status', 'amount_open', 'amount_written_off'])
+      .where('invoice_id', '=', id)
+      .executeTakeFirstOrThrow()
+
+  beforeAll(async () => {
+    for (const [name, role] of [
+      ['carl', 'clerk'],
+      ['april', 'approver'],
+      ['vera', 'viewer'],
+    ]) {
+      const added = await cli(['users', 'add', name as string, '--role', role as string])
+      expect(added.code).toBe(0)
+      tokens[name as string] = added.out.trim()
+    }
+  })
+
+  it('writes an invoice’s 0.37 rest off as the named user, undoes it, and names what was wrong', async () => {
+    await upsertInvoices(
+      store.db,
+      [withKeys({ id: 'inv-9', number: 'INV-9', amount: '300.00', currency: 'USD' })],
+      new Date(),
+    )
+    await upsertTransactions(store.db, [
+      mirrorRow(9, { amount: '299.63', currency: 'USD', payment_reference: 'INV-9', description: null }),
+    ])
+    await enqueueMatches(store.db, 'transaction', [txId(9)])
+    expect((await cli(['match'])).code).toBe(0)
+    expect(await stateOf('inv-9')).toMatchObject({ status: 'partially_paid', amount_open: '0.37' })
+
+    const tooMuch = await cli(
+      ['invoices', 'write-off', 'inv-9', '--reason', 'rounding', '--amount', '0.5'],
+      as('carl'),
+    )
+    expect(tooMuch.code).toBe(1)
+    expect(tooMuch.err).toContain('exceeds_open')
+    expect((await cli(['invoices', 'write-off', 'inv-9', '--reason', 'gift'], as('carl'))).code).toBe(2)
+    const negative = await cli(
+      ['invoices', 'write-off', 'inv-9', '--reason', 'other', '--amount', '-1'],
+      as('carl'),
+    )
+    expect(negative).toMatchObject({ code: 2 })
+    expect(negative.err).toContain('--amount')
+    const viewer = await cli(['invoices', 'write-off', 'inv-9', '--reason', 'other'], as('vera'))
+    expect(viewer.code).toBe(1)
+    expect(viewer.err).toContain('clerk role')
+
+    const done = await cli(
+      ['invoices', 'write-off', 'inv-9', '--reason', 'rounding', '--note', 'bank rounding'],
+      as('carl'),
+    )
+    expect(done.code).toBe(0)
+    const id = /^write-off (\d+): 0\.37 USD of invoice inv-9 to write-off \(rounding\)\n$/.exec(done.out)?.[1]
+    expect(id).toBeDefined()
+    expect(await stateOf('inv-9')).toMatchObject({
+      status: 'paid',
+      amount_open: '0',
+      amount_written_off: '0.37',
+    })
+    const listed = await cli(['dispositions', 'list', '--invoice', 'inv-9'])
+    expect(listed.out).toMatch(
+      /^\d+\tactive\twrite_off\t0\.37 USD\twrite-off\tinvoice:inv-9\tcarl\trounding\n$/,
+    )
+
+    const undone = await cli(['dispositions', 'undo', id as string], as('carl'))
+    expect(undone).toMatchObject({
+      code: 0,
+      out: `disposition ${id} undone: write_off 0.37 USD of invoice inv-9 to write-off\n`,
+    })
+    expect(await stateOf('inv-9')).toMatchObject({ status: 'partially_paid', amount_open: '0.37' })
+    const audit = await listAuditEntries(store.db, { entity: 'disposition', entityId: id }, null, 10)
+    expect(audit.map((entry) => [entry.action, entry.actor]).reverse()).toEqual([
+      ['disposition.created', 'carl'],
+      ['disposition.undone', 'carl'],
+    ])
+    expect((await cli(['dispositions', 'undo', 'x1'], as('carl'))).code).toBe(2)
+  })
+
+  it('approves only as a second person with the approver role, and declines with a note', async () => {
+    const key = await unmatched(10, '250.00')
+    const made = await cli(
+      ['exceptions', 'dispose', key, '--as', 'write_off', '--reason', 'bank error'],
+      as('carl'),
+    )
+    const id = /^disposition (\d+) waits/.exec(made.out)?.[1] as string
+    const self = await cli(['dispositions', 'approve', id], as('carl'))
+    expect(self.code).toBe(1)
+    expect(self.err).toContain('role_required')
+    const approved = await cli(['dispositions', 'approve', id], as('april'))
+    expect(approved).toMatchObject({
+      code: 0,
+      out: `disposition ${id} approved: write_off 250 USD to Write-offs\n`,
+    })
+    expect((await cli(['dispositions', 'approve', id], as('april'))).err).toContain('disposition_state')
+
+    const other = await unmatched(11, '150.00')
+    const second = await cli(
+      ['exceptions', 'dispose', other, '--as', 'write_off', '--reason', 'x'],
+      as('april'),
+    )
+    const secondId = /^disposition (\d+) waits/.exec(second.out)?.[1] as string
+    const own = await cli(['dispositions', 'approve', secondId], as('april'))
+    expect(own.code).toBe(1)
+    expect(own.err).toContain('same_person')
+    const declined = await cli(
+      ['dispositions', 'decline', secondId, '--note', 'ask the bank first'],
+      as('april'),
+    )
+    expect(declined).toMatchObject({
+      code: 0,
+      out: `disposition ${secondId} declined: write_off 150 USD to Write-offs\n`,
+    })
+    const [entry] = await listAuditEntries(store.db, { entity: 'disposition' }, null, 1)
+    expect(entry).toMatchObject({ action: 'disposition.declined', actor: 'april' })
+    expect(JSON.stringify(entry?.payload)).toContain('ask the bank first')
+  })
+})

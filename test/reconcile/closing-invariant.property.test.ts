@@ -1,11 +1,15 @@
 import fc from 'fast-check'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { publishAppEvent } from '../../src/app-events/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import {
   createMatchingService,
+  DEFAULT_MATCH_CONFIG,
   MatchingRequestError,
   unaccountedPayments,
+  undoDisposition,
+  writeOffInvoice,
   type DispositionKind,
 } from '../../src/reconcile/index.js'
 import { loadPaymentAccounting, upsertCustomers } from '../../src/store/index.js'
@@ -28,7 +32,7 @@ beforeAll(async () => {
     clock: store.clock,
     logger: silentLogger,
     publish: publishAppEvent,
-    approvalThreshold: '50',
+    approvalThreshold: { all: '50', byCurrency: { EUR: '20' } },
   })
 })
 
@@ -52,6 +56,7 @@ type Step =
   | { kind: 'unmatch'; allocation: number }
   | { kind: 'giveBack'; tx: number }
   | { kind: 'dispose'; exception: number; disposition: DispositionKind }
+  | { kind: 'writeOffInvoice'; invoice: number; amount: string | null }
   | { kind: 'approve'; disposition: number }
   | { kind: 'undo'; disposition: number }
 
@@ -76,6 +81,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     kind: fc.constant('dispose' as const),
     exception: fc.nat(9),
     disposition: fc.constantFrom(...KINDS),
+  }),
+  fc.record({
+    kind: fc.constant('writeOffInvoice' as const),
+    invoice: fc.nat(9),
+    amount: fc.constantFrom(null, '15.00', '0.37', '100.00'),
   }),
   fc.record({ kind: fc.constant('approve' as const), disposition: fc.nat(9) }),
   fc.record({ kind: fc.constant('undo' as const), disposition: fc.nat(9) }),
@@ -150,6 +160,16 @@ async function perform(action: Step, payments: string[], extraInvoices: string[]
           )
         return
       }
+      case 'writeOffInvoice': {
+        const invoiceId = pick([...INVOICES.map((i) => i.id), ...extraInvoices], action.invoice)
+        if (!invoiceId) return
+        await service.writeOffInvoice(
+          invoiceId,
+          { reason: 'bad_debt', ...(action.amount ? { amount: action.amount } : {}) },
+          CLERK,
+        )
+        return
+      }
       case 'approve':
       case 'undo': {
         const rows = await db
@@ -171,6 +191,20 @@ async function perform(action: Step, payments: string[], extraInvoices: string[]
   }
 }
 
+/**
+ * Invoices whose settled money, write-offs and open rest add up to more than the invoice (beyond an overpayment
+ * the engine reports), or whose `written_off` is not the sum of their write-offs in force.
+ */
+async function invoicesOverClosed(): Promise<string[]> {
+  const rows = await sql<{ id: string }>`
+    select i.id from invoices i left join invoice_state s on s.invoice_id = i.id
+    where i.written_off <> coalesce((select sum(amount) from dispositions d
+        where d.invoice_id = i.id and d.status = 'active'), 0)
+      or (s.status is not null and s.status <> 'overpaid' and i.voided_at is null
+        and s.amount_paid + s.amount_written_off + s.amount_open > i.amount)`.execute(store.db)
+  return rows.rows.map((row) => row.id)
+}
+
 describe('closing the books', () => {
   it('leaves no amount of any payment unaccounted for after any sequence of engine and person actions', async () => {
     await fc.assert(
@@ -189,6 +223,7 @@ describe('closing the books', () => {
           await perform(action, payments, extra)
           const broken = unaccountedPayments(await loadPaymentAccounting(store.db))
           expect(broken, `after ${JSON.stringify(action)} of ${JSON.stringify(steps)}`).toEqual([])
+          expect(await invoicesOverClosed(), `after ${JSON.stringify(action)}`).toEqual([])
         }
       }),
       { numRuns: 25 },
@@ -211,5 +246,33 @@ describe('closing the books', () => {
     await service.giveBack(tx, CLERK)
     expect((await store.allocations()).map((row) => [row.amount, row.made_by])).toEqual([['785', 'engine']])
     expect(await store.openExceptions()).toEqual([])
+  })
+
+  it('never writes an invoice’s rest off twice, even before matching has run on the first write-off', async () => {
+    await store.reset()
+    await store.invoice({ id: 'inv-1', number: 'INV-1001', amount: '800.00' })
+    await store.pay({ amount: '799.63', paymentReference: 'INV-1001' })
+    await store.run()
+    const deps = {
+      db: store.db,
+      lockNamespace: store.schema,
+      now: store.clock.now(),
+      actor: CLERK,
+      approvalThreshold: null,
+      config: DEFAULT_MATCH_CONFIG,
+    }
+    const first = await writeOffInvoice(deps, 'inv-1', { reason: 'rounding' })
+    expect(first).toMatchObject({ amount: '0.37', status: 'active' })
+    await expect(writeOffInvoice(deps, 'inv-1', { reason: 'rounding' })).rejects.toMatchObject({
+      status: 409,
+      code: 'invoice_paid',
+    })
+    await undoDisposition(deps, first.id)
+    // Undone, not yet matched again: the rest is there to write off again.
+    expect(await writeOffInvoice(deps, 'inv-1', { reason: 'other', amount: '0.37' })).toMatchObject({
+      amount: '0.37',
+    })
+    await store.run()
+    expect(await invoicesOverClosed()).toEqual([])
   })
 })

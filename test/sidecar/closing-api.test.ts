@@ -27,12 +27,12 @@ async function call(token: string, method: string, path: string, body?: unknown)
 }
 
 /** A payment mirrored and matched by the engine (no worker runs in this process: the test drains the outbox). */
-async function pay(n: number, amount: string, reference: string | null, payer = 'ACME') {
+async function pay(n: number, amount: string, reference: string | null, payer = 'ACME', currency = 'USD') {
   const { db } = sidecar.context.store
   await upsertTransactions(db, [
     mirrorRow(n, {
       amount,
-      currency: 'USD',
+      currency,
       payment_reference: reference,
       description: null,
       counterparty_name: payer,
@@ -48,7 +48,7 @@ async function open(transactionId: string) {
 }
 
 beforeAll(async () => {
-  sidecar = await startTestSidecar('closing_api', ['api'], { APPROVAL_THRESHOLD_AMOUNT: '100.00' })
+  sidecar = await startTestSidecar('closing_api', ['api'], { APPROVAL_THRESHOLD_AMOUNT: '100.00,EUR=10' })
   for (const [role, name] of [
     ['clerk', 'carl'],
     ['approver', 'april'],
@@ -232,5 +232,138 @@ describe('dispositions', () => {
     expect(missing.status).toBe(404)
     const journal = await call(tokens.clerk, 'GET', '/api/journal?from=2026-02-30&to=2026-03-01')
     expect(journal.status).toBe(400)
+  })
+})
+
+describe('a person writes off an invoice’s open rest', () => {
+  const invoiceOf = async (id: string) => (await call(tokens.clerk, 'GET', `/api/invoices/${id}`)).body
+  const journalOf = async () => {
+    const day = new Date().toISOString().slice(0, 10)
+    return (await call(tokens.clerk, 'GET', `/api/journal?from=${day}&to=${day}`)).body.entries as any[]
+  }
+
+  it('closes a 0.37 rest as paid, books it, keeps it closed over matching runs, and reopens it on undo', async () => {
+    const invoice = { number: 'INV-5001', amount: '800.00', currency: 'USD', customerId: 'c-acme' }
+    expect((await call(API_TOKEN, 'PUT', '/api/invoices/inv-5', invoice)).status).toBe(201)
+    await pay(5, '799.63', 'INV-5001')
+    expect(await invoiceOf('inv-5')).toMatchObject({ status: 'partially_paid', amountOpen: '0.37' })
+
+    const tooMuch = await call(tokens.clerk, 'POST', '/api/invoices/inv-5/write-off', {
+      amount: '0.38',
+      reason: 'rounding',
+    })
+    expect(tooMuch.status).toBe(409)
+    expect(tooMuch.body.error).toMatchObject({ code: 'exceeds_open' })
+    expect(tooMuch.body.error.message).toContain('0.37')
+
+    const made = await call(tokens.clerk, 'POST', '/api/invoices/inv-5/write-off', {
+      reason: 'rounding',
+      note: 'payer’s bank rounded',
+    })
+    expect(made.status).toBe(201)
+    expect(made.body).toMatchObject({
+      invoiceId: 'inv-5',
+      kind: 'write_off',
+      amount: '0.37',
+      currency: 'USD',
+      reason: 'rounding',
+      note: 'payer’s bank rounded',
+      account: 'write-off',
+      status: 'active',
+      madeBy: 'carl',
+      exceptionKey: null,
+      transactionId: null,
+    })
+    expect(await invoiceOf('inv-5')).toMatchObject({
+      status: 'paid',
+      amountOpen: '0',
+      amountPaid: '799.63',
+      amountWrittenOff: '0.37',
+      writeOffs: [{ id: made.body.id, status: 'active' }],
+    })
+    const again = await call(tokens.clerk, 'POST', '/api/invoices/inv-5/write-off', { reason: 'other' })
+    expect(again.status).toBe(409)
+    expect(again.body.error).toMatchObject({ code: 'invoice_paid' })
+
+    // A later run does not reopen it.
+    await enqueueMatches(sidecar.context.store.db, 'invoice', ['inv-5'])
+    await sidecar.context.reconcile.runNow()
+    expect(await invoiceOf('inv-5')).toMatchObject({ status: 'paid', amountOpen: '0' })
+
+    const entry = (await journalOf()).find((item) => item.kind === 'invoice_write_off')
+    expect(entry).toMatchObject({ invoiceId: 'inv-5', invoiceNumber: 'INV-5001', transactionId: null })
+    expect(entry.lines).toEqual([
+      { account: 'write-off', debit: '0.37', credit: '0.00' },
+      { account: 'Accounts Receivable', debit: '0.00', credit: '0.37' },
+    ])
+
+    const undone = await call(tokens.clerk, 'POST', `/api/dispositions/${made.body.id}/undo`)
+    expect(undone.body).toMatchObject({ status: 'undone', undoneBy: 'carl' })
+    expect(await invoiceOf('inv-5')).toMatchObject({
+      status: 'partially_paid',
+      amountOpen: '0.37',
+      amountWrittenOff: '0',
+    })
+    // The settlement may be booked again with new evidence (the payment now pays the open amount exactly).
+    const kinds = (await journalOf()).filter((item) => item.invoiceId === 'inv-5').map((item) => item.kind)
+    expect(kinds.filter((kind) => kind.startsWith('invoice_write_off'))).toEqual([
+      'invoice_write_off',
+      'invoice_write_off_undone',
+    ])
+    expect(kinds.filter((kind) => kind === 'settlement').length).toBe(
+      kinds.filter((kind) => kind === 'settlement_reversed').length + 1,
+    )
+    const listed = await call(tokens.clerk, 'GET', '/api/dispositions?invoiceId=inv-5')
+    expect(listed.body.data).toMatchObject([{ id: made.body.id, status: 'undone' }])
+  })
+
+  it('holds a write-off above the currency’s threshold for an approver; a later payment is not allocated to it', async () => {
+    const invoice = { number: 'INV-6001', amount: '100.00', currency: 'EUR', customerId: 'c-acme' }
+    expect((await call(API_TOKEN, 'PUT', '/api/invoices/inv-6', invoice)).status).toBe(201)
+    await pay(6, '80.00', 'INV-6001', 'ACME', 'EUR')
+    const made = await call(tokens.clerk, 'POST', '/api/invoices/inv-6/write-off', {
+      reason: 'bad_debt',
+      account: '6900 Bad debts',
+    })
+    expect(made.status).toBe(202)
+    expect(made.body).toMatchObject({ status: 'pending_approval', amount: '20', account: '6900 Bad debts' })
+    expect(await invoiceOf('inv-6')).toMatchObject({ status: 'partially_paid', amountOpen: '20' })
+    // What waits for approval is no longer there to write off twice.
+    const twice = await call(tokens.clerk, 'POST', '/api/invoices/inv-6/write-off', {
+      amount: '5',
+      reason: 'other',
+    })
+    expect(twice.status).toBe(409)
+    expect((await call(tokens.clerk, 'POST', `/api/dispositions/${made.body.id}/approve`)).status).toBe(403)
+    const approved = await call(tokens.approver, 'POST', `/api/dispositions/${made.body.id}/approve`)
+    expect(approved.body).toMatchObject({ status: 'active', decidedBy: 'april' })
+    expect(await invoiceOf('inv-6')).toMatchObject({
+      status: 'paid',
+      amountOpen: '0',
+      amountWrittenOff: '20',
+    })
+
+    const late = await pay(7, '20.00', 'INV-6001', 'ACME', 'EUR')
+    const allocations = await call(tokens.clerk, 'GET', '/api/allocations?invoiceId=inv-6')
+    expect(allocations.body.data.map((row: any) => row.transactionId)).not.toContain(late)
+    // As with any paid invoice, money beyond it is an overpayment, held by an exception: never allocated.
+    expect(await invoiceOf('inv-6')).toMatchObject({
+      status: 'overpaid',
+      amountPaid: '80',
+      amountOpen: '0',
+      amountWrittenOff: '20',
+    })
+    expect((await open(late)).length).toBeGreaterThan(0)
+  })
+
+  it('refuses a void invoice with a 409 and an unknown one with a 404', async () => {
+    const invoice = { number: 'INV-7001', amount: '10.00', currency: 'USD' }
+    expect((await call(API_TOKEN, 'PUT', '/api/invoices/inv-7', invoice)).status).toBe(201)
+    expect((await call(API_TOKEN, 'DELETE', '/api/invoices/inv-7')).status).toBe(200)
+    const voided = await call(tokens.clerk, 'POST', '/api/invoices/inv-7/write-off', { reason: 'other' })
+    expect(voided.status).toBe(409)
+    expect(voided.body.error).toMatchObject({ code: 'invoice_void' })
+    const missing = await call(tokens.clerk, 'POST', '/api/invoices/nope/write-off', { reason: 'other' })
+    expect(missing.status).toBe(404)
   })
 })

@@ -1,7 +1,7 @@
 import { formatUnits, toUnits } from './money.js'
 import type { InvoiceState, InvoiceStatus, MatchInvoice } from './types.js'
 
-type ParsedAmount = { units: bigint; text: string; credits: bigint }
+type ParsedAmount = { units: bigint; text: string; credits: bigint; writtenOff: bigint }
 
 // Invoices are immutable values (an upsert replaces the object), so their parsed amount can be kept with them.
 const parsedAmounts = new WeakMap<MatchInvoice, ParsedAmount>()
@@ -11,7 +11,13 @@ function parsedAmount(invoice: MatchInvoice): ParsedAmount {
   if (!parsed) {
     const units = toUnits(invoice.amount)
     const credits = invoice.credits ? toUnits(invoice.credits) : 0n
-    parsed = { units, text: formatUnits(units > 0n ? units : 0n), credits: credits > 0n ? credits : 0n }
+    const writtenOff = invoice.writtenOff ? toUnits(invoice.writtenOff) : 0n
+    parsed = {
+      units,
+      text: formatUnits(units > 0n ? units : 0n),
+      credits: credits > 0n ? credits : 0n,
+      writtenOff: writtenOff > 0n ? writtenOff : 0n,
+    }
     parsedAmounts.set(invoice, parsed)
   }
   return parsed
@@ -28,7 +34,8 @@ export class InvoiceLedger {
   private readonly parsed: ParsedAmount
   paid = 0n
   pending = 0n
-  writtenOff = 0n
+  /** Residuals written off, starting with a person's write-offs of the invoice's rest. */
+  writtenOff: bigint
   overpaid = 0n
   /** Credit notes netted against the invoice and not yet booked (the first settled allocation writes them off). */
   credits: bigint
@@ -37,6 +44,7 @@ export class InvoiceLedger {
     this.parsed = parsedAmount(invoice)
     this.amount = this.parsed.units
     this.credits = this.parsed.credits
+    this.writtenOff = this.parsed.writtenOff
   }
 
   /** `amount` as a decimal string (formatted once per invoice). */

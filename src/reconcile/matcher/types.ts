@@ -22,6 +22,8 @@ export type MatchInvoice = {
   earlyPaymentDiscount?: { percent: Money; until: string } | null
   /** The sum of the credit notes netted against the invoice (in its currency), decimal string. */
   credits?: Money | null
+  /** A person's write-offs of the invoice's open rest in force (in its currency), decimal string: never open again. */
+  writtenOff?: Money | null
 }
 
 /**
@@ -130,7 +132,8 @@ export type RejectedSuggestion = {
 
 /**
  * Why an invoice's rest was written off: a fee within tolerance or stated in the text (`bank_fee`, `psp_fee` for a
- * payout), an early-payment discount, a credit note netted against the invoice; the others are a person's.
+ * payout), an early-payment discount, a credit note netted against the invoice; the others are a person's
+ * (`bad_debt` and `other` for an invoice's rest a person writes off).
  */
 export const WRITE_OFF_REASONS = [
   'bank_fee',
@@ -140,6 +143,8 @@ export const WRITE_OFF_REASONS = [
   'fx',
   'rounding',
   'short_payment',
+  'bad_debt',
+  'other',
 ] as const
 export type WriteOffReason = (typeof WRITE_OFF_REASONS)[number]
 

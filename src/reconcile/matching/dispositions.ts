@@ -18,6 +18,7 @@ import {
 } from '../../store/index.js'
 import { assertSecondPerson, auditActor, roleAllows } from '../../users/index.js'
 import type { DispositionKind } from '../matcher/index.js'
+import { openRestOf, reapplyInvoiceWriteOffs } from './invoice-rest.js'
 import { MatchingRequestError } from './matching-errors.js'
 import { inLock, type PersonInputDeps } from './person-inputs.js'
 
@@ -39,7 +40,8 @@ export const HOLDING_EXCEPTION_TYPES: ReadonlySet<string> = new Set([
   'suggested_match',
 ])
 
-const optionalText = (max: number) =>
+/** Optional trimmed text of at most `max` characters; empty is none. */
+export const optionalText = (max: number) =>
   z
     .string()
     .trim()
@@ -63,9 +65,25 @@ export type DispositionRequest = {
   customerId?: string
 }
 
+/**
+ * APPROVAL_THRESHOLD_AMOUNT: write-offs of more than the amount for their currency (`byCurrency`, else `all`)
+ * wait for a second person's approval; a currency with neither never waits.
+ */
+export type ApprovalThreshold = { all: string | null; byCurrency: Readonly<Record<string, string>> }
+
 export type DispositionDeps = PersonInputDeps & {
-  /** Write-offs above this amount wait for a second person's approval; null: none do. */
-  approvalThreshold: string | null
+  /** null: no write-off waits. */
+  approvalThreshold: ApprovalThreshold | null
+}
+
+/** Whether a write-off of `amount` in `currency` waits for a second person (compared as decimals). */
+export function waitsForApproval(
+  threshold: ApprovalThreshold | null,
+  amount: Decimal,
+  currency: string,
+): boolean {
+  const limit = threshold?.byCurrency[currency] ?? threshold?.all ?? null
+  return limit !== null && amount.gt(limit)
 }
 
 async function customerFor(
@@ -93,10 +111,14 @@ async function customerFor(
   return [...customers][0] as string
 }
 
-/** Puts a disposition in force: its exception is resolved and the payment matched again without its amount. */
+/**
+ * Puts a disposition in force: its exception is resolved and the payment matched again without its amount; an
+ * invoice write-off closes that much of the invoice.
+ */
 async function putInForce(trx: Kysely<Database>, row: DispositionRow, now: Date): Promise<void> {
-  await resolveException(trx, row.exception_key, `disposed:${row.kind}`, now)
-  await enqueueMatches(trx, 'transaction', [row.transaction_id])
+  if (row.invoice_id !== null) return reapplyInvoiceWriteOffs(trx, row.invoice_id)
+  if (row.exception_key !== null) await resolveException(trx, row.exception_key, `disposed:${row.kind}`, now)
+  if (row.transaction_id !== null) await enqueueMatches(trx, 'transaction', [row.transaction_id])
 }
 
 /**
@@ -156,8 +178,8 @@ export async function dispose(
     }
     const customerId = await customerFor(trx, request, exception.invoice_ids)
     const amount = new Decimal(exception.amount)
-    const waits =
-      request.kind === 'write_off' && deps.approvalThreshold !== null && amount.gt(deps.approvalThreshold)
+    const currency = transaction.currency ?? ''
+    const waits = request.kind === 'write_off' && waitsForApproval(deps.approvalThreshold, amount, currency)
     const by = auditActor(deps.actor)
     const row = await insertDisposition(trx, {
       exception_key: key,
@@ -165,7 +187,7 @@ export async function dispose(
       transaction_id: exception.transaction_id,
       kind: request.kind,
       amount: amount.toFixed(),
-      currency: transaction.currency ?? '',
+      currency,
       account: request.account ?? DEFAULT_DISPOSITION_ACCOUNTS[request.kind],
       customer_id: customerId,
       reason: request.reason,
@@ -201,6 +223,9 @@ export function presentDisposition(row: DispositionRow) {
     account: row.account,
     customerId: row.customer_id,
     reason: row.reason,
+    /** An invoice write-off's (its reason is a write-off reason, its exception and transaction are null). */
+    invoiceId: row.invoice_id,
+    note: row.note,
     status: row.status,
     madeBy: row.made_by,
     createdAt: row.created_at.toISOString(),
@@ -233,6 +258,8 @@ export async function decideDisposition(
   deps: PersonInputDeps,
   id: string,
   decision: 'approve' | 'decline',
+  /** Why, for the audit log (a decline's). */
+  note?: string,
 ): Promise<DispositionRow> {
   return inLock(deps, async (trx) => {
     const row = await existing(trx, id)
@@ -241,8 +268,17 @@ export async function decideDisposition(
     else if (!roleAllows(deps.actor.role, 'approver') && deps.actor.name !== row.made_by) {
       assertSecondPerson(row.made_by, deps.actor)
     }
-    if (decision === 'approve') {
-      const exception = await findException(trx, row.exception_key)
+    if (decision === 'approve' && row.invoice_id !== null) {
+      const { rest } = await openRestOf(trx, row.invoice_id, row.id)
+      if (rest.lt(row.amount)) {
+        throw new MatchingRequestError(
+          'conflict',
+          'invoice_changed',
+          `Invoice ${row.invoice_id} has only ${rest.toFixed()} open now, less than ${row.amount}: decline this write-off and make a new one.`,
+        )
+      }
+    } else if (decision === 'approve') {
+      const exception = row.exception_key === null ? undefined : await findException(trx, row.exception_key)
       if (!exception || exception.resolved_at || !new Decimal(exception.amount ?? 0).equals(row.amount)) {
         throw new MatchingRequestError(
           'conflict',
@@ -263,7 +299,11 @@ export async function decideDisposition(
         action: decision === 'approve' ? 'disposition.approved' : 'disposition.declined',
         entity: 'disposition',
         entityId: row.id,
-        payload: { ...presentDisposition(decided), madeBy: row.made_by },
+        payload: {
+          ...presentDisposition(decided),
+          madeBy: row.made_by,
+          ...(note ? { decisionNote: note } : {}),
+        },
       },
     ])
     return (await findDisposition(trx, row.id)) as DispositionRow
@@ -272,7 +312,8 @@ export async function decideDisposition(
 
 /**
  * Undoes a disposition in force (or withdraws one waiting for approval): its amount is part of the payment again,
- * and matching reopens the exception that held it; customer credit it applied is reversed.
+ * and matching reopens the exception that held it; customer credit it applied is reversed. An undone invoice
+ * write-off is open on the invoice again.
  */
 export async function undoDisposition(deps: PersonInputDeps, id: string): Promise<DispositionRow> {
   return inLock(deps, async (trx) => {
@@ -283,7 +324,8 @@ export async function undoDisposition(deps: PersonInputDeps, id: string): Promis
     if (!(await setDispositionStatus(trx, row.id, row.status, to, deps.actor.name, deps.now))) {
       throw conflict(row, row.status)
     }
-    await enqueueMatches(trx, 'transaction', [row.transaction_id])
+    if (row.invoice_id !== null) await reapplyInvoiceWriteOffs(trx, row.invoice_id)
+    if (row.transaction_id !== null) await enqueueMatches(trx, 'transaction', [row.transaction_id])
     await appendAudit(trx, deps.now, [
       {
         ...auditActor(deps.actor),

@@ -16,8 +16,16 @@ export {
   presentDisposition,
   HOLDING_EXCEPTION_TYPES,
   dispose as disposeException,
+  decideDisposition,
+  undoDisposition,
 } from './dispositions.js'
-export type { DispositionRequest } from './dispositions.js'
+export type { ApprovalThreshold, DispositionRequest } from './dispositions.js'
+export {
+  InvoiceWriteOffRequestSchema,
+  INVOICE_WRITE_OFF_REASONS,
+  writeOffInvoice,
+} from './invoice-write-offs.js'
+export type { InvoiceWriteOffRequest } from './invoice-write-offs.js'
 export type { ManualMatchMode } from './person-inputs.js'
 export { giveBack as giveBackTransaction } from './person-inputs.js'
 export { importRemittance } from './remittance.js'

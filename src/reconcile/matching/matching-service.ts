@@ -15,7 +15,14 @@ import type { Actor } from '../../users/index.js'
 import { DEFAULT_MATCH_CONFIG, type MatchConfig } from '../matcher/index.js'
 import type { Publish } from './apply-match-result.js'
 import { matchReport } from './match-report.js'
-import { decideDisposition, dispose, undoDisposition, type DispositionRequest } from './dispositions.js'
+import {
+  decideDisposition,
+  dispose,
+  undoDisposition,
+  type ApprovalThreshold,
+  type DispositionRequest,
+} from './dispositions.js'
+import { writeOffInvoice, type InvoiceWriteOffRequest } from './invoice-write-offs.js'
 import {
   acceptSuggestion,
   addManualMatch,
@@ -39,7 +46,7 @@ export type MatchingServiceDeps = {
   publish: Publish
   config?: MatchConfig
   /** Write-offs above this amount wait for a second person's approval (APPROVAL_THRESHOLD_AMOUNT). */
-  approvalThreshold?: string | null
+  approvalThreshold?: ApprovalThreshold | null
 }
 
 /** Matching as the sidecar uses it (SidecarContext.reconcile). */
@@ -65,7 +72,14 @@ export type MatchingService = {
   /** Removes a person's matches of a transaction: the engine matches it again. */
   giveBack(transactionId: string, actor: Actor): Promise<{ removed: number }>
   dispose(key: string, request: DispositionRequest, actor: Actor): Promise<DispositionRow>
-  decideDisposition(id: string, decision: 'approve' | 'decline', actor: Actor): Promise<DispositionRow>
+  /** Writes (part of) an invoice's open rest off: a disposition of the invoice. */
+  writeOffInvoice(invoiceId: string, request: InvoiceWriteOffRequest, actor: Actor): Promise<DispositionRow>
+  decideDisposition(
+    id: string,
+    decision: 'approve' | 'decline',
+    actor: Actor,
+    note?: string,
+  ): Promise<DispositionRow>
   undoDisposition(id: string, actor: Actor): Promise<DispositionRow>
   acceptSuggestion(key: string, actor: Actor): Promise<{ transactionId: string }>
   rejectSuggestion(key: string, actor: Actor): Promise<{ transactionId: string }>
@@ -124,7 +138,20 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
       afterwardsRun(
         dispose({ ...person(actor), approvalThreshold: deps.approvalThreshold ?? null }, key, request),
       ),
-    decideDisposition: (id, decision, actor) => afterwardsRun(decideDisposition(person(actor), id, decision)),
+    writeOffInvoice: (invoiceId, request, actor) =>
+      afterwardsRun(
+        writeOffInvoice(
+          {
+            ...person(actor),
+            approvalThreshold: deps.approvalThreshold ?? null,
+            config: matchingDeps.config,
+          },
+          invoiceId,
+          request,
+        ),
+      ),
+    decideDisposition: (id, decision, actor, note) =>
+      afterwardsRun(decideDisposition(person(actor), id, decision, note)),
     undoDisposition: (id, actor) => afterwardsRun(undoDisposition(person(actor), id)),
     acceptSuggestion: (key, actor) => afterwardsRun(acceptSuggestion(person(actor), key)),
     rejectSuggestion: (key, actor) => afterwardsRun(declineSuggestion(person(actor), key)),

@@ -50,6 +50,7 @@ export function matchInvoiceOf(row: InvoiceRow): MatchInvoice {
         ? null
         : { percent: row.discount_percent, until: row.discount_until },
     credits: row.credited === '0' ? null : row.credited,
+    writtenOff: row.written_off === '0' ? null : row.written_off,
   }
 }
 

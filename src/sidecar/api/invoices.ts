@@ -1,5 +1,7 @@
 import { Router } from 'express'
 import { createInvoices } from '../../invoices/index.js'
+import { presentDisposition } from '../../reconcile/index.js'
+import { invoiceWriteOffsOf } from '../../store/index.js'
 import { handle, SidecarApiError } from '../api-error.js'
 import type { SidecarContext } from '../context.js'
 import { requireRole } from '../auth/index.js'
@@ -61,7 +63,9 @@ export function invoiceRoutes(context: SidecarContext): Router {
       const id = String(req.params.id)
       const invoice = await invoices.get(id)
       if (!invoice) throw notFound(id)
-      res.json(invoice)
+      // A person's write-offs of its open rest, every status (docs/closing.md).
+      const writeOffs = await invoiceWriteOffsOf(context.store.db, id)
+      res.json({ ...invoice, writeOffs: writeOffs.map(presentDisposition) })
     }),
   )
 

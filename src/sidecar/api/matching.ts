@@ -60,7 +60,8 @@ export function presentMatchConfig(config: MatchConfig) {
 }
 
 /**
- * GET /api/matching/config: the present configuration (tolerances, write-off accounts, thresholds).
+ * GET /api/matching/config: the present configuration (tolerances, write-off accounts, thresholds, the approval
+ * threshold).
  * POST /api/matching/dry-run: the engine over the current unmatched payments with the present configuration or
  * a proposed one (`config`), showing what would change. Nothing is written.
  */
@@ -69,7 +70,12 @@ export function matchingRoutes(context: SidecarContext): Router {
   router.get(
     '/matching/config',
     handle((_req, res) => {
-      res.json(presentMatchConfig(matchConfigOf(context.config)))
+      const threshold = context.config.APPROVAL_THRESHOLD_AMOUNT
+      res.json({
+        ...presentMatchConfig(matchConfigOf(context.config)),
+        // APPROVAL_THRESHOLD_AMOUNT: write-offs above it wait for a second person (docs/closing.md#approvals).
+        approvalThreshold: threshold ? { amount: threshold.all, byCurrency: threshold.byCurrency } : null,
+      })
     }),
   )
   router.post(

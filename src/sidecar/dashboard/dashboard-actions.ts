@@ -1,7 +1,11 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express'
 import { z } from 'zod'
 import { DecimalString, Uuid } from '../../api-client/index.js'
-import { DispositionRequestSchema, MatchingRequestError } from '../../reconcile/index.js'
+import {
+  DispositionRequestSchema,
+  InvoiceWriteOffRequestSchema,
+  MatchingRequestError,
+} from '../../reconcile/index.js'
 import { activeAllocationsOfTransactions } from '../../store/index.js'
 import { DomainError } from '../../errors/index.js'
 import { roleAllows, type Actor, type Role } from '../../users/index.js'
@@ -149,6 +153,18 @@ export function dashboardActions(context: SidecarContext): Router {
         : `Disposed of ${money(row.amount)} (${row.kind.replace(/_/g, ' ')} to ${row.account}).`
     }),
   )
+  router.post(
+    '/invoices/:id/write-off',
+    act('clerk', async (req, actor) => {
+      const form = (req.body ?? {}) as Record<string, unknown>
+      // An empty amount field is the whole open rest.
+      const body = InvoiceWriteOffRequestSchema.parse({ ...form, amount: form.amount || undefined })
+      const row = await context.reconcile.writeOffInvoice(String(req.params.id), body, actor)
+      return row.status === 'pending_approval'
+        ? `The ${money(row.amount)} write-off waits for a second person's approval.`
+        : `Wrote off ${money(row.amount)} of the invoice's rest to ${row.account}.`
+    }),
+  )
   for (const action of ['approve', 'decline', 'undo'] as const) {
     router.post(
       `/dispositions/:id/${action}`,
@@ -156,7 +172,7 @@ export function dashboardActions(context: SidecarContext): Router {
         const id = String(req.params.id)
         if (action === 'undo') {
           await context.reconcile.undoDisposition(id, actor)
-          return 'Disposition undone: the amount is part of the payment again.'
+          return 'Disposition undone: its amount is open again (on the payment or the invoice).'
         }
         await context.reconcile.decideDisposition(id, action, actor)
         return action === 'approve' ? 'Disposition approved and in force.' : 'Disposition declined.'

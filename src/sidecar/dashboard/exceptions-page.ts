@@ -169,7 +169,8 @@ function actions(row: MatchExceptionRow, back: string): SafeHtml {
   }`
 }
 
-function dispositionActions(row: DispositionRow, back: string): SafeHtml {
+/** Approve and decline (while waiting) and undo buttons of a disposition, back to `back`. */
+export function dispositionActions(row: DispositionRow, back: string): SafeHtml {
   const backField = html`<input type="hidden" name="back" value="${back}" />`
   const button = (action: string, label: string, kind = '') =>
     html`<form method="post" action="/dashboard/dispositions/${row.id}/${action}">
@@ -199,12 +200,22 @@ function renderDispositions(data: ExceptionsData, back: string, canAct: boolean)
             html`<tr
               data-disposition-id="${row.id}"
               data-status="${row.status}"
-              data-key="${row.exception_key}"
+              data-key="${row.exception_key ?? ''}"
             >
               <td>${row.kind.replace(/_/g, ' ')}</td>
               <td class="num">${money(row.amount, row.currency)}</td>
               <td>${row.account}</td>
-              <td><small>${row.reason}</small></td>
+              <td>
+                <small>${row.reason}</small>${
+                  row.invoice_id &&
+                  html`<br /><small
+                      >rest of invoice
+                      <a href="/dashboard/invoices/${encodeURIComponent(row.invoice_id)}"
+                        >${row.invoice_id}</a
+                      ></small
+                    >`
+                }
+              </td>
               <td>${badge(row.status)}</td>
               <td class="made-by">
                 ${row.made_by}${row.decided_by && html` · approved by ${row.decided_by}`}

@@ -1,12 +1,16 @@
 import { Decimal } from 'decimal.js'
 import { createInvoices, INVOICE_STATUSES, InvoiceError, type Invoice } from '../../invoices/index.js'
+import { INVOICE_WRITE_OFF_REASONS } from '../../reconcile/index.js'
 import {
+  invoiceWriteOffsOf,
   listAllocations,
   listExceptions,
   type AllocationRow,
+  type DispositionRow,
   type MatchExceptionRow,
 } from '../../store/index.js'
 import type { SidecarContext } from '../context.js'
+import { dispositionActions } from './exceptions-page.js'
 import { badge, money, shortId, when } from './format.js'
 import { html, type SafeHtml } from './html.js'
 
@@ -158,20 +162,80 @@ export type InvoiceData = {
   invoice: Invoice
   allocations: AllocationRow[]
   exceptions: MatchExceptionRow[]
+  /** A person's write-offs of the invoice's open rest, every status, newest first. */
+  writeOffs: DispositionRow[]
 }
 
 export async function loadInvoice(context: SidecarContext, id: string): Promise<InvoiceData | undefined> {
   const invoice = await createInvoices(context).get(id)
   if (!invoice) return undefined
   const { db } = context.store
-  const [allocations, exceptions] = await Promise.all([
+  const [allocations, exceptions, writeOffs] = await Promise.all([
     listAllocations(db, { invoiceId: id, includeReversed: true }, null, 500),
     listExceptions(db, { invoiceId: id, state: 'open' }, null, 100),
+    invoiceWriteOffsOf(db, id),
   ])
-  return { now: context.clock.now(), invoice, allocations, exceptions }
+  return { now: context.clock.now(), invoice, allocations, exceptions, writeOffs }
 }
 
-/** `canAct`: the viewer may unmatch (clerk and above). */
+/** The "Write off rest" form of an invoice with something open (docs/closing.md). */
+function writeOffForm(invoice: Invoice, back: string): SafeHtml {
+  if (invoice.status === 'void' || new Decimal(invoice.amountOpen).lte(0)) return html``
+  return html`<form
+    method="post"
+    action="/dashboard/invoices/${encodeURIComponent(invoice.id)}/write-off"
+    class="write-off"
+  >
+    <input type="hidden" name="back" value="${back}" /><select name="reason" aria-label="Write-off reason">
+      ${INVOICE_WRITE_OFF_REASONS.map((reason) => html`<option value="${reason}">${reason.replace(/_/g, ' ')}</option>`)}</select
+    ><input
+      name="amount"
+      placeholder="amount (all ${invoice.amountOpen} open)"
+      aria-label="Amount"
+      inputmode="decimal"
+    /><input name="account" placeholder="account (default)" aria-label="Account" /><input
+      name="note"
+      placeholder="note"
+      aria-label="Note"
+    /><button type="submit">Write off rest</button>
+  </form>`
+}
+
+function writeOffList(data: InvoiceData, back: string, canAct: boolean): SafeHtml {
+  if (data.writeOffs.length === 0) return html`<p class="muted">None.</p>`
+  return html`<table id="write-offs">
+    <thead>
+      <tr>
+        <th class="num">Amount</th>
+        <th>Reason</th>
+        <th>Account</th>
+        <th>Status</th>
+        <th>By</th>
+        ${canAct && html`<th></th>`}
+      </tr>
+    </thead>
+    <tbody>
+      ${data.writeOffs.map(
+        (row) =>
+          html`<tr data-disposition-id="${row.id}" data-status="${row.status}">
+            <td class="num">${money(row.amount, row.currency)}</td>
+            <td>${row.reason.replace(/_/g, ' ')}${row.note && html`<br /><small>${row.note}</small>`}</td>
+            <td>${row.account}</td>
+            <td>${badge(row.status)}</td>
+            <td class="made-by">${row.made_by}${row.decided_by && html` · decided by ${row.decided_by}`}</td>
+            ${
+              canAct &&
+              html`<td>
+                ${row.status === 'active' || row.status === 'pending_approval' ? dispositionActions(row, back) : ''}
+              </td>`
+            }
+          </tr>`,
+      )}
+    </tbody>
+  </table>`
+}
+
+/** `canAct`: the viewer may unmatch and write off (clerk and above). */
 export function renderInvoice(data: InvoiceData, options: { canAct: boolean }): SafeHtml {
   const { invoice } = data
   const back = `/dashboard/invoices/${encodeURIComponent(invoice.id)}`
@@ -256,6 +320,10 @@ export function renderInvoice(data: InvoiceData, options: { canAct: boolean }): 
               </tbody>
             </table>`
       }
+    </section>
+    <section class="wide">
+      <h2>Write-offs <small>of the open rest, by a person; undo opens the amount again</small></h2>
+      ${writeOffList(data, back, options.canAct)}${options.canAct && writeOffForm(invoice, back)}
     </section>
     <section class="wide">
       <h2>Open exceptions naming this invoice</h2>
