@@ -264,7 +264,7 @@ describe('closing the books', () => {
     const first = await writeOffInvoice(deps, 'inv-1', { reason: 'rounding' })
     expect(first).toMatchObject({ amount: '0.37', status: 'active' })
     await expect(writeOffInvoice(deps, 'inv-1', { reason: 'rounding' })).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       code: 'invoice_paid',
     })
     await undoDisposition(deps, first.id)
