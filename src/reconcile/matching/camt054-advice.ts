@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js'
 import type { MatchTransactionRow } from '../../store/index.js'
 import { parseCamt054, type Camt054Entry, type Camt054Transaction } from './camt054-parse.js'
 import { MatchingRequestError } from './matching-errors.js'
-import type { RemittanceAdvice } from './remittance.js'
+import { invalidRemittance, type RemittanceAdvice } from './remittance.js'
 
 type BankLine = Pick<
   MatchTransactionRow,
@@ -131,14 +131,7 @@ export function entryAdvice(entry: Camt054Entry, feeReason?: 'bank_fee' | 'psp_f
       return [{ path, message: `TxDtls is in ${tx.currency}, its entry in ${entry.currency}` }]
     return []
   })
-  if (problems.length > 0) {
-    throw new MatchingRequestError(
-      'unprocessable',
-      'invalid_remittance',
-      `${problems.map((p) => `${p.path} ${p.message}`).join('; ')}. Nothing was applied.`,
-      problems,
-    )
-  }
+  if (problems.length > 0) throw invalidRemittance(problems)
   const fee = entry.charges ?? entry.transactions.reduce((sum, tx) => sum.plus(tx.charges), new Decimal(0))
   return {
     lines: entry.transactions.flatMap(linesOf),

@@ -197,20 +197,29 @@ export async function dispose(
       created_at: deps.now,
     })
     if (!waits) await putInForce(trx, row, deps.now)
-    await appendAudit(trx, deps.now, [
-      {
-        ...by,
-        action: waits ? 'disposition.requested' : 'disposition.created',
-        entity: 'disposition',
-        entityId: row.id,
-        payload: presentDisposition(row),
-      },
-    ])
+    await auditDispositionMade(trx, deps, row)
     return row
   })
 }
 
 /** A disposition as the API answers it and the audit log records it. */
+/** Audits a disposition just made: `requested` while it waits for an approver, `created` once in force. */
+export async function auditDispositionMade(
+  trx: Kysely<Database>,
+  deps: PersonInputDeps,
+  row: DispositionRow,
+): Promise<void> {
+  await appendAudit(trx, deps.now, [
+    {
+      ...auditActor(deps.actor),
+      action: row.status === 'pending_approval' ? 'disposition.requested' : 'disposition.created',
+      entity: 'disposition',
+      entityId: row.id,
+      payload: presentDisposition(row),
+    },
+  ])
+}
+
 export function presentDisposition(row: DispositionRow) {
   return {
     id: row.id,

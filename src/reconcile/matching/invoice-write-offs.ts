@@ -1,9 +1,9 @@
 import { Decimal } from 'decimal.js'
 import { z } from 'zod'
-import { appendAudit, insertDisposition, type DispositionRow } from '../../store/index.js'
+import { insertDisposition, type DispositionRow } from '../../store/index.js'
 import { auditActor } from '../../users/index.js'
 import { WRITE_OFF_REASONS, writeOffAccountFor, type MatchConfig } from '../matcher/index.js'
-import { optionalText, presentDisposition, waitsForApproval, type DispositionDeps } from './dispositions.js'
+import { auditDispositionMade, optionalText, waitsForApproval, type DispositionDeps } from './dispositions.js'
 import { MatchingRequestError } from './matching-errors.js'
 import { openRestOf, reapplyInvoiceWriteOffs } from './invoice-rest.js'
 import { inLock } from './person-inputs.js'
@@ -73,15 +73,7 @@ export async function writeOffInvoice(
       created_at: deps.now,
     })
     if (!waits) await reapplyInvoiceWriteOffs(trx, invoiceId)
-    await appendAudit(trx, deps.now, [
-      {
-        ...by,
-        action: waits ? 'disposition.requested' : 'disposition.created',
-        entity: 'disposition',
-        entityId: row.id,
-        payload: presentDisposition(row),
-      },
-    ])
+    await auditDispositionMade(trx, deps, row)
     return row
   })
 }

@@ -47,6 +47,16 @@ export type RemittanceResult = {
 
 type Problem = { path: string; message: string }
 
+/** An advice whose lines cannot settle the bank line, each problem named; nothing was applied. */
+export function invalidRemittance(problems: Problem[]): MatchingRequestError {
+  return new MatchingRequestError(
+    'unprocessable',
+    'invalid_remittance',
+    `${problems.map((p) => `${p.path} ${p.message}`).join('; ')}. Nothing was applied.`,
+    problems,
+  )
+}
+
 /** The advice's lines with their invoices, or the problems of the lines that name none usable. */
 async function adviceLines(
   trx: Kysely<Database>,
@@ -111,14 +121,7 @@ async function adviceLines(
       say(`${amount.toFixed(2)} is more than the ${open.toFixed(2)} the invoice has open`)
     else lines.push({ line: index + 1, invoiceId: invoice.id, invoiceNumber: invoice.number, amount, open })
   }
-  if (problems.length > 0) {
-    throw new MatchingRequestError(
-      'unprocessable',
-      'invalid_remittance',
-      `${problems.map((p) => `${p.path} ${p.message}`).join('; ')}. Nothing was applied.`,
-      problems,
-    )
-  }
+  if (problems.length > 0) throw invalidRemittance(problems)
   return lines
 }
 
