@@ -65,6 +65,10 @@ export class CustomerDirectory {
   /** Payers recognised since the last change of the directory, by name, then by shown account. */
   private readonly payers = new Map<string, Map<string, PayerIdentity>>()
   private payerCount = 0
+  /** The last payer asked for: the caller that loads a set and the matcher ask about the same strings in turn. */
+  private lastName: string | null | undefined = undefined
+  private lastAccount: string | null | undefined = undefined
+  private lastPayer: PayerIdentity | null = null
 
   /** Whether `id` is the id of a customer of the master data (a number equal to it is a customer number). */
   hasCustomerId(id: string): boolean {
@@ -193,6 +197,8 @@ export class CustomerDirectory {
 
   /** Recognises the payer: master-data account, learned account, learned name, then name. */
   identify(name: string | null | undefined, shownAccount: string | null | undefined): PayerIdentity {
+    if (this.lastPayer !== null && this.lastName === name && this.lastAccount === shownAccount)
+      return this.lastPayer
     // Payers repeat month after month: remember who they were until the directory changes.
     let byAccount = this.payers.get(name ?? '')
     let payer = byAccount?.get(shownAccount ?? '')
@@ -206,10 +212,14 @@ export class CustomerDirectory {
       byAccount.set(shownAccount ?? '', payer)
       this.payerCount++
     }
+    this.lastName = name
+    this.lastAccount = shownAccount
+    this.lastPayer = payer
     return payer
   }
 
   private clearPayers(): void {
+    this.lastPayer = null
     this.payers.clear()
     this.payerCount = 0
   }
