@@ -155,7 +155,8 @@ export function allocateByReference(
   const payer = context.payer(payment)
   const elsewhere = corroborated ? [] : exactElsewhere(context, payment, ledgers)
   const weighed = live.map(({ ledger, hit }) => {
-    const evidence = [...referenceEvidence(hit, field, ledger.invoice.number), amount]
+    const evidence = referenceEvidence(hit, field, ledger.invoice.number)
+    evidence.push(amount)
     if (amountFits && hit.invoiceWord) {
       // “Rechnung 20240102” for INV-2024-0102 paid to the cent: the word for invoice and the amount explain a
       // number that also reads as a date or a customer id.
@@ -200,11 +201,11 @@ export function allocateByReference(
     return { ledger, hit, evidence, score: score(evidence) }
   })
   const threshold = context.config.autoApplyThreshold
-  const confidence = Math.min(...weighed.map((item) => item.score))
+  let confidence = Infinity
+  for (const item of weighed) confidence = Math.min(confidence, item.score)
   if (weighed.every((item) => item.score >= threshold && !hasUnexplainedConflict(item.evidence))) {
-    const byId = new Map(weighed.map((item) => [item.ledger.invoice.id, item]))
     allocator.distribute(payment, payment.amount, ledgers, (ledger) => {
-      const item = byId.get(ledger.invoice.id)!
+      const item = weighed.find((candidate) => candidate.ledger === ledger)!
       return {
         origin: { rule: 'reference', field, madeBy: 'engine', confidence: item.score },
         reference: item.hit.reference,
