@@ -4,6 +4,7 @@ import type { MatchConfig } from './config.js'
 import { customerKeyOf, type PayerIdentity } from './customer-directory.js'
 import type { InvoiceIndex } from './invoice-index.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
+import { sortById } from './sort-by-id.js'
 import { suggestionKey } from './suggest.js'
 import type { MatchInvoice } from './types.js'
 
@@ -48,11 +49,11 @@ export function openInvoicesOf(
       ledgers.push(ledger)
     }
   }
-  return lists > 1 ? ledgers.sort(byInvoiceId) : ledgers
+  return lists > 1 ? sortById(ledgers, ledgerInvoiceId) : ledgers
 }
 
-function byInvoiceId(a: InvoiceLedger, b: InvoiceLedger): number {
-  return a.invoice.id < b.invoice.id ? -1 : 1
+function ledgerInvoiceId(ledger: InvoiceLedger): string {
+  return ledger.invoice.id
 }
 
 export function isRejected(

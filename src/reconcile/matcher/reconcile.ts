@@ -12,6 +12,7 @@ import { allocateByPayer } from './payer-decision.js'
 import { allocateByReference } from './reference-decision.js'
 import { applyCredits, disposedUnits, withoutDisposed } from './dispositions.js'
 import { findReturns } from './returns.js'
+import { sortById } from './sort-by-id.js'
 import { suggestionKey } from './suggest.js'
 import type {
   Allocation,
@@ -117,7 +118,7 @@ function latestInvoices(invoices: readonly MatchInvoice[]): readonly MatchInvoic
     ascending = (invoices[index - 1] as MatchInvoice).id < (invoices[index] as MatchInvoice).id
   }
   if (ascending) return invoices
-  const sorted = [...invoices].sort(compareIds)
+  const sorted = sortById(invoices, invoiceId)
   const latest: MatchInvoice[] = []
   for (const invoice of sorted) {
     const current = latest[latest.length - 1]
@@ -127,8 +128,8 @@ function latestInvoices(invoices: readonly MatchInvoice[]): readonly MatchInvoic
   return latest
 }
 
-function compareIds(a: MatchInvoice, b: MatchInvoice): number {
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+function invoiceId(invoice: MatchInvoice): string {
+  return invoice.id
 }
 
 /**

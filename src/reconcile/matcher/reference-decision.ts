@@ -215,8 +215,7 @@ export function allocateByReference(
     })
     return
   }
-  const evidence = weighed.flatMap((item) => item.evidence)
-  const dedup = [...new Map(evidence.map((item) => [item.text, item])).values()]
+  const dedup = distinctTexts(weighed)
   if (dedup.every((item) => item.conflict !== 'unexplained')) {
     dedup.push({
       code: 'below_threshold',
@@ -241,6 +240,22 @@ export function allocateByReference(
     reasons: reasonsOf(dedup),
     evidence: dedup,
   })
+}
+
+/** The evidence of every weighed invoice, one item per text: where a text first stands, its last item. */
+function distinctTexts(weighed: ReadonlyArray<{ evidence: readonly Evidence[] }>): Evidence[] {
+  const at = new Map<string, number>()
+  const distinct: Evidence[] = []
+  for (const { evidence } of weighed) {
+    for (const item of evidence) {
+      const seen = at.get(item.text)
+      if (seen === undefined) {
+        at.set(item.text, distinct.length)
+        distinct.push(item)
+      } else distinct[seen] = item
+    }
+  }
+  return distinct
 }
 
 /**
