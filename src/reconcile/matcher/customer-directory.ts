@@ -62,9 +62,14 @@ export class CustomerDirectory {
   private plain: Array<[string, CustomerKey]> | null = null
   private readonly plainCounts = new Map<string, number>()
   private readonly names = new Map<string, NameKey | null>()
-  /** Payers recognised since the last change of the directory, by name, then by shown account. */
+  /** Payers recognised since the last change of the directory, by name, then by shown account (none: below). */
   private readonly payers = new Map<string, Map<string, PayerIdentity>>()
+  private readonly unshownPayers = new Map<string, PayerIdentity>()
   private payerCount = 0
+  /** The last payer asked for: the caller that loads a set and the matcher ask about the same strings in turn. */
+  private lastName: string | null | undefined = undefined
+  private lastAccount: string | null | undefined = undefined
+  private lastPayer: PayerIdentity | null = null
 
   /** Whether `id` is the id of a customer of the master data (a number equal to it is a customer number). */
   hasCustomerId(id: string): boolean {
@@ -193,24 +198,35 @@ export class CustomerDirectory {
 
   /** Recognises the payer: master-data account, learned account, learned name, then name. */
   identify(name: string | null | undefined, shownAccount: string | null | undefined): PayerIdentity {
-    // Payers repeat month after month: remember who they were until the directory changes.
-    let byAccount = this.payers.get(name ?? '')
-    let payer = byAccount?.get(shownAccount ?? '')
+    if (this.lastPayer !== null && this.lastName === name && this.lastAccount === shownAccount)
+      return this.lastPayer
+    // Payers repeat month after month: remember who they were until the directory changes. Most payments show
+    // no account: those are one lookup by name.
+    let byAccount = shownAccount ? this.payers.get(name ?? '') : undefined
+    let payer = shownAccount ? byAccount?.get(shownAccount) : this.unshownPayers.get(name ?? '')
     if (!payer) {
       if (this.payerCount >= NAME_CACHE_LIMIT) {
         this.clearPayers()
         byAccount = undefined
       }
       payer = this.recognise(name, shownAccount)
-      if (!byAccount) this.payers.set(name ?? '', (byAccount = new Map()))
-      byAccount.set(shownAccount ?? '', payer)
+      if (!shownAccount) this.unshownPayers.set(name ?? '', payer)
+      else {
+        if (!byAccount) this.payers.set(name ?? '', (byAccount = new Map()))
+        byAccount.set(shownAccount, payer)
+      }
       this.payerCount++
     }
+    this.lastName = name
+    this.lastAccount = shownAccount
+    this.lastPayer = payer
     return payer
   }
 
   private clearPayers(): void {
+    this.lastPayer = null
     this.payers.clear()
+    this.unshownPayers.clear()
     this.payerCount = 0
   }
 

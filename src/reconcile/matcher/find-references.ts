@@ -368,19 +368,21 @@ class FieldScan {
     for (let from = 0; from < tokens.length; from++) {
       if (taken[from]) continue
       let to = from + 1
-      if (isDigitToken(tokens[from] as Token)) {
+      const digits = isDigitToken(tokens[from] as Token)
+      if (digits) {
         while (to < tokens.length && isDigitToken(tokens[to] as Token) && this.spaceOrNothing(tokens, to))
           to++
       }
       // The longest run of groups that is an issued reference, down to one token. Lengths no invoice's reference
-      // has are skipped without building the string: most tokens are never looked up.
+      // has are skipped without building the string: most tokens are never looked up. A run of digit groups is
+      // all digits, as are its typos: only a reference of digits that long can be it.
       let length = 0
       for (let index = from; index < to; index++)
         length += (tokens[index] as Token).end - (tokens[index] as Token).start
       for (let end = to; end > from; end--) {
         const start = (tokens[from] as Token).start
         const stop = (tokens[end - 1] as Token).end
-        if (this.index.hasIssuedLength(length)) {
+        if (digits ? this.index.hasIssuedDigitsLength(length) : this.index.hasIssuedLength(length)) {
           // One run of digits is its own compact form.
           const compact =
             end === from + 1 && isDigitToken(tokens[from] as Token)

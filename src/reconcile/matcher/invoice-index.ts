@@ -15,6 +15,14 @@ function drop<K, V extends { id: string }>(map: Map<K, V[]>, key: K, id: string)
   else map.delete(key)
 }
 
+function isDigits(text: string): boolean {
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at)
+    if (code < 48 || code > 57) return false
+  }
+  return text.length > 0
+}
+
 function count(map: Map<number, number>, key: number, delta: 1 | -1): void {
   const left = (map.get(key) ?? 0) + delta
   if (left > 0) map.set(key, left)
@@ -40,6 +48,8 @@ export class InvoiceIndex {
   /** `ofCustomerKey`'s lists, built when first asked for and dropped when the customer's invoices change. */
   private readonly customerLists = new Map<CustomerKey, readonly MatchInvoice[]>()
   private readonly issuedLengths = new Map<number, number>()
+  /** The lengths of the issued references that are digits only (KID, OGM, Finnish, QR): most numbers are not one. */
+  private readonly issuedDigitLengths = new Map<number, number>()
   private readonly compactCoreLengths = new Map<number, number>()
 
   constructor(invoices: Iterable<MatchInvoice> = [], customers: Iterable<MatchCustomer> = []) {
@@ -71,6 +81,7 @@ export class InvoiceIndex {
       const issued = compactReference(invoice.paymentReference)
       add(this.byIssued, issued, invoice)
       count(this.issuedLengths, issued.length, 1)
+      if (isDigits(issued)) count(this.issuedDigitLengths, issued.length, 1)
     }
     const key = customerKeyOf(invoice)
     if (key) {
@@ -99,6 +110,7 @@ export class InvoiceIndex {
       const issued = compactReference(old.paymentReference)
       drop(this.byIssued, issued, invoiceId)
       count(this.issuedLengths, issued.length, -1)
+      if (isDigits(issued)) count(this.issuedDigitLengths, issued.length, -1)
     }
     const key = customerKeyOf(old)
     const invoices = key ? this.byCustomerKey.get(key) : undefined
@@ -154,6 +166,11 @@ export class InvoiceIndex {
   /** Whether some invoice's payment reference is `length` characters long (worth a typo search). */
   hasIssuedLength(length: number): boolean {
     return this.issuedLengths.has(length)
+  }
+
+  /** Whether some invoice's payment reference is `length` digits and nothing else. */
+  hasIssuedDigitsLength(length: number): boolean {
+    return this.issuedDigitLengths.has(length)
   }
 
   /** The invoices of one customer, by id. */

@@ -4,13 +4,12 @@ import type { MatchConfig } from './config.js'
 import { customerKeyOf, type PayerIdentity } from './customer-directory.js'
 import type { InvoiceIndex } from './invoice-index.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
+import { sortById } from './sort-by-id.js'
 import { suggestionKey } from './suggest.js'
 import type { MatchInvoice } from './types.js'
 
 /** What one reconcile run shares between its steps. */
 export class MatchContext {
-  private readonly payers = new Map<string, PayerIdentity>()
-
   constructor(
     readonly allocator: Allocator,
     readonly ledgers: ReadonlyMap<string, InvoiceLedger>,
@@ -20,17 +19,9 @@ export class MatchContext {
     readonly rejected: ReadonlySet<string>,
   ) {}
 
-  /** Who paid: recognised once per transaction of the run. */
+  /** Who paid (the directory remembers payers it recognised). */
   payer({ transaction }: Payment): PayerIdentity {
-    let payer = this.payers.get(transaction.id)
-    if (!payer) {
-      payer = this.index.customers.identify(
-        transaction.counterpartyName,
-        transaction.counterpartyAccountMasked,
-      )
-      this.payers.set(transaction.id, payer)
-    }
-    return payer
+    return this.index.customers.identify(transaction.counterpartyName, transaction.counterpartyAccountMasked)
   }
 }
 
@@ -46,16 +37,23 @@ export function openInvoicesOf(
   currency: string,
 ): InvoiceLedger[] {
   const ledgers: InvoiceLedger[] = []
-  const seen = new Set<string>()
-  for (const key of customers) {
+  // An invoice has one customer key: distinct keys give distinct invoices, each list already by id.
+  let lists = 0
+  for (let at = 0; at < customers.length; at++) {
+    const key = customers[at] as string
+    if (customers.indexOf(key) < at) continue
+    lists++
     for (const invoice of context.index.ofCustomerKey(key)) {
       const ledger = context.ledgers.get(invoice.id)
-      if (!ledger || seen.has(invoice.id) || invoice.void || invoice.currency !== currency) continue
-      seen.add(invoice.id)
+      if (!ledger || invoice.void || invoice.currency !== currency) continue
       ledgers.push(ledger)
     }
   }
-  return ledgers.sort((a, b) => (a.invoice.id < b.invoice.id ? -1 : 1))
+  return lists > 1 ? sortById(ledgers, ledgerInvoiceId) : ledgers
+}
+
+function ledgerInvoiceId(ledger: InvoiceLedger): string {
+  return ledger.invoice.id
 }
 
 export function isRejected(

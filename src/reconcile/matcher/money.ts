@@ -54,9 +54,21 @@ export function toUnits(value: Money): bigint {
   return sign === '-' ? -units : units
 }
 
+// A run formats the same amount in turn (the payment in its evidence, then as the invoice's amount paid), and
+// bigint to string is the slow part: the last one is kept.
+let lastUnits = 0n
+let lastText = '0'
+
 /** Plain decimal notation without trailing zeros: the form allocations and states carry. */
 export function formatUnits(units: bigint): string {
   if (units === 0n) return '0'
+  if (units === lastUnits) return lastText
+  lastUnits = units
+  lastText = formatted(units)
+  return lastText
+}
+
+function formatted(units: bigint): string {
   const negative = units < 0n
   const digits = (negative ? -units : units).toString().padStart(SCALE + 1, '0')
   const point = digits.length - SCALE

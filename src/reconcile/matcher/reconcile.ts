@@ -12,6 +12,7 @@ import { allocateByPayer } from './payer-decision.js'
 import { allocateByReference } from './reference-decision.js'
 import { applyCredits, disposedUnits, withoutDisposed } from './dispositions.js'
 import { findReturns } from './returns.js'
+import { sortById } from './sort-by-id.js'
 import { suggestionKey } from './suggest.js'
 import type {
   Allocation,
@@ -64,6 +65,20 @@ export type ReconcileResult = {
 
 const PHASES: readonly TransactionPhase[] = ['settled', 'tentative']
 const NOTHING_REJECTED: ReadonlySet<string> = new Set()
+const NOTHING_RETURNED: ReadonlySet<string> = new Set()
+const NO_MANUALS: ReadonlyMap<string, ManualAllocation[]> = new Map()
+
+function manualsByTransaction(
+  manualAllocations: readonly ManualAllocation[],
+): Map<string, ManualAllocation[]> {
+  const byTransaction = new Map<string, ManualAllocation[]>()
+  for (const manual of manualAllocations) {
+    const list = byTransaction.get(manual.transactionId)
+    if (list) list.push(manual)
+    else byTransaction.set(manual.transactionId, [manual])
+  }
+  return byTransaction
+}
 
 /** What a transaction's references name: as the caller found them, else read once per run. */
 function knownReferences(
@@ -103,7 +118,7 @@ function latestInvoices(invoices: readonly MatchInvoice[]): readonly MatchInvoic
     ascending = (invoices[index - 1] as MatchInvoice).id < (invoices[index] as MatchInvoice).id
   }
   if (ascending) return invoices
-  const sorted = [...invoices].sort(compareIds)
+  const sorted = sortById(invoices, invoiceId)
   const latest: MatchInvoice[] = []
   for (const invoice of sorted) {
     const current = latest[latest.length - 1]
@@ -113,8 +128,8 @@ function latestInvoices(invoices: readonly MatchInvoice[]): readonly MatchInvoic
   return latest
 }
 
-function compareIds(a: MatchInvoice, b: MatchInvoice): number {
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+function invoiceId(invoice: MatchInvoice): string {
+  return invoice.id
 }
 
 /**
@@ -131,18 +146,19 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
   const ledgers = new Map<string, InvoiceLedger>()
   for (const invoice of invoices) ledgers.set(invoice.id, new InvoiceLedger(invoice))
   const allocator = new Allocator(ledgers, config)
-  const manualByTransaction = new Map<string, ManualAllocation[]>()
-  for (const manual of input.manualAllocations ?? []) {
-    const list = manualByTransaction.get(manual.transactionId) ?? []
-    list.push(manual)
-    manualByTransaction.set(manual.transactionId, list)
-  }
+  const manualByTransaction: ReadonlyMap<string, ManualAllocation[]> = input.manualAllocations?.length
+    ? manualsByTransaction(input.manualAllocations)
+    : NO_MANUALS
   const rejected: ReadonlySet<string> = input.rejectedSuggestions?.length
     ? new Set(input.rejectedSuggestions.map((item) => suggestionKey(item.transactionId, item.invoiceIds)))
     : NOTHING_REJECTED
   const context = new MatchContext(allocator, ledgers, index, config, rejected)
   const dispositions = input.dispositions ?? []
-  const { inflows, outflows } = activeOf(withoutDisposed(input.transactions, disposedUnits(dispositions)))
+  const { inflows, outflows } = activeOf(
+    dispositions.length > 0
+      ? withoutDisposed(input.transactions, disposedUnits(dispositions))
+      : input.transactions,
+  )
   const references = new Map<string, TransactionReferences>()
   const returns =
     outflows.length === 0
@@ -165,7 +181,8 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
           index,
           rejected,
         })
-  const returned = new Set(returns.map((item) => item.inflowTransactionId))
+  const returned: ReadonlySet<string> =
+    returns.length > 0 ? new Set(returns.map((item) => item.inflowTransactionId)) : NOTHING_RETURNED
   for (const item of returns) {
     const outflow = outflows.find(
       (transaction) => transaction.id === item.outflowTransactionId,
@@ -186,12 +203,14 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
   }
   const unreferenced: Payment[] = []
   for (const phase of PHASES) {
-    const ofPhase = inflows.filter(
-      (payment) => payment.phase === phase && !returned.has(payment.transaction.id),
-    )
-    for (const payment of ofPhase) {
-      const manual = manualByTransaction.get(payment.transaction.id)
-      if (manual) allocator.manual(payment, manual)
+    const ofPhase: Payment[] = []
+    for (const payment of inflows)
+      if (payment.phase === phase && !returned.has(payment.transaction.id)) ofPhase.push(payment)
+    if (manualByTransaction.size > 0) {
+      for (const payment of ofPhase) {
+        const manual = manualByTransaction.get(payment.transaction.id)
+        if (manual) allocator.manual(payment, manual)
+      }
     }
     for (const payment of ofPhase) {
       const { transaction } = payment
@@ -206,13 +225,17 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
     const credited = activeOf(input.transactions).inflows
     applyCredits(allocator, ledgers, new Map(credited.map((p) => [p.transaction.id, p])), dispositions)
   }
-  for (const id of [...references.keys()]) {
-    if (manualByTransaction.has(id) && !returned.has(id)) references.delete(id)
+  if (manualByTransaction.size > 0) {
+    for (const id of [...references.keys()]) {
+      if (manualByTransaction.has(id) && !returned.has(id)) references.delete(id)
+    }
   }
+  const states: InvoiceState[] = []
+  for (const ledger of ledgers.values()) states.push(ledger.state())
   return {
     allocations: allocator.allocations,
     exceptions: allocator.exceptions,
-    invoices: [...ledgers.values()].map((ledger) => ledger.state()),
+    invoices: states,
     references,
     returns,
   }

@@ -155,7 +155,8 @@ export function allocateByReference(
   const payer = context.payer(payment)
   const elsewhere = corroborated ? [] : exactElsewhere(context, payment, ledgers)
   const weighed = live.map(({ ledger, hit }) => {
-    const evidence = [...referenceEvidence(hit, field, ledger.invoice.number), amount]
+    const evidence = referenceEvidence(hit, field, ledger.invoice.number)
+    evidence.push(amount)
     if (amountFits && hit.invoiceWord) {
       // “Rechnung 20240102” for INV-2024-0102 paid to the cent: the word for invoice and the amount explain a
       // number that also reads as a date or a customer id.
@@ -200,11 +201,11 @@ export function allocateByReference(
     return { ledger, hit, evidence, score: score(evidence) }
   })
   const threshold = context.config.autoApplyThreshold
-  const confidence = Math.min(...weighed.map((item) => item.score))
+  let confidence = Infinity
+  for (const item of weighed) confidence = Math.min(confidence, item.score)
   if (weighed.every((item) => item.score >= threshold && !hasUnexplainedConflict(item.evidence))) {
-    const byId = new Map(weighed.map((item) => [item.ledger.invoice.id, item]))
     allocator.distribute(payment, payment.amount, ledgers, (ledger) => {
-      const item = byId.get(ledger.invoice.id)!
+      const item = weighed.find((candidate) => candidate.ledger === ledger)!
       return {
         origin: { rule: 'reference', field, madeBy: 'engine', confidence: item.score },
         reference: item.hit.reference,
@@ -214,8 +215,7 @@ export function allocateByReference(
     })
     return
   }
-  const evidence = weighed.flatMap((item) => item.evidence)
-  const dedup = [...new Map(evidence.map((item) => [item.text, item])).values()]
+  const dedup = distinctTexts(weighed)
   if (dedup.every((item) => item.conflict !== 'unexplained')) {
     dedup.push({
       code: 'below_threshold',
@@ -240,6 +240,22 @@ export function allocateByReference(
     reasons: reasonsOf(dedup),
     evidence: dedup,
   })
+}
+
+/** The evidence of every weighed invoice, one item per text: where a text first stands, its last item. */
+function distinctTexts(weighed: ReadonlyArray<{ evidence: readonly Evidence[] }>): Evidence[] {
+  const at = new Map<string, number>()
+  const distinct: Evidence[] = []
+  for (const { evidence } of weighed) {
+    for (const item of evidence) {
+      const seen = at.get(item.text)
+      if (seen === undefined) {
+        at.set(item.text, distinct.length)
+        distinct.push(item)
+      } else distinct[seen] = item
+    }
+  }
+  return distinct
 }
 
 /**

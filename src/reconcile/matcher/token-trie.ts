@@ -1,3 +1,9 @@
+/** Tokens are runs of letters or of digits (tokenize.ts): the first character tells which. */
+function isDigitToken(token: string): boolean {
+  const code = token.charCodeAt(0)
+  return code >= 48 && code <= 57
+}
+
 type TrieNode<T> = { children: Map<string, TrieNode<T>> | null; values: T[] | null }
 
 /** Where a run of whole tokens named a key: token positions [start, end) and the values stored under it. */
@@ -9,10 +15,19 @@ export type TrieMatch<T> = { start: number; end: number; values: readonly T[] }
  */
 export class TokenTrie<T> {
   private readonly root: TrieNode<T> = { children: null, values: null }
+  /**
+   * How many values are stored under keys starting with a digit token, and with a word token. A token of a kind no
+   * key starts with is never looked up in the root, which holds every key's first token (a miss in a map of
+   * 100,000 keys costs more than the check).
+   */
+  private digitFirst = 0
+  private wordFirst = 0
 
   /** Stores `value` under `key`; an empty key can never be named and is not stored. */
   add(key: readonly string[], value: T): void {
     if (key.length === 0) return
+    if (isDigitToken(key[0] as string)) this.digitFirst++
+    else this.wordFirst++
     let node = this.root
     for (const token of key) {
       node.children ??= new Map()
@@ -31,6 +46,9 @@ export class TokenTrie<T> {
     const node = this.node(key, 0, key.length)
     if (!node?.values) return
     const kept = node.values.filter((value) => !matches(value))
+    const removed = node.values.length - kept.length
+    if (isDigitToken(key[0] as string)) this.digitFirst -= removed
+    else this.wordFirst -= removed
     node.values = kept.length > 0 ? kept : null
   }
 
@@ -47,9 +65,16 @@ export class TokenTrie<T> {
     const matches: TrieMatch<T>[] = []
     const root = this.root.children
     if (!root) return matches
+    const digitFirst = this.digitFirst > 0
+    const wordFirst = this.wordFirst > 0
     let start = from
     while (start < to) {
-      let node = root.get(tokens[start] as string)
+      const first = tokens[start] as string
+      if (!(isDigitToken(first) ? digitFirst : wordFirst)) {
+        start++
+        continue
+      }
+      let node = root.get(first)
       let end = -1
       let values: readonly T[] | null = null
       for (let index = start + 1; node; index++) {
