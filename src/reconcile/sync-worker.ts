@@ -17,7 +17,14 @@ import {
 import type { SyncQuarantineIncident } from '../alerts/index.js'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
-import { createBackendWorker, type QueueBackendConfig } from '../queue/backend.js'
+import {
+  CONNECTION_SYNC_JOB_OPTIONS,
+  CONNECTION_SYNC_QUEUE,
+  createBackendWorker,
+  syncJobId,
+  type ConnectionSyncJobData,
+  type QueueBackendConfig,
+} from '../queue/index.js'
 import {
   hasUnservedSyncRequests,
   markSyncRequestsCompleted,
@@ -26,12 +33,6 @@ import {
   recordSyncError,
   type Database,
 } from '../store/index.js'
-import {
-  CONNECTION_SYNC_JOB_OPTIONS,
-  CONNECTION_SYNC_QUEUE,
-  syncJobId,
-  type ConnectionSyncJobData,
-} from './queues.js'
 import { bankSyncSource } from './sync/bank-sync-source.js'
 import { refreshConnectionMirror } from './sync/refresh-connection-mirror.js'
 import { runConnectionSync, type ConnectionSyncResult } from './sync/run-connection-sync.js'
@@ -108,9 +109,12 @@ export function createSyncWorker(deps: SyncWorkerDeps): Worker<ConnectionSyncJob
     },
   )
   // A trigger that landed after the run's last check found the job still active, so its add was a no-op. The job
-  // is gone by now (removeOnComplete), so a new one can be queued for it.
-  worker.on('completed', (job) => {
-    void queueUnservedRequests(deps, job.data.connectionId).catch((error) =>
+  // is gone by now (removeOnComplete), so a new one can be queued for it. A job that found another run holding
+  // the lock (often a webhook event's worker syncing in place) looks again a little later, not at once: that run
+  // serves the requests noted before its last check, and a job at once would only find it still running.
+  worker.on('completed', (job, outcome) => {
+    const delay = outcome.skipped === 'locked' ? LOCKED_RETRY_MS : 0
+    void queueUnservedRequests(deps, job.data.connectionId, delay).catch((error) =>
       deps.logger.error(
         { err: error, connectionId: job.data.connectionId },
         'could not queue a follow-up sync',
@@ -120,12 +124,18 @@ export function createSyncWorker(deps: SyncWorkerDeps): Worker<ConnectionSyncJob
   return worker
 }
 
-async function queueUnservedRequests(deps: SyncWorkerDeps, connectionId: string): Promise<void> {
+const LOCKED_RETRY_MS = 250
+
+async function queueUnservedRequests(
+  deps: SyncWorkerDeps,
+  connectionId: string,
+  delay: number,
+): Promise<void> {
   if (await hasUnservedSyncRequests(deps.db, connectionId)) {
     await deps.queue.add(
       'sync',
       { connectionId, reason: 'follow-up' },
-      { ...CONNECTION_SYNC_JOB_OPTIONS, jobId: syncJobId(connectionId) },
+      { ...CONNECTION_SYNC_JOB_OPTIONS, jobId: syncJobId(connectionId), delay },
     )
   }
 }
@@ -140,6 +150,19 @@ export async function processSyncJob(
     await deps.requestSyncOfAll?.()
     return { connectionId, runs: 0 }
   }
+  return syncWhenFree(deps, connectionId, (error) => classifyFailure(deps, job, token, connectionId, error))
+}
+
+/**
+ * Syncs the connection now unless another run holds its lock (then `skipped: 'locked'`: that run sees the
+ * request through sync_requests). A failure is handed to `classify`, still under the lock, and its answer thrown.
+ * The queue's jobs and a webhook event's worker syncing in place (src/pipeline) both come through here.
+ */
+export async function syncWhenFree(
+  deps: SyncWorkerDeps,
+  connectionId: string,
+  classify: (error: unknown) => Promise<unknown> = async (error) => error,
+): Promise<SyncJobOutcome> {
   const lockClient = await deps.pool.connect()
   let locked = false
   // The lock's session may die under the run (PostgreSQL restarted, the connection killed): that must fail this
@@ -160,7 +183,7 @@ export async function processSyncJob(
     if (!locked) return { connectionId, runs: 0, skipped: 'locked' }
     return await runUntilCaughtUp(deps, connectionId)
   } catch (error) {
-    throw await classifyFailure(deps, job, token, connectionId, error)
+    throw await classify(error)
   } finally {
     if (locked)
       await lockClient
