@@ -92,8 +92,9 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     matching: deps.matching,
     sync: () => syncDeps,
   })
+  const { settled: _settled, ...requests } = stages
   return {
-    ...stages,
+    ...requests,
     async startWorkers() {
       syncDeps = syncWorkerDeps(deps, stages)
       return startWorkers(deps, stages, syncDeps)
@@ -132,7 +133,7 @@ function syncWorkerDeps(deps: PipelineDeps, stages: PipelineStages): SyncWorkerD
 
 async function startWorkers(
   deps: PipelineDeps,
-  stages: PipelineStages,
+  stages: PipelineStages & { settled(): Promise<void> },
   syncDeps: SyncWorkerDeps,
 ): Promise<RunningWorkers> {
   const { store, config, logger, clock, backend } = deps
@@ -207,6 +208,8 @@ async function startWorkers(
       worker.on('error', (error) => logger.error({ err: error, queue: worker.name }, 'worker error'))
     }
     workers.push(await deps.matching.startWorker({ scheduleSeconds: MATCHING_SCHEDULE_SECONDS }))
+    // Runs last: a matching run the workers started in place finishes before the store closes.
+    closers.push(() => stages.settled())
     closers.push(() => closeWorkers(workers, config.SHUTDOWN_TIMEOUT_SECONDS * 1000, logger))
 
     const outbound = await startOutbound(deps)

@@ -1,27 +1,25 @@
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { Queue } from 'bullmq'
 import type { BankClient } from '../api-client/index.js'
 import type { Logger } from '../observability/index.js'
 import type { ConnectionSyncJobData } from '../queue/index.js'
-import {
-  matchLockName,
-  requestConnectionSync,
-  syncWhenFree,
-  type MatchingService,
-  type SyncWorkerDeps,
-} from '../reconcile/index.js'
+import { requestConnectionSync, type MatchingService, type SyncWorkerDeps } from '../reconcile/index.js'
 import type { Database } from '../store/index.js'
 import { requestSyncOfAllReadyConnections } from '../sidecar/sync-all.js'
+import { createMatchInPlace } from './match-in-place.js'
+import { createSyncInPlace } from './sync-in-place.js'
 
 /**
  * bankrec's pipeline and its hand-offs, in one place (docs/architecture.md draws it):
  *
  *   receiver ─▶ [webhook-events] ─▶ ① webhook event ─▶ ② connection sync ─▶ ③ matching run ─▶ ④ app events, alerts
  *
- * ①→② `syncConnection`: the event's worker syncs the connection itself when its sync lock is free; else, or when
- *      that sync fails, the request goes to [connection-sync], whose worker retries it with back-off.
- * ②→③ `changesApplied`: as soon as a sync's pages commit (with their matching-outbox rows), the same worker runs
- *      matching when the matching lock is free; else the request goes to [matching] (one waiting job at most).
+ * ①→② `syncConnection`: the event's worker syncs the connection itself when its sync lock is free (a further
+ *      event for a connection this process is syncing joins that run); else, or when that sync fails, the
+ *      request goes to [connection-sync], whose worker retries it with back-off (sync-in-place.ts).
+ * ②→③ `changesApplied`: as soon as a sync's pages commit (with their matching-outbox rows), this process runs
+ *      matching when the matching lock is free, beside the sync rather than in its way (requests during a run
+ *      join it); else the request goes to [matching], one waiting job at most (match-in-place.ts).
  * ③→④ the run's app events commit with its results (app_events outbox); their NOTIFY queues [app-events], whose
  *      worker POSTs them to the app. Alerts go through [alert-deliveries].
  *
@@ -47,72 +45,27 @@ export type StageDeps = {
   logger: Logger
   syncQueue: Queue<ConnectionSyncJobData>
   matching: MatchingService
-  /** How a sync runs (the connection-sync worker's own deps); only a worker process syncs in place. */
-  sync?: () => SyncWorkerDeps | undefined
+  /** How a sync runs (the connection-sync worker's own deps); set in a worker process, which alone syncs in place. */
+  sync: () => SyncWorkerDeps | undefined
 }
 
-/**
- * Syncs in place at once in one process at most: each holds a client of the store's pool (10) for its lock, as
- * each running connection-sync job does, so the pool keeps clients for the runs' own queries.
- */
-const MAX_SYNCS_IN_PLACE = 2
-
-export function pipelineStages(deps: StageDeps): PipelineStages {
+export function pipelineStages(deps: StageDeps): PipelineStages & { settled(): Promise<void> } {
   const { db, logger } = deps
-  let syncsInPlace = 0
   const requestSync = (connectionId: string, reason: string) =>
     requestConnectionSync({ db, queue: deps.syncQueue }, connectionId, reason)
-
-  const syncInPlace = async (connectionId: string): Promise<boolean> => {
-    const sync = deps.sync?.()
-    if (!sync || syncsInPlace >= MAX_SYNCS_IN_PLACE) return false
-    syncsInPlace++
-    try {
-      const outcome = await syncWhenFree(sync, connectionId)
-      return outcome.skipped === undefined
-    } catch (error) {
-      logger.warn({ err: error, connectionId }, 'sync in place failed; the connection-sync worker retries it')
-      return false
-    } finally {
-      syncsInPlace--
-    }
-  }
-
-  const matchInPlace = async (): Promise<boolean> => {
-    // A free lock now is a hint, not a hold: a run that takes it meanwhile only makes ours wait for its batch.
-    const free = await db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ free: boolean }>`
-        select pg_try_advisory_xact_lock(hashtextextended(${matchLockName(deps.schema)}, 0)) as free
-      `.execute(trx)
-      return rows[0]?.free === true
-    })
-    if (!free) return false
-    try {
-      await deps.matching.runNow()
-      return true
-    } catch (error) {
-      logger.warn({ err: error }, 'matching in place failed; the matching worker retries it')
-      return false
-    }
-  }
-
+  const syncInPlace = createSyncInPlace({ logger, sync: deps.sync })
+  const matchInPlace = createMatchInPlace({ db, schema: deps.schema, matching: deps.matching, logger })
   return {
     async syncConnection(connectionId, reason) {
-      if (await syncInPlace(connectionId)) return
-      await requestSync(connectionId, reason)
+      if (!(await syncInPlace(connectionId))) await requestSync(connectionId, reason)
     },
     requestSync,
     async requestSyncOfAll(reason) {
       await requestSyncOfAllReadyConnections(deps.client, requestSync, reason, logger)
     },
     async changesApplied(connectionId) {
-      try {
-        if (await matchInPlace()) return
-        await deps.matching.requestRun(`synced ${connectionId}`)
-      } catch (error) {
-        // The outbox holds the changes: the matching schedule's sweep runs them if no run was queued.
-        logger.error({ err: error, connectionId }, 'could not run or queue matching')
-      }
+      matchInPlace.request(`synced ${connectionId}`)
     },
+    settled: () => matchInPlace.settled(),
   }
 }
