@@ -146,11 +146,16 @@ async function run(queue: ChaosQueue) {
     await delay(3_000)
 
     const made: Array<{ invoiceId: string; connectionId: string; at: number; measured: boolean }> = []
-    // Jobs waiting in each queue, every 5 s while payments are made: flat means the workers keep up.
+    // Jobs waiting in each queue and entries in matching's outbox, every 5 s while payments are made: flat means
+    // the workers keep up (work done in place never waits in a queue, so the outbox shows a backlog there).
     const depths: Record<string, number[]> = {}
     const sampleDepths = async () => {
       for (const [name, counts] of Object.entries(await cluster.queueCounts()))
         (depths[name] ??= []).push(counts.waiting ?? 0)
+      const { rows } = await sql<{ n: string }>`select count(*) as n from pending_matches`.execute(
+        cluster.database.db,
+      )
+      ;(depths.pending_matches ??= []).push(Number(rows[0]?.n ?? 0))
     }
     const sampler = setInterval(() => void sampleDepths().catch(() => undefined), 5_000)
     const start = performance.now()
@@ -186,7 +191,7 @@ async function run(queue: ChaosQueue) {
     }
     await Promise.all(inFlight)
     clearInterval(sampler)
-    console.log(`${queue} depths (waiting jobs, every 5 s): ${JSON.stringify(depths)}`)
+    console.log(`${queue} depths (waiting jobs, outbox entries, every 5 s): ${JSON.stringify(depths)}`)
     const measured = made.filter((m) => m.measured)
     await waitUntil('every invoice.paid to arrive', () => measured.every((m) => arrivals.has(m.invoiceId)), {
       timeoutMs: 60_000,
