@@ -1,5 +1,6 @@
 import type { Logger } from '../observability/index.js'
 import { syncWhenFree, type SyncWorkerDeps } from '../reconcile/index.js'
+import { noteSyncRequest } from '../store/index.js'
 
 /**
  * Syncs in place at once in one process at most: each holds a client of the store's pool (10) for its lock, as
@@ -32,6 +33,8 @@ export function createSyncInPlace(deps: {
     const mine = { again: false }
     running.set(connectionId, mine)
     try {
+      // Noted before the lock is tried, as every request is: a run that holds the lock serves it.
+      await noteSyncRequest(sync.db, connectionId)
       do {
         mine.again = false
         const outcome = await syncWhenFree(sync, connectionId)

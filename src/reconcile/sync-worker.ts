@@ -1,5 +1,5 @@
 import { DelayedError, UnrecoverableError, type Job, type Queue, type Worker } from 'bullmq'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type pg from 'pg'
 import {
   BankAuthenticationError,
@@ -109,12 +109,9 @@ export function createSyncWorker(deps: SyncWorkerDeps): Worker<ConnectionSyncJob
     },
   )
   // A trigger that landed after the run's last check found the job still active, so its add was a no-op. The job
-  // is gone by now (removeOnComplete), so a new one can be queued for it. A job that found another run holding
-  // the lock (often a webhook event's worker syncing in place) looks again a little later, not at once: that run
-  // serves the requests noted before its last check, and a job at once would only find it still running.
+  // is gone by now (removeOnComplete), so a new one can be queued for it.
   worker.on('completed', (job, outcome) => {
-    const delay = outcome.skipped === 'locked' ? LOCKED_RETRY_MS : 0
-    void queueUnservedRequests(deps, job.data.connectionId, delay).catch((error) =>
+    void queueUnservedRequests(deps, job.data.connectionId, outcome).catch((error) =>
       deps.logger.error(
         { err: error, connectionId: job.data.connectionId },
         'could not queue a follow-up sync',
@@ -124,20 +121,28 @@ export function createSyncWorker(deps: SyncWorkerDeps): Worker<ConnectionSyncJob
   return worker
 }
 
-const LOCKED_RETRY_MS = 250
-
 async function queueUnservedRequests(
   deps: SyncWorkerDeps,
   connectionId: string,
-  delay: number,
+  outcome: SyncJobOutcome,
 ): Promise<void> {
-  if (await hasUnservedSyncRequests(deps.db, connectionId)) {
-    await deps.queue.add(
-      'sync',
-      { connectionId, reason: 'follow-up' },
-      { ...CONNECTION_SYNC_JOB_OPTIONS, jobId: syncJobId(connectionId), delay },
-    )
-  }
+  if (!(await hasUnservedSyncRequests(deps.db, connectionId))) return
+  // A job that found the lock taken leaves the requests to the run holding it, which looks for them again once it
+  // unlocks (syncWhenFree); queueing at once would only find it still running, again and again.
+  if (outcome.skipped === 'locked' && (await syncLockHeld(deps, connectionId))) return
+  await deps.queue.add(
+    'sync',
+    { connectionId, reason: 'follow-up' },
+    { ...CONNECTION_SYNC_JOB_OPTIONS, jobId: syncJobId(connectionId) },
+  )
+}
+
+/** Whether a run holds the connection's lock now (a transaction-level try outside a transaction frees it at once). */
+async function syncLockHeld(deps: SyncWorkerDeps, connectionId: string): Promise<boolean> {
+  const { rows } = await sql<{ free: boolean }>`
+    select pg_try_advisory_xact_lock(hashtextextended(${syncLockName(deps.lockNamespace, connectionId)}, 0)) as free
+  `.execute(deps.db)
+  return rows[0]?.free !== true
 }
 
 export async function processSyncJob(
@@ -154,14 +159,30 @@ export async function processSyncJob(
 }
 
 /**
- * Syncs the connection now unless another run holds its lock (then `skipped: 'locked'`: that run sees the
- * request through sync_requests). A failure is handed to `classify`, still under the lock, and its answer thrown.
- * The queue's jobs and a webhook event's worker syncing in place (src/pipeline) both come through here.
+ * Syncs the connection now unless another run holds its lock (then `skipped: 'locked'`: that run serves the
+ * request, noted in sync_requests before the lock was tried). After unlocking, a run looks for requests noted
+ * since its last check (their callers found the lock taken) and serves them too. A failure is handed to
+ * `classify`, still under the lock, and its answer thrown. The queue's jobs and a webhook event's worker syncing
+ * in place (src/pipeline) both come through here.
  */
 export async function syncWhenFree(
   deps: SyncWorkerDeps,
   connectionId: string,
   classify: (error: unknown) => Promise<unknown> = async (error) => error,
+): Promise<SyncJobOutcome> {
+  let runs = 0
+  for (;;) {
+    const outcome = await syncUnderLock(deps, connectionId, classify)
+    runs += outcome.runs
+    if (outcome.skipped || !(await hasUnservedSyncRequests(deps.db, connectionId)))
+      return { ...outcome, runs }
+  }
+}
+
+async function syncUnderLock(
+  deps: SyncWorkerDeps,
+  connectionId: string,
+  classify: (error: unknown) => Promise<unknown>,
 ): Promise<SyncJobOutcome> {
   const lockClient = await deps.pool.connect()
   let locked = false
@@ -179,7 +200,6 @@ export async function syncWhenFree(
       [syncLockName(deps.lockNamespace, connectionId)],
     )
     locked = rows[0]?.locked === true
-    // Another process runs this connection now; it sees our request through sync_requests.
     if (!locked) return { connectionId, runs: 0, skipped: 'locked' }
     return await runUntilCaughtUp(deps, connectionId)
   } catch (error) {
