@@ -9,11 +9,12 @@ import { noteSyncRequest } from '../store/index.js'
 const MAX_SYNCS_IN_PLACE = 2
 
 /**
- * A webhook event's worker syncing the connection itself. True when a sync that starts after the call is certain:
- * this call ran it, or a sync of the connection already running in this process takes the request along (it runs
- * once more after it releases the lock, so a request after its last check is not lost; if this process dies
- * first, its own event job is retried and syncs again). False when the caller must queue the sync: the lock is
- * another process's, the sync failed (the queue's worker retries and classifies it), or MAX_SYNCS_IN_PLACE run.
+ * A webhook event's worker syncing the connection itself. The request is noted in sync_requests first, as every
+ * request is. True when a sync that starts after the call is certain: this call ran it, or a sync of the connection
+ * already running in this process takes the request along (it runs once more after it unlocks, so a request after
+ * its last check is not lost; if this process dies first, its own event job is retried and syncs again). False
+ * when the caller must queue the sync: the lock is another process's, the sync failed (the queue's worker retries
+ * and classifies it), or MAX_SYNCS_IN_PLACE run.
  */
 export function createSyncInPlace(deps: {
   logger: Logger
@@ -25,16 +26,18 @@ export function createSyncInPlace(deps: {
     const sync = deps.sync()
     if (!sync) return false
     const run = running.get(connectionId)
-    if (run) {
-      run.again = true
+    if (!run && running.size >= MAX_SYNCS_IN_PLACE) return false
+    // Noted first, as every request is: whichever run holds the lock serves it.
+    await noteSyncRequest(sync.db, connectionId)
+    const joined = running.get(connectionId)
+    if (joined) {
+      joined.again = true
       return true
     }
     if (running.size >= MAX_SYNCS_IN_PLACE) return false
     const mine = { again: false }
     running.set(connectionId, mine)
     try {
-      // Noted before the lock is tried, as every request is: a run that holds the lock serves it.
-      await noteSyncRequest(sync.db, connectionId)
       do {
         mine.again = false
         const outcome = await syncWhenFree(sync, connectionId)
