@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
 import { createVirtualClock } from '../src/clock/index.js'
+import { APP_EVENTS_QUEUE, MATCHING_QUEUE } from '../src/queue/index.js'
 import { startAppEndpoint } from '../test/support/chaos/app-endpoint.js'
 import { startCluster, type ChaosQueue } from '../test/support/chaos/cluster.js'
 import { waitUntil } from '../test/support/chaos/wait-until.js'
@@ -60,10 +61,18 @@ console.table(
     'p99 from payment': r.fromPayment.p99,
   })),
 )
-const redis = results.find((r) => r.queue === 'redis')
-if (redis) {
-  const met = redis.p50 <= 100 && redis.p99 <= 500 && redis.arrived === redis.payments
-  console.log(`target on Redis (p50 ≤ 100 ms, p99 ≤ 500 ms, every payment told): ${met ? 'met' : 'MISSED'}`)
+// Issue 18's targets: every payment told; PostgreSQL p50 ≤ 150 ms and p99 ≤ 500 ms; Redis p99 ≤ 250 ms.
+const TARGETS: Record<ChaosQueue, { p50: number; p99: number }> = {
+  postgres: { p50: 150, p99: 500 },
+  redis: { p50: Number.POSITIVE_INFINITY, p99: 250 },
+}
+for (const r of results) {
+  const target = TARGETS[r.queue]
+  const met = r.p50 <= target.p50 && r.p99 <= target.p99 && r.arrived === r.payments
+  const p50 = Number.isFinite(target.p50) ? `p50 ≤ ${target.p50} ms, ` : ''
+  console.log(
+    `target on ${r.queue} (${p50}p99 ≤ ${target.p99} ms, every payment told): ${met ? 'met' : 'MISSED'}`,
+  )
 }
 
 async function run(queue: ChaosQueue) {
@@ -90,6 +99,7 @@ async function run(queue: ChaosQueue) {
       clock: createVirtualClock({ followRealTime: true }),
     },
     env: { APP_WEBHOOK_URL: app.url, APP_WEBHOOK_SECRET: appSecret, LOG_LEVEL: 'warn' },
+    watchQueues: [MATCHING_QUEUE, APP_EVENTS_QUEUE],
   })
   try {
     const sandbox = cluster.sandbox
@@ -136,6 +146,18 @@ async function run(queue: ChaosQueue) {
     await delay(3_000)
 
     const made: Array<{ invoiceId: string; connectionId: string; at: number; measured: boolean }> = []
+    // Jobs waiting in each queue and entries in matching's outbox, every 5 s while payments are made: flat means
+    // the workers keep up (work done in place never waits in a queue, so the outbox shows a backlog there).
+    const depths: Record<string, number[]> = {}
+    const sampleDepths = async () => {
+      for (const [name, counts] of Object.entries(await cluster.queueCounts()))
+        (depths[name] ??= []).push(counts.waiting ?? 0)
+      const { rows } = await sql<{ n: string }>`select count(*) as n from pending_matches`.execute(
+        cluster.database.db,
+      )
+      ;(depths.pending_matches ??= []).push(Number(rows[0]?.n ?? 0))
+    }
+    const sampler = setInterval(() => void sampleDepths().catch(() => undefined), 5_000)
     const start = performance.now()
     const inFlight = new Set<Promise<unknown>>()
     for (let i = 0; i < total; i++) {
@@ -168,6 +190,8 @@ async function run(queue: ChaosQueue) {
       void request.finally(() => inFlight.delete(request))
     }
     await Promise.all(inFlight)
+    clearInterval(sampler)
+    console.log(`${queue} depths (waiting jobs, outbox entries, every 5 s): ${JSON.stringify(depths)}`)
     const measured = made.filter((m) => m.measured)
     await waitUntil('every invoice.paid to arrive', () => measured.every((m) => arrivals.has(m.invoiceId)), {
       timeoutMs: 60_000,

@@ -5,7 +5,7 @@ import pg from 'pg'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
 import { APP_EVENTS_CHANNEL_PREFIX, undeliveredAppEventIds, type Database } from '../store/index.js'
-import { APP_EVENT_JOB_OPTIONS, appEventJobId, type AppEventJobData } from './queues.js'
+import { APP_EVENT_JOB_OPTIONS, appEventJobId, type AppEventJobData } from '../queue/index.js'
 
 export type AppEventDispatcherDeps = {
   db: Kysely<Database>

@@ -2,10 +2,14 @@ import type { Worker } from 'bullmq'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
-import { createBackendWorker, type QueueBackendConfig } from '../queue/index.js'
+import {
+  APP_EVENTS_QUEUE,
+  createBackendWorker,
+  type AppEventJobData,
+  type QueueBackendConfig,
+} from '../queue/index.js'
 import { getAppEvent, markAppEventDelivered, recordAppEventFailure, type Database } from '../store/index.js'
 import { appEventEnvelope } from './app-event.js'
-import { APP_EVENTS_QUEUE, type AppEventJobData } from './queues.js'
 import { sendAppEvent } from './send-app-event.js'
 
 export type AppEventWorkerDeps = {

@@ -2,13 +2,17 @@ import type { Queue, Worker } from 'bullmq'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
-import { createBackendQueue, type QueueBackendConfig } from '../queue/index.js'
+import {
+  APP_EVENTS_QUEUE,
+  createBackendQueue,
+  type AppEventJobData,
+  type QueueBackendConfig,
+} from '../queue/index.js'
 import type { Database } from '../store/index.js'
 import type { AppEventInput } from './app-event.js'
 import { startAppEventDispatcher, type AppEventDispatcher } from './app-event-dispatcher.js'
 import { createAppEventWorker } from './app-event-worker.js'
 import { publishAppEvent } from './publish-app-event.js'
-import { APP_EVENTS_QUEUE, type AppEventJobData } from './queues.js'
 
 /** What the rest of bankrec uses to tell the company's own app something. */
 export type AppEvents = {

@@ -1,10 +1,6 @@
 import { Command } from 'commander'
-import {
-  CONNECTION_SYNC_QUEUE,
-  requestConnectionSync,
-  type ConnectionSyncJobData,
-} from '../reconcile/index.js'
-import { createBackendQueue } from '../queue/index.js'
+import { requestConnectionSync } from '../reconcile/index.js'
+import { CONNECTION_SYNC_QUEUE, createBackendQueue, type ConnectionSyncJobData } from '../queue/index.js'
 import { openStore, queueBackendFor } from '../sidecar/index.js'
 import type { CommandIo } from './io.js'
 import { prepareCommand } from './sidecar-command.js'

@@ -7,7 +7,7 @@ import {
   DEFAULT_QUEUE_PREFIX,
   WEBHOOK_EVENTS_QUEUE,
   WEBHOOK_JOB_OPTIONS,
-} from './queues.js'
+} from './catalogue.js'
 import { queueConnection, whenReady } from './redis-ready.js'
 import type { WebhookJobData } from './webhook-event-queue.js'
 import { decodeInboxEntry, inboxKeys } from './webhook-inbox.js'

@@ -1,11 +1,4 @@
-export {
-  WEBHOOK_EVENTS_QUEUE,
-  DEFAULT_QUEUE_PREFIX,
-  DEDUPE_TTL_SECONDS,
-  WEBHOOK_JOB_OPTIONS,
-  dedupeKey,
-  jobIdFor,
-} from './queues.js'
+export * from './catalogue.js'
 export { createRedisWebhookEventQueue } from './redis-webhook-event-queue.js'
 export type { RedisWebhookEventQueueOptions } from './redis-webhook-event-queue.js'
 export { createInboxForwarder } from './inbox-forwarder.js'

@@ -8,7 +8,7 @@ import {
   WEBHOOK_EVENTS_QUEUE,
   WEBHOOK_JOB_OPTIONS,
   dedupeKey,
-} from './queues.js'
+} from './catalogue.js'
 import { queueConnection, whenReady, withTimeout } from './redis-ready.js'
 import type { EnqueueResult, WebhookEventQueue, WebhookJob, WebhookJobData } from './webhook-event-queue.js'
 import { INGEST_SCRIPT, inboxKeys, ingestArguments } from './webhook-inbox.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dedupeKey } from './queues.js'
+import { dedupeKey } from './catalogue.js'
 import { decodeInboxEntry, encodeInboxEntry, inboxKeys, ingestArguments } from './webhook-inbox.js'
 import type { WebhookJob } from './webhook-event-queue.js'
 

@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENTS_QUEUE, dedupeKey } from './queues.js'
+import { WEBHOOK_EVENTS_QUEUE, dedupeKey } from './catalogue.js'
 import type { IgnoredReason, WebhookJob } from './webhook-event-queue.js'
 
 /**

@@ -1,5 +1,5 @@
 import { Job, type IRedisTransaction, type Queue } from 'bullmq'
-import { jobIdFor } from './queues.js'
+import { jobIdFor } from './catalogue.js'
 import type { WebhookJob, WebhookJobData } from './webhook-event-queue.js'
 
 /**

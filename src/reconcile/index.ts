@@ -1,8 +1,6 @@
-export { CONNECTION_SYNC_QUEUE, CONNECTION_SYNC_JOB_OPTIONS, syncJobId } from './queues.js'
-export type { ConnectionSyncJobData } from './queues.js'
 export { requestConnectionSync } from './sync/request-sync.js'
 export type { SyncRequester } from './sync/request-sync.js'
-export { createSyncWorker, processSyncJob, ALL_CONNECTIONS } from './sync-worker.js'
+export { createSyncWorker, processSyncJob, syncWhenFree, ALL_CONNECTIONS } from './sync-worker.js'
 export type { SyncWorkerDeps, SyncProblem, SyncJobOutcome } from './sync-worker.js'
 export { createEventWorker } from './event-worker.js'
 export type { EventWorkerDeps } from './event-worker.js'
@@ -63,7 +61,6 @@ export {
   RemittanceFee,
   RemittanceFeeReason,
   RemittanceLine,
-  RECONCILE_QUEUE,
   runMatching,
   unaccountedPayments,
 } from './matching/index.js'

@@ -1,5 +1,5 @@
 import { DelayedError, UnrecoverableError, type Job, type Queue, type Worker } from 'bullmq'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type pg from 'pg'
 import {
   BankAuthenticationError,
@@ -17,7 +17,14 @@ import {
 import type { SyncQuarantineIncident } from '../alerts/index.js'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
-import { createBackendWorker, type QueueBackendConfig } from '../queue/backend.js'
+import {
+  CONNECTION_SYNC_JOB_OPTIONS,
+  CONNECTION_SYNC_QUEUE,
+  createBackendWorker,
+  syncJobId,
+  type ConnectionSyncJobData,
+  type QueueBackendConfig,
+} from '../queue/index.js'
 import {
   hasUnservedSyncRequests,
   markSyncRequestsCompleted,
@@ -26,12 +33,6 @@ import {
   recordSyncError,
   type Database,
 } from '../store/index.js'
-import {
-  CONNECTION_SYNC_JOB_OPTIONS,
-  CONNECTION_SYNC_QUEUE,
-  syncJobId,
-  type ConnectionSyncJobData,
-} from './queues.js'
 import { bankSyncSource } from './sync/bank-sync-source.js'
 import { refreshConnectionMirror } from './sync/refresh-connection-mirror.js'
 import { runConnectionSync, type ConnectionSyncResult } from './sync/run-connection-sync.js'
@@ -109,8 +110,8 @@ export function createSyncWorker(deps: SyncWorkerDeps): Worker<ConnectionSyncJob
   )
   // A trigger that landed after the run's last check found the job still active, so its add was a no-op. The job
   // is gone by now (removeOnComplete), so a new one can be queued for it.
-  worker.on('completed', (job) => {
-    void queueUnservedRequests(deps, job.data.connectionId).catch((error) =>
+  worker.on('completed', (job, outcome) => {
+    void queueUnservedRequests(deps, job.data.connectionId, outcome).catch((error) =>
       deps.logger.error(
         { err: error, connectionId: job.data.connectionId },
         'could not queue a follow-up sync',
@@ -120,14 +121,28 @@ export function createSyncWorker(deps: SyncWorkerDeps): Worker<ConnectionSyncJob
   return worker
 }
 
-async function queueUnservedRequests(deps: SyncWorkerDeps, connectionId: string): Promise<void> {
-  if (await hasUnservedSyncRequests(deps.db, connectionId)) {
-    await deps.queue.add(
-      'sync',
-      { connectionId, reason: 'follow-up' },
-      { ...CONNECTION_SYNC_JOB_OPTIONS, jobId: syncJobId(connectionId) },
-    )
-  }
+async function queueUnservedRequests(
+  deps: SyncWorkerDeps,
+  connectionId: string,
+  outcome: SyncJobOutcome,
+): Promise<void> {
+  if (!(await hasUnservedSyncRequests(deps.db, connectionId))) return
+  // A job that found the lock taken leaves the requests to the run holding it, which looks for them again once it
+  // unlocks (syncWhenFree); queueing at once would only find it still running, again and again.
+  if (outcome.skipped === 'locked' && (await syncLockHeld(deps, connectionId))) return
+  await deps.queue.add(
+    'sync',
+    { connectionId, reason: 'follow-up' },
+    { ...CONNECTION_SYNC_JOB_OPTIONS, jobId: syncJobId(connectionId) },
+  )
+}
+
+/** Whether a run holds the connection's lock now (a transaction-level try outside a transaction frees it at once). */
+async function syncLockHeld(deps: SyncWorkerDeps, connectionId: string): Promise<boolean> {
+  const { rows } = await sql<{ free: boolean }>`
+    select pg_try_advisory_xact_lock(hashtextextended(${syncLockName(deps.lockNamespace, connectionId)}, 0)) as free
+  `.execute(deps.db)
+  return rows[0]?.free !== true
 }
 
 export async function processSyncJob(
@@ -140,6 +155,35 @@ export async function processSyncJob(
     await deps.requestSyncOfAll?.()
     return { connectionId, runs: 0 }
   }
+  return syncWhenFree(deps, connectionId, (error) => classifyFailure(deps, job, token, connectionId, error))
+}
+
+/**
+ * Syncs the connection now unless another run holds its lock (then `skipped: 'locked'`: that run serves the
+ * request, noted in sync_requests before the lock was tried). After unlocking, a run looks for requests noted
+ * since its last check (their callers found the lock taken) and serves them too. A failure is handed to
+ * `classify`, still under the lock, and its answer thrown. The queue's jobs and a webhook event's worker syncing
+ * in place (src/pipeline) both come through here.
+ */
+export async function syncWhenFree(
+  deps: SyncWorkerDeps,
+  connectionId: string,
+  classify: (error: unknown) => Promise<unknown> = async (error) => error,
+): Promise<SyncJobOutcome> {
+  let runs = 0
+  for (;;) {
+    const outcome = await syncUnderLock(deps, connectionId, classify)
+    runs += outcome.runs
+    if (outcome.skipped || !(await hasUnservedSyncRequests(deps.db, connectionId)))
+      return { ...outcome, runs }
+  }
+}
+
+async function syncUnderLock(
+  deps: SyncWorkerDeps,
+  connectionId: string,
+  classify: (error: unknown) => Promise<unknown>,
+): Promise<SyncJobOutcome> {
   const lockClient = await deps.pool.connect()
   let locked = false
   // The lock's session may die under the run (PostgreSQL restarted, the connection killed): that must fail this
@@ -156,11 +200,10 @@ export async function processSyncJob(
       [syncLockName(deps.lockNamespace, connectionId)],
     )
     locked = rows[0]?.locked === true
-    // Another process runs this connection now; it sees our request through sync_requests.
     if (!locked) return { connectionId, runs: 0, skipped: 'locked' }
     return await runUntilCaughtUp(deps, connectionId)
   } catch (error) {
-    throw await classifyFailure(deps, job, token, connectionId, error)
+    throw await classify(error)
   } finally {
     if (locked)
       await lockClient

@@ -1,12 +1,12 @@
 import type { Queue } from 'bullmq'
 import type { AlertPublisher, ConnectionHealthMonitor } from './alerts/index.js'
-import type { AppEventDelivery, AppEvents } from '../app-events/index.js'
+import type { AppEvents } from '../app-events/index.js'
 import type { Clock } from '../clock/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import type { Logger } from '../observability/index.js'
-import type { QueueBackendConfig } from '../queue/index.js'
-import type { ConnectionLookup, ConnectionSyncJobData, MatchingService } from '../reconcile/index.js'
-import type { TransferTracker } from '../transfers/index.js'
+import type { OutboundWorkers } from '../pipeline/index.js'
+import type { ConnectionSyncJobData, QueueBackendConfig } from '../queue/index.js'
+import type { ConnectionLookup, MatchingService } from '../reconcile/index.js'
 import type { Users } from '../users/index.js'
 import type { SidecarAuth } from './auth/index.js'
 import type { SidecarMetrics } from './metrics.js'
@@ -16,13 +16,6 @@ import type { WebhookSecrets } from './webhook-secrets.js'
 
 /** What one process runs: `bankrec start --roles`. */
 export type SidecarRole = 'receiver' | 'worker' | 'api'
-
-/** The worker role's outbound side: the transfer tracker and the delivery of app events. */
-export type OutboundWorkers = {
-  tracker: TransferTracker
-  appEvents: AppEventDelivery
-  close(): Promise<void>
-}
 
 /** Everything a running sidecar holds; API routes and commands take what they need from it. */
 export type SidecarContext = {

@@ -1,6 +1,6 @@
 export { startSidecar } from './runtime.js'
 export type { Sidecar, SidecarOptions } from './runtime.js'
-export type { OutboundWorkers, SidecarContext, SidecarRole } from './context.js'
+export type { SidecarContext, SidecarRole } from './context.js'
 export { openStore } from './open-store.js'
 export type { OpenStore } from './open-store.js'
 export { openBank } from './open-bank.js'

@@ -1,49 +1,26 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Queue, Worker } from 'bullmq'
-import {
-  deadLetterNotice,
-  syncQuarantineNotice,
-  uninterpretableEventNotice,
-  type AlertConfig,
-} from '../alerts/index.js'
+import type { Queue } from 'bullmq'
 import { createLimitedServer } from '../http-listener/index.js'
 import { createAppEvents } from '../app-events/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import { systemClock, type Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
+import { createPipeline } from '../pipeline/index.js'
 import {
+  ALERT_DELIVERIES_QUEUE,
+  CONNECTION_SYNC_QUEUE,
   createBackendQueue,
-  createInboxForwarder,
   createPostgresWebhookEventQueue,
   createRedisWebhookEventQueue,
   describeQueueBackend,
+  type AlertDeliveryJobData,
+  type ConnectionSyncJobData,
   type WebhookEventQueue,
   WEBHOOK_EVENTS_QUEUE,
 } from '../queue/index.js'
-import {
-  balanceCheckAfterSync,
-  CONNECTION_SYNC_QUEUE,
-  createEventWorker,
-  createMatchingService,
-  createSyncWorker,
-  requestConnectionSync,
-  type ConnectionLookup,
-  type ConnectionSyncJobData,
-} from '../reconcile/index.js'
-import {
-  ALERT_DELIVERIES_QUEUE,
-  alertConfigOf,
-  CONNECTION_HEALTH_QUEUE,
-  createAlertDeliveryWorker,
-  createAlertPipeline,
-  createConnectionHealthMonitor,
-  createHealthTickWorker,
-  scheduleHealthTicks,
-  type AlertDeliveryJobData,
-  type HealthTickJobData,
-  type AlertPipeline,
-} from './alerts/index.js'
+import { createMatchingService, type ConnectionLookup } from '../reconcile/index.js'
+import { alertConfigOf, createAlertPipeline, createConnectionHealthMonitor } from './alerts/index.js'
 import { createUsers } from '../users/index.js'
 import { createSidecarAuth } from './auth/index.js'
 import type { SidecarContext, SidecarRole } from './context.js'
@@ -55,11 +32,10 @@ import { openBank } from './open-bank.js'
 import { openStore } from './open-store.js'
 import { queueBackendFor } from './queue-backend.js'
 import { persistenceWarning, readRedisPersistence } from './redis-persistence.js'
-import { startOutboundWorkers } from './transfer-services.js'
+import { trackerContextOf } from './transfer-services.js'
 import { registerWebhook, retireOtherSandboxRegistrations } from './register-webhook.js'
 import { sandboxApiToken } from './sandbox-api-token.js'
 import { bankConnectionLookup, createKnownSyncRequester } from './known-sync.js'
-import { requestSyncOfAllReadyConnections } from './sync-all.js'
 import { createWebhookSecrets } from './webhook-secrets.js'
 
 export type SidecarOptions = {
@@ -108,8 +84,6 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     closers.push(() => bank.close())
     const syncQueue = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
     closers.push(() => syncQueue.close())
-    const requestSync = (connectionId: string, reason: string) =>
-      requestConnectionSync({ db: store.db, queue: syncQueue }, connectionId, reason)
     const alertConfig = alertConfigOf(config)
     const alertQueue = createBackendQueue<AlertDeliveryJobData>(ALERT_DELIVERIES_QUEUE, backend)
     closers.push(() => alertQueue.close())
@@ -176,6 +150,22 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       lookupConnection: bankConnectionLookup(bank.client),
       recordConnection: (connection) => connectionHealth.observeConnection(connection, 'poll'),
     }
+    const pipeline = createPipeline({
+      config,
+      logger,
+      clock,
+      store,
+      client: bank.client,
+      backend,
+      syncQueue,
+      matching: reconcile,
+      alerts,
+      alertConfig,
+      connectionHealth,
+      connectionLookup,
+      tracker: trackerContextOf({ config, logger, clock, store, bank, alerts }),
+    })
+    const { requestSync } = pipeline
     const context: SidecarContext = {
       config,
       logger,
@@ -211,50 +201,12 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     }
 
     if (options.roles.has('worker')) {
-      if (backend.kind === 'redis') {
-        // The receiver (here or in another process) appends to the inbox; the workers move it into BullMQ.
-        const forwarder = createInboxForwarder({
-          url: backend.url,
-          prefix: backend.prefix,
-          onError: (error) => logger.error({ err: error }, 'webhook inbox forwarding failed'),
-          onDeadLetter: (dead) => {
-            const { eventId, type, reason, list } = dead
-            logger.error({ eventId, type, reason, list }, 'accepted webhook event set aside as a dead letter')
-            alerts
-              .publish([deadLetterNotice(dead, clock.now())])
-              .catch((error: unknown) => logger.error({ err: error, eventId }, 'dead-letter alert failed'))
-          },
-        })
-        forwarder.start()
-        webhookBacklog = () => forwarder.backlog()
-        webhookDeadLetters = () => forwarder.deadLetters()
-        closers.push(async () => {
-          // Whatever the receiver accepted before the stop goes into the queue now, not on the next start.
-          try {
-            await forwarder.forwardPending()
-          } finally {
-            await forwarder.close()
-          }
-        })
-      }
-      const workers = startWorkers(context, { alerts, alertConfig })
-      workers.push(await reconcile.startWorker({ scheduleSeconds: RECONCILE_SCHEDULE_SECONDS }))
-      closers.push(() => closeWorkers(workers, context))
-      const outbound = await startOutboundWorkers(context)
-      context.outbound = outbound
-      closers.push(() => outbound.close())
-      const healthQueue = createBackendQueue<HealthTickJobData>(CONNECTION_HEALTH_QUEUE, backend)
-      closers.push(() => healthQueue.close())
-      queues.push(healthQueue as Queue)
-      await scheduleHealthTicks(healthQueue, config.ALERT_TICK_SECONDS)
-      await syncQueue.upsertJobScheduler(
-        'safety-net-sync',
-        { every: config.SYNC_INTERVAL_SECONDS * 1000 },
-        { name: 'sync-all', data: { connectionId: '*', reason: 'schedule' } },
-      )
-      await requestSyncOfAllReadyConnections(bank.client, requestSync, 'start-up', logger).catch((error) =>
-        logger.warn({ err: error }, 'start-up sync request failed; the schedule will retry'),
-      )
+      const running = await pipeline.startWorkers()
+      closers.push(() => running.close())
+      context.outbound = running.outbound
+      queues.push(...running.queues)
+      webhookBacklog = running.inbox?.backlog
+      webhookDeadLetters = running.inbox?.deadLetters
     }
 
     let eventQueue: WebhookEventQueue | undefined
@@ -300,92 +252,6 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   }
 }
 
-function startWorkers(
-  context: SidecarContext,
-  alerting: { alerts: AlertPipeline; alertConfig: AlertConfig },
-): Worker[] {
-  const { store, logger, config } = context
-  const alertWorker = createAlertDeliveryWorker({
-    db: store.db,
-    backend: context.backend,
-    config: alerting.alertConfig,
-    logger,
-    clock: context.clock,
-    concurrency: config.WORKER_CONCURRENCY,
-  })
-  const healthWorker = createHealthTickWorker({
-    backend: context.backend,
-    monitor: context.connectionHealth,
-    alerts: alerting.alerts,
-    logger,
-  })
-  const eventWorker = createEventWorker({
-    db: store.db,
-    backend: context.backend,
-    logger,
-    concurrency: config.WORKER_CONCURRENCY,
-    jobLockMs: config.JOB_LOCK_SECONDS * 1000,
-    clock: context.clock,
-    effects: {
-      requestSync: context.requestSync,
-      requestSyncOfAll: (reason) =>
-        requestSyncOfAllReadyConnections(context.bank.client, context.requestSync, reason, logger).then(
-          () => undefined,
-        ),
-      lookupConnection: context.connectionLookup.lookupConnection,
-      recordConnection: context.connectionLookup.recordConnection,
-      onStatusChanged: (change) => context.connectionHealth.observeStatusChange(change),
-      onUninterpretable: (event) =>
-        context.alerts.publish([
-          uninterpretableEventNotice({ ...event, occurredAt: context.clock.now().toISOString() }),
-        ]),
-    },
-  })
-  const syncWorker = createSyncWorker({
-    db: store.db,
-    pool: store.pool,
-    lockNamespace: store.schema,
-    client: context.bank.client,
-    clock: context.clock,
-    logger,
-    queue: context.syncQueue,
-    backend: context.backend,
-    concurrency: config.WORKER_CONCURRENCY,
-    pageSize: config.SYNC_PAGE_SIZE,
-    jobLockMs: config.JOB_LOCK_SECONDS * 1000,
-    onProblem: async (problem) => {
-      if (problem.kind !== 'unreadable_sync_events') return
-      const at = context.clock.now().toISOString()
-      await alerting.alerts.publish(
-        problem.incidents.map((incident) => syncQuarantineNotice(incident, problem.connectionId, at)),
-      )
-    },
-    requestSyncOfAll: () =>
-      requestSyncOfAllReadyConnections(context.bank.client, context.requestSync, 'schedule', logger).then(
-        () => undefined,
-      ),
-    recordConnection: (connection) => context.connectionHealth.observeConnection(connection, 'sync'),
-    // Matching's outbox already holds the run's changes; its run need not wait for the balance refresh and proof.
-    onChangesApplied: (connectionId) =>
-      context.reconcile
-        .requestRun(`synced ${connectionId}`)
-        .catch((error) => logger.error({ err: error, connectionId }, 'could not queue a matching run')),
-    onSynced: balanceCheckAfterSync({
-      db: store.db,
-      client: context.bank.client,
-      clock: context.clock,
-      logger,
-    }),
-  })
-  for (const worker of [eventWorker, syncWorker, alertWorker, healthWorker]) {
-    worker.on('failed', (job, error) =>
-      logger.warn({ err: error, jobId: job?.id, queue: worker.name }, 'job failed'),
-    )
-    worker.on('error', (error) => logger.error({ err: error, queue: worker.name }, 'worker error'))
-  }
-  return [eventWorker, syncWorker, alertWorker, healthWorker] as unknown as Worker[]
-}
-
 /** Reads Redis's persistence settings once: a Redis that keeps nothing loses accepted events on a restart. */
 async function redisWarnings(url: string, logger: Logger): Promise<string[]> {
   const persistence = await readRedisPersistence(url)
@@ -398,19 +264,4 @@ async function redisWarnings(url: string, logger: Logger): Promise<string[]> {
   const warning = persistenceWarning(persistence)
   if (warning) logger.warn({ redis: { aof: false, rdb: false } }, warning)
   return warning ? [warning] : []
-}
-
-/** How often the worker role sweeps for unmatched changes and checks transfers' leg windows. */
-const RECONCILE_SCHEDULE_SECONDS = 30
-
-/** Waits for running jobs; past the timeout BullMQ hands them to another worker once their lock expires. */
-async function closeWorkers(workers: Worker[], context: SidecarContext): Promise<void> {
-  const timeoutMs = context.config.SHUTDOWN_TIMEOUT_SECONDS * 1000
-  let timer: NodeJS.Timeout | undefined
-  const finished = Promise.all(workers.map((w) => w.close())).then(() => true)
-  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))
-  const inTime = await Promise.race([finished, timedOut])
-  clearTimeout(timer)
-  if (!inTime)
-    context.logger.warn({ timeoutMs }, 'jobs still running at the shutdown timeout; they will be retried')
 }

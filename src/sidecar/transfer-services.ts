@@ -1,14 +1,17 @@
 import { TransferPollSchedule } from '../alerts/index.js'
-import { startAppEventDelivery } from '../app-events/index.js'
-import { startTransferTracker, type TrackerContext, type TransferContext } from '../transfers/index.js'
-import type { OutboundWorkers, SidecarContext } from './context.js'
+import type { TrackerContext, TransferContext } from '../transfers/index.js'
+import type { SidecarContext } from './context.js'
 
 /** What transfer routes and commands need from a running sidecar. */
-export function transferContextOf(context: SidecarContext): TransferContext {
+export function transferContextOf(
+  context: Pick<SidecarContext, 'store' | 'bank' | 'clock' | 'logger'>,
+): TransferContext {
   return { db: context.store.db, client: context.bank.client, clock: context.clock, logger: context.logger }
 }
 
-export function trackerContextOf(context: SidecarContext): TrackerContext {
+export function trackerContextOf(
+  context: Pick<SidecarContext, 'config' | 'store' | 'bank' | 'clock' | 'logger' | 'alerts'>,
+): TrackerContext {
   const { config } = context
   return {
     ...transferContextOf(context),
@@ -18,35 +21,5 @@ export function trackerContextOf(context: SidecarContext): TrackerContext {
       maxSeconds: config.TRANSFER_POLL_MAX_SECONDS,
     }),
     reminderSeconds: config.ALERT_REMINDER_SECONDS,
-  }
-}
-
-/** The worker role's outbound side: the transfer tracker and the delivery of app events. */
-export async function startOutboundWorkers(context: SidecarContext): Promise<OutboundWorkers> {
-  const { config } = context
-  const appEvents = await startAppEventDelivery({
-    db: context.store.db,
-    connectionString: context.store.connectionString,
-    schema: context.store.schema,
-    backend: context.backend,
-    clock: context.clock,
-    logger: context.logger,
-    target:
-      config.APP_WEBHOOK_URL && config.APP_WEBHOOK_SECRET
-        ? { url: config.APP_WEBHOOK_URL, secret: config.APP_WEBHOOK_SECRET }
-        : null,
-    rescanSeconds: config.APP_EVENTS_RESCAN_SECONDS,
-    concurrency: config.WORKER_CONCURRENCY,
-  })
-  const tracker = startTransferTracker(trackerContextOf(context), {
-    scanSeconds: config.TRANSFER_SCAN_SECONDS,
-  })
-  return {
-    tracker,
-    appEvents,
-    async close() {
-      await tracker.close()
-      await appEvents.close()
-    },
   }
 }

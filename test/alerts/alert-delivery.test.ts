@@ -4,12 +4,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { parseAlertEnv, type AlertConfig, type AlertNotice } from '../../src/alerts/index.js'
 import { systemClock } from '../../src/clock/index.js'
 import { silentLogger } from '../../src/observability/index.js'
-import { createBackendQueue, type QueueBackendConfig } from '../../src/queue/index.js'
 import {
   ALERT_DELIVERIES_QUEUE,
+  createBackendQueue,
+  type AlertDeliveryJobData,
+  type QueueBackendConfig,
+} from '../../src/queue/index.js'
+import {
   createAlertDeliveryWorker,
   createAlertPipeline,
-  type AlertDeliveryJobData,
   type AlertPipeline,
 } from '../../src/sidecar/alerts/index.js'
 import { startAlertEndpoint, type AlertEndpoint } from '../support/alert-endpoint.js'

@@ -4,12 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HealthThresholds } from '../../src/alerts/index.js'
 import { createVirtualClock } from '../../src/clock/index.js'
 import { silentLogger } from '../../src/observability/index.js'
-import { createBackendQueue, type QueueBackendConfig } from '../../src/queue/index.js'
 import {
   ALERT_DELIVERIES_QUEUE,
+  createBackendQueue,
+  type AlertDeliveryJobData,
+  type QueueBackendConfig,
+} from '../../src/queue/index.js'
+import {
   createAlertPipeline,
   createConnectionHealthMonitor,
-  type AlertDeliveryJobData,
   type ConnectionHealthMonitor,
 } from '../../src/sidecar/alerts/index.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'

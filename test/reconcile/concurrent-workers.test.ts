@@ -1,11 +1,11 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createBackendQueue } from '../../src/queue/index.js'
 import {
   CONNECTION_SYNC_QUEUE,
-  requestConnectionSync,
+  createBackendQueue,
   type ConnectionSyncJobData,
-} from '../../src/reconcile/index.js'
+} from '../../src/queue/index.js'
+import { requestConnectionSync } from '../../src/reconcile/index.js'
 import { startCluster, TEST_REDIS_URL, type Cluster } from '../support/chaos/cluster.js'
 import { installCursorAudit, readCursorTransitions, repeatedPages } from '../support/chaos/cursor-audit.js'
 import { mirrorDifferences } from '../support/chaos/mirror-check.js'

@@ -4,8 +4,11 @@ import { Decimal } from 'decimal.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBankClient } from '../../src/api-client/index.js'
 import { silentLogger } from '../../src/observability/index.js'
-import { createBackendQueue } from '../../src/queue/backend.js'
-import { CONNECTION_SYNC_QUEUE, type ConnectionSyncJobData } from '../../src/reconcile/queues.js'
+import {
+  CONNECTION_SYNC_QUEUE,
+  createBackendQueue,
+  type ConnectionSyncJobData,
+} from '../../src/queue/index.js'
 import {
   createSyncWorker,
   processSyncJob,

@@ -2,7 +2,16 @@ import type { Queue, Worker } from 'bullmq'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock/index.js'
 import type { Logger } from '../../observability/index.js'
-import { createBackendQueue, createBackendWorker, type QueueBackendConfig } from '../../queue/index.js'
+import {
+  createBackendQueue,
+  createBackendWorker,
+  MATCHING_JOB_ID,
+  MATCHING_JOB_OPTIONS,
+  MATCHING_QUEUE,
+  MATCHING_SCHEDULER,
+  type MatchingJobData,
+  type QueueBackendConfig,
+} from '../../queue/index.js'
 import {
   countPendingMatches,
   enqueueMatches,
@@ -33,7 +42,6 @@ import {
   type PersonInputDeps,
 } from './person-inputs.js'
 import { importRemittance, type RemittanceAdvice, type RemittanceResult } from './remittance.js'
-import { RECONCILE_JOB_ID, RECONCILE_JOB_OPTIONS, RECONCILE_QUEUE, type ReconcileJobData } from './queues.js'
 import { runMatching, type MatchRunSummary } from './run-matching.js'
 
 export type MatchingServiceDeps = {
@@ -93,7 +101,7 @@ export type MatchingService = {
 }
 
 export function createMatchingService(deps: MatchingServiceDeps): MatchingService {
-  const queue: Queue<ReconcileJobData> = createBackendQueue<ReconcileJobData>(RECONCILE_QUEUE, deps.backend)
+  const queue: Queue<MatchingJobData> = createBackendQueue<MatchingJobData>(MATCHING_QUEUE, deps.backend)
   const matchingDeps = {
     db: deps.db,
     lockNamespace: deps.schema,
@@ -109,7 +117,7 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
     actor,
   })
   const requestRun = async (reason: string) => {
-    await queue.add('run', { reason }, { ...RECONCILE_JOB_OPTIONS, jobId: RECONCILE_JOB_ID })
+    await queue.add('run', { reason }, { ...MATCHING_JOB_OPTIONS, jobId: MATCHING_JOB_ID })
   }
   const runNow = () => runMatching(matchingDeps)
   /** A person's action, then a matching run, so the answer shows what the engine made of it. */
@@ -160,8 +168,8 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
       return report.matchRate ?? Number.NaN
     },
     async startWorker(options) {
-      worker = createBackendWorker<ReconcileJobData, MatchRunSummary>(
-        RECONCILE_QUEUE,
+      worker = createBackendWorker<MatchingJobData, MatchRunSummary>(
+        MATCHING_QUEUE,
         deps.backend,
         async (job) => {
           if (job.data.sweep) await enqueueUnseenMatches(deps.db, 1000)
@@ -178,9 +186,9 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
       worker.on('failed', (job, error) =>
         deps.logger.warn({ err: error, jobId: job?.id }, 'matching run failed'),
       )
-      worker.on('error', (error) => deps.logger.error({ err: error, queue: RECONCILE_QUEUE }, 'worker error'))
+      worker.on('error', (error) => deps.logger.error({ err: error, queue: MATCHING_QUEUE }, 'worker error'))
       await queue.upsertJobScheduler(
-        'reconcile-schedule',
+        MATCHING_SCHEDULER,
         { every: options.scheduleSeconds * 1000 },
         { name: 'sweep', data: { reason: 'schedule', sweep: true } },
       )

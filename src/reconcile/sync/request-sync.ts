@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq'
 import type { Kysely } from 'kysely'
 import { noteSyncRequest, type Database } from '../../store/index.js'
-import { CONNECTION_SYNC_JOB_OPTIONS, syncJobId, type ConnectionSyncJobData } from '../queues.js'
+import { CONNECTION_SYNC_JOB_OPTIONS, syncJobId, type ConnectionSyncJobData } from '../../queue/index.js'
 
 export type SyncRequester = {
   db: Kysely<Database>

@@ -15,7 +15,7 @@ import type { Clock } from '../../clock/index.js'
 import type { Logger } from '../../observability/index.js'
 import { createBackendWorker, type QueueBackendConfig } from '../../queue/index.js'
 import { findDelivery, recordDeliveryAttempt, type Database } from '../../store/index.js'
-import { ALERT_DELIVERIES_QUEUE, type AlertDeliveryJobData } from './queues.js'
+import { ALERT_DELIVERIES_QUEUE, type AlertDeliveryJobData } from '../../queue/index.js'
 
 export type AlertDeliveryWorkerDeps = {
   db: Kysely<Database>

@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq'
 import type { Kysely } from 'kysely'
 import { sinksFor, type AlertConfig, type AlertNotice } from '../../alerts/index.js'
 import { stalePendingDeliveries, storeNotices, type Database, type DeliveryRef } from '../../store/index.js'
-import { ALERT_DELIVERY_JOB_OPTIONS, deliveryJobId, type AlertDeliveryJobData } from './queues.js'
+import { ALERT_DELIVERY_JOB_OPTIONS, deliveryJobId, type AlertDeliveryJobData } from '../../queue/index.js'
 
 /** What the rest of bankrec uses to tell operations something. */
 export type AlertPublisher = {

@@ -1,11 +1,14 @@
 import type { Queue, Worker } from 'bullmq'
 import type { Logger } from '../../observability/index.js'
-import { createBackendWorker, type QueueBackendConfig } from '../../queue/index.js'
+import {
+  CONNECTION_HEALTH_QUEUE,
+  createBackendWorker,
+  HEALTH_TICK_SCHEDULER,
+  type HealthTickJobData,
+  type QueueBackendConfig,
+} from '../../queue/index.js'
 import type { AlertPipeline } from './alert-publisher.js'
 import type { ConnectionHealthMonitor } from './connection-health-monitor.js'
-import { CONNECTION_HEALTH_QUEUE, HEALTH_TICK_SCHEDULER } from './queues.js'
-
-export type HealthTickJobData = { reason: string }
 
 /** A pending delivery this much older than its last touch was lost between a commit and its queueing. */
 const LOST_DELIVERY_AFTER_MS = 60_000

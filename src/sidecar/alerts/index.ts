@@ -3,14 +3,6 @@ export { createAlertPipeline } from './alert-publisher.js'
 export type { AlertPublisher, AlertPipeline } from './alert-publisher.js'
 export { createAlertDeliveryWorker } from './alert-delivery-worker.js'
 export type { AlertDeliveryWorkerDeps, DeliveryOutcome } from './alert-delivery-worker.js'
-export {
-  ALERT_DELIVERIES_QUEUE,
-  ALERT_DELIVERY_JOB_OPTIONS,
-  CONNECTION_HEALTH_QUEUE,
-  HEALTH_TICK_SCHEDULER,
-  deliveryJobId,
-} from './queues.js'
-export type { AlertDeliveryJobData } from './queues.js'
 export { createConnectionHealthMonitor, observationOf } from './connection-health-monitor.js'
 export type {
   ConnectionHealthMonitor,
@@ -18,4 +10,3 @@ export type {
   StatusChange,
 } from './connection-health-monitor.js'
 export { createHealthTickWorker, scheduleHealthTicks } from './health-tick-worker.js'
-export type { HealthTickJobData } from './health-tick-worker.js'

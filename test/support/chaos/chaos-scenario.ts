@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { setTimeout as delay } from 'node:timers/promises'
 import { createVirtualClock } from '../../../src/clock/index.js'
-import { APP_EVENTS_QUEUE } from '../../../src/app-events/index.js'
-import { RECONCILE_QUEUE } from '../../../src/reconcile/index.js'
-import { ALERT_DELIVERIES_QUEUE } from '../../../src/sidecar/alerts/index.js'
+import { ALERT_DELIVERIES_QUEUE, APP_EVENTS_QUEUE, MATCHING_QUEUE } from '../../../src/queue/index.js'
 import { startAlertEndpoint, type AlertEndpoint } from '../alert-endpoint.js'
 import { connectReadyBank } from '../sandbox-harness.js'
 import { startAppEndpoint, type AppEndpoint } from './app-endpoint.js'
@@ -126,7 +124,7 @@ export async function runChaosScenario(options: ChaosRunOptions): Promise<ChaosR
         fetch: webhooks.fetch,
         clock: createVirtualClock({ followRealTime: true }),
       },
-      watchQueues: [APP_EVENTS_QUEUE, ALERT_DELIVERIES_QUEUE, RECONCILE_QUEUE],
+      watchQueues: [APP_EVENTS_QUEUE, ALERT_DELIVERIES_QUEUE, MATCHING_QUEUE],
       env: {
         SYNC_PAGE_SIZE: '100',
         JOB_LOCK_SECONDS: '3',

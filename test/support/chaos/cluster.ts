@@ -8,11 +8,11 @@ import { sql } from 'kysely'
 import { createBankClient, type BankClient } from '../../../src/api-client/index.js'
 import { createVirtualClock } from '../../../src/clock/index.js'
 import {
+  CONNECTION_SYNC_QUEUE,
   createBackendQueue,
   WEBHOOK_EVENTS_QUEUE,
   type QueueBackendConfig,
 } from '../../../src/queue/index.js'
-import { CONNECTION_SYNC_QUEUE } from '../../../src/reconcile/index.js'
 import type { SandboxOptions } from '../../../src/sandbox/index.js'
 import { startSandbox, type SandboxHarness } from '../sandbox-harness.js'
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../test-database.js'

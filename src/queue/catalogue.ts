@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto'
+import type { DefaultJobOptions, JobsOptions } from 'bullmq'
+
+/**
+ * Every queue of bankrec in one place: its name, its job options, its job ids and the data its jobs carry (plain
+ * types: this file imports no domain code). Which stage adds to a queue and which worker takes from it is in
+ * src/pipeline/stages.ts.
+ */
+
+/** Redis key prefix of every bankrec queue (BullMQ's default is `bull`). */
+export const DEFAULT_QUEUE_PREFIX = 'bankrec'
+
+/**
+ * The BullMQ job id of an outside id: the id itself, unless BullMQ refuses it (integers and ids with `:` are
+ * reserved for its own ids), then a digest of it, so every id still maps to exactly one job.
+ */
+export function jobIdFor(eventId: string): string {
+  if (!eventId.includes(':') && String(Number.parseInt(eventId, 10)) !== eventId) return eventId
+  return `sha256-${createHash('sha256').update(eventId).digest('hex')}`
+}
+
+// ── webhook-events: every verified webhook delivery ─────────────────────────────────────────────────────────────
+
+/** The queue every verified webhook delivery lands in; job name = event type, job id = jobIdFor(event id). */
+export const WEBHOOK_EVENTS_QUEUE = 'webhook-events'
+
+/** The receiver remembers an event id this long: a redelivery within it is answered 200 and not queued again. */
+export const DEDUPE_TTL_SECONDS = 72 * 60 * 60
+
+/** Options of every webhook event job: the workers retry with back-off; finished jobs outlive the dedupe window. */
+export const WEBHOOK_JOB_OPTIONS = {
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 1_000 },
+  removeOnComplete: { age: DEDUPE_TTL_SECONDS },
+  removeOnFail: { age: 30 * 24 * 60 * 60 },
+} as const satisfies JobsOptions
+
+/** The key that marks an event id as seen; written in the same MULTI as its job. */
+export function dedupeKey(prefix: string, eventId: string): string {
+  return `${prefix}:${WEBHOOK_EVENTS_QUEUE}:seen:${eventId}`
+}
+
+// ── connection-sync: a sync that could not run where it was asked for ───────────────────────────────────────────
+
+/** One job per connection sync request; job id = syncJobId(connectionId). */
+export const CONNECTION_SYNC_QUEUE = 'connection-sync'
+
+/** connectionId '*' is the safety-net schedule's job: a sync of every ready connection. */
+export type ConnectionSyncJobData = { connectionId: string; reason: string }
+
+/**
+ * Network and 5xx failures back off exponentially. Finished jobs are removed, failed ones too, so the id is free
+ * for the next request: a kept failed job (out of attempts, or stalled twice by crashed workers) would turn every
+ * later add of the connection's job id into a no-op, and the connection would never sync again. The failure
+ * stays in sync_streams.last_error and the log.
+ */
+export const CONNECTION_SYNC_JOB_OPTIONS = {
+  attempts: 12,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: true,
+  removeOnFail: true,
+} as const satisfies DefaultJobOptions
+
+/** At most one waiting sync job per connection: a storm of triggers collapses into it. */
+export function syncJobId(connectionId: string): string {
+  return `sync-${connectionId}`
+}
+
+/** The scheduler of the safety-net sync of every ready connection (every SYNC_INTERVAL_SECONDS). */
+export const SAFETY_NET_SYNC_SCHEDULER = 'safety-net-sync'
+
+// ── matching: a matching run that could not run where it was asked for ──────────────────────────────────────────
+
+/**
+ * Matching runs: one waiting job at a time (job id MATCHING_JOB_ID), plus the schedule's. The string names
+ * ('reconcile…') are those of earlier versions, kept so jobs and schedules they left are still taken.
+ */
+export const MATCHING_QUEUE = 'reconcile'
+
+export type MatchingJobData = { reason: string; sweep?: boolean }
+
+/** A storm of triggers collapses into the one waiting job; the outbox holds what it must do. */
+export const MATCHING_JOB_ID = 'reconcile-run'
+
+/** The scheduler of the matching sweep (unseen payments and invoices, every MATCHING_SCHEDULE_SECONDS). */
+export const MATCHING_SCHEDULER = 'reconcile-schedule'
+export const MATCHING_SCHEDULE_SECONDS = 30
+
+export const MATCHING_JOB_OPTIONS = {
+  attempts: 8,
+  backoff: { type: 'exponential', delay: 1_000 },
+  removeOnComplete: true,
+  removeOnFail: true,
+} as const satisfies DefaultJobOptions
+
+// ── app-events: delivery of the app-event outbox ────────────────────────────────────────────────────────────────
+
+/** One job per outbox row; job id = appEventJobId(event id). */
+export const APP_EVENTS_QUEUE = 'app-events'
+
+export type AppEventJobData = { eventId: string }
+
+/**
+ * An app that does not take an event is retried with exponential back-off (about 34 minutes over 10 attempts
+ * from 2 s). A job that used them all is removed: the outbox row stays undelivered and the rescan queues it
+ * again, so an app that is down for a day still gets every event.
+ */
+export const APP_EVENT_JOB_OPTIONS = {
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: { age: 3600 },
+  removeOnFail: true,
+} as const satisfies DefaultJobOptions
+
+export function appEventJobId(eventId: string): string {
+  return jobIdFor(eventId)
+}
+
+// ── alert-deliveries: one notice to one sink ────────────────────────────────────────────────────────────────────
+
+/** One job per notice and sink. */
+export const ALERT_DELIVERIES_QUEUE = 'alert-deliveries'
+
+/** A notice's delivery to one sink (the store's DeliveryRef). */
+export type AlertDeliveryJobData = { noticeId: string; sink: string }
+
+/**
+ * A sink that does not answer is retried with exponential back-off for about a day (or after its Retry-After);
+ * finished jobs stay a week so a re-queue of the same delivery is a no-op.
+ */
+export const ALERT_DELIVERY_JOB_OPTIONS = {
+  attempts: 15,
+  backoff: { type: 'alert', delay: 2_000 },
+  removeOnComplete: { age: 7 * 24 * 60 * 60 },
+  removeOnFail: { age: 30 * 24 * 60 * 60 },
+} as const satisfies DefaultJobOptions
+
+/**
+ * `${noticeId}:${sink}` as a BullMQ job id. Notice ids hold `:` (and times), which BullMQ reserves for its own
+ * ids, so the job id is a digest of that pair: one job per delivery, whatever the notice id looks like.
+ */
+export function deliveryJobId(ref: AlertDeliveryJobData): string {
+  return `alert-${createHash('sha256').update(`${ref.noticeId}:${ref.sink}`).digest('hex').slice(0, 40)}`
+}
+
+// ── connection-health: the time-driven health rules ─────────────────────────────────────────────────────────────
+
+/** The periodic job that runs the time-driven health rules over every connection. */
+export const CONNECTION_HEALTH_QUEUE = 'connection-health'
+export const HEALTH_TICK_SCHEDULER = 'connection-health-tick'
+
+export type HealthTickJobData = { reason: string }
