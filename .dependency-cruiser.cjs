@@ -20,9 +20,9 @@ module.exports = {
       name: 'matcher-is-pure',
       severity: 'error',
       comment: 'The matcher decides from its inputs alone: no database, queue, HTTP or file system.',
-      from: { path: '^src/reconcile/matcher/' },
+      from: { path: '^src/matcher/' },
       to: {
-        pathNot: '^src/reconcile/matcher/',
+        pathNot: '^src/matcher/',
         path: [...IO_MODULES, '^src/(store|queue|sidecar|receiver|api-client)/'],
       },
     },
@@ -31,7 +31,9 @@ module.exports = {
       severity: 'error',
       comment:
         'Signing lives in src/signing, listeners in src/http-listener; outbound code needs neither the receiver.',
-      from: { path: '^src/(alerts|app-events|api-client|sandbox|transfers|sidecar/alerts)/' },
+      from: {
+        path: '^src/(alerts|app-events|api-client|sandbox|transfers|alert-delivery|connection-health)/',
+      },
       to: { path: '^src/receiver/' },
     },
     {
@@ -40,7 +42,7 @@ module.exports = {
       comment: 'The store may use domain types, not domain code.',
       from: { path: '^src/store/' },
       to: {
-        path: '^src/(reconcile|alerts|receiver|sidecar|invoices|customers|credit-notes|journal|transfers|app-events|users)/',
+        path: '^src/(sync|matching|matcher|balance-proof|mirror-export|webhook-events|alert-delivery|connection-health|pipeline|alerts|receiver|sidecar|invoices|customers|credit-notes|journal|transfers|app-events|users)/',
         dependencyTypesNot: ['type-only'],
       },
     },

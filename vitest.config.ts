@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config'
  */
 const WHOLE_SYSTEM = [
   'test/chaos/**/*.test.ts',
-  'test/reconcile/mirror-invariant.test.ts',
+  'test/sync/mirror-invariant.test.ts',
   'test/demo/**/*.test.ts',
 ]
 

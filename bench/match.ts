@@ -18,14 +18,14 @@ import {
   customerKeyOf,
   findReferences,
   invoiceUnits,
-  reconcile,
+  matchPayments,
   referencedInvoiceIds,
   rfCheckDigits,
   toUnits,
   type MatchCustomer,
   type MatchInvoice,
   type MatchTransaction,
-} from '../src/reconcile/matcher/index.js'
+} from '../src/matcher/index.js'
 
 const SIZES = [1_000, 10_000, 100_000]
 const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 200_000)
@@ -163,7 +163,7 @@ function matchOne(index: InvoiceIndex, transaction: MatchTransaction): number {
       for (const invoice of index.ofCustomerKey(key)) if (!named.has(invoice)) invoices.push(invoice)
   }
   const known = new Map([[transaction.id, references]])
-  return reconcile({ index, invoices, transactions: [transaction], references: known }).allocations.length
+  return matchPayments({ index, invoices, transactions: [transaction], references: known }).allocations.length
 }
 
 type Timing = { wall: number; cpu: number }

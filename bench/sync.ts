@@ -17,7 +17,8 @@ import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf
 import { sql } from 'kysely'
 import { BankCursorExpiredError, BankInvalidCursorError, createBankClient } from '../src/api-client/index.js'
 import { createVirtualClock } from '../src/clock/index.js'
-import { bankSyncSource, exportMirror, runConnectionSync } from '../src/reconcile/index.js'
+import { bankSyncSource, runConnectionSync } from '../src/sync/index.js'
+import { exportMirror } from '../src/mirror-export/index.js'
 import {
   createDatabase,
   migrateToLatest,

@@ -13,8 +13,8 @@ import {
   giveBackTransaction,
   undoDisposition,
   writeOffInvoice,
-  type DispositionKind,
-} from '../reconcile/index.js'
+} from '../matching/index.js'
+import { type DispositionKind } from '../matcher/index.js'
 import { matchConfigOf, openStore, type OpenStore } from '../sidecar/index.js'
 import { listDispositions, type DispositionRow } from '../store/index.js'
 import { roleAllows, type Actor } from '../users/index.js'

@@ -58,7 +58,7 @@ async function importFile(io: CommandIo, file: string): Promise<void> {
       store,
       clock: systemClock,
       logger,
-      reconcile: { invoicesWritten: (trx, ids) => enqueueMatches(trx, 'invoice', ids) },
+      matching: { invoicesWritten: (trx, ids) => enqueueMatches(trx, 'invoice', ids) },
     })
     const checking = progress(io, 'checking', size, 'bytes')
     let writing: Progress | undefined

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { publishAppEvent } from '../app-events/index.js'
 import { systemClock } from '../clock/index.js'
-import { dryRunMatching, runMatching, type DryRunReport } from '../reconcile/index.js'
+import { dryRunMatching, runMatching, type DryRunReport } from '../matching/index.js'
 import { matchConfigOf, openStore } from '../sidecar/index.js'
 import type { CommandIo } from './io.js'
 import { prepareCommand } from './sidecar-command.js'

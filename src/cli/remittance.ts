@@ -12,7 +12,7 @@ import {
   parseRemittanceCsv,
   runMatching,
   type RemittanceAdvice,
-} from '../reconcile/index.js'
+} from '../matching/index.js'
 import { matchConfigOf, openStore } from '../sidecar/index.js'
 import { roleAllows } from '../users/index.js'
 import { csvRowLine } from './csv-row-line.js'

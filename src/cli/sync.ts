@@ -1,5 +1,5 @@
 import { Command } from 'commander'
-import { requestConnectionSync } from '../reconcile/index.js'
+import { requestConnectionSync } from '../sync/index.js'
 import { CONNECTION_SYNC_QUEUE, createBackendQueue, type ConnectionSyncJobData } from '../queue/index.js'
 import { openStore, queueBackendFor } from '../sidecar/index.js'
 import type { CommandIo } from './io.js'

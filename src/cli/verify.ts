@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { Uuid } from '../api-client/index.js'
-import { streamBalanceProof, writeBalanceProofJson, writeBalanceProofText } from '../reconcile/index.js'
+import { streamBalanceProof, writeBalanceProofJson, writeBalanceProofText } from '../balance-proof/index.js'
 import { openStore } from '../sidecar/index.js'
 import type { CommandIo } from './io.js'
 import { prepareCommand } from './sidecar-command.js'

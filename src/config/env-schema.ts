@@ -2,7 +2,7 @@ import { isIP } from 'node:net'
 import { z } from 'zod'
 import { parseAlertEnv } from '../alerts/index.js'
 import { parseSecretKey } from '../store/index.js'
-import { WRITE_OFF_REASONS } from '../reconcile/matcher/index.js'
+import { WRITE_OFF_REASONS } from '../matcher/index.js'
 import { USER_NAME_PATTERN, USER_NAME_RULE } from '../users/index.js'
 
 const whole = (min: number, max: number) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { Decimal } from 'decimal.js'
-import { waitsForApproval } from '../reconcile/matching/dispositions.js'
+import { waitsForApproval } from '../matching/dispositions.js'
 import { ConfigError, loadConfig } from './index.js'
 
 describe('loadConfig', () => {

@@ -4,8 +4,8 @@ import type { Clock } from '../clock/index.js'
 import { parseCsvRows, type CsvInput, type CsvRowsRefusal } from '../csv-rows/index.js'
 import { InvoiceError, type InvoiceErrorDetail } from '../invoices/index.js'
 import { createListCursorCodec, listCursorMessage, listFingerprint } from '../list-cursor/index.js'
-import { customerPayerKeys } from '../reconcile/index.js'
-import { normalizeName } from '../reconcile/matcher/index.js'
+import { customerPayerKeys } from '../matching/index.js'
+import { normalizeName } from '../matcher/index.js'
 import {
   activeCustomerLinks,
   enqueueMatches,
@@ -30,7 +30,7 @@ export type CustomersContext = {
   store: { db: Kysely<Database> }
   clock: Clock
   /** Told after a change is committed, so a matching run picks up what it queued. */
-  reconcile?: { requestRun?(reason: string): Promise<void> }
+  matching?: { requestRun?(reason: string): Promise<void> }
 }
 
 export type CustomerUpsertResult = { customer: Customer; created: boolean; changed: boolean }
@@ -118,7 +118,7 @@ async function queueMatching(trx: Transaction<Database>, rows: readonly Customer
 /** The customer library over a store and a clock; routes and commands build one from their context. */
 export function createCustomers(context: CustomersContext): Customers {
   const { db } = context.store
-  const requestRun = async () => context.reconcile?.requestRun?.('customers-changed')
+  const requestRun = async () => context.matching?.requestRun?.('customers-changed')
 
   async function write(customers: readonly CustomerInput[]) {
     const outcomes = await db.transaction().execute(async (trx) => {

@@ -1,4 +1,4 @@
-import { accountTail, compactAccount, normalizeName } from '../reconcile/matcher/index.js'
+import { accountTail, compactAccount, normalizeName } from '../matcher/index.js'
 import type { CustomerWrite } from '../store/index.js'
 import type { CustomerInput } from './customer-input.js'
 

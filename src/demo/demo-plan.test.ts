@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { Decimal } from 'decimal.js'
 import { describe, expect, it } from 'vitest'
 import { parseInvoiceCsv } from '../invoices/index.js'
-import { isValidRfReference, reconcile } from '../reconcile/matcher/index.js'
+import { isValidRfReference, matchPayments } from '../matcher/index.js'
 import { planDemoStory, type DemoPayment } from './demo-plan.js'
 import { DEMO_INVOICES_FILE } from './load-demo-invoices.js'
 import { creditorReference } from './reference-noise.js'
@@ -57,7 +57,7 @@ describe('the demo story', () => {
     const invoices = await fixtureInvoices()
     for (const seed of [42, 1, 2026]) {
       const plan = planDemoStory(invoices, seed)
-      const result = reconcile({
+      const result = matchPayments({
         invoices: invoices.map((i) => ({ ...i, amount: i.amount })),
         transactions: plan.payments.map(asTransaction),
       })

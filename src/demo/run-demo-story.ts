@@ -12,7 +12,7 @@ import {
 import { loadDemoInvoices, readDemoInvoices } from './load-demo-invoices.js'
 import { sandboxControl, type ControlAccount, type ControlTransaction } from './sandbox-control.js'
 
-export type DemoContext = Pick<SidecarContext, 'bank' | 'store' | 'clock' | 'logger' | 'reconcile'>
+export type DemoContext = Pick<SidecarContext, 'bank' | 'store' | 'clock' | 'logger' | 'matching'>
 
 export type DemoPace =
   /** Payments over time, as a payer would make them (npm start). */

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely'
 import { z } from 'zod'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
-import { normalizeName } from '../reconcile/matcher/index.js'
+import { normalizeName } from '../matcher/index.js'
 import {
   getInvoice,
   getInvoices,
@@ -41,7 +41,7 @@ export type InvoicesContext = {
   store: { db: Kysely<Database> }
   clock: Clock
   logger?: Logger
-  reconcile?: InvoiceChangeListener
+  matching?: InvoiceChangeListener
 }
 
 export type InvoiceUpsertResult = { invoice: Invoice; created: boolean; changed: boolean }
@@ -143,7 +143,7 @@ export function invoiceChangeHooks(context: InvoicesContext): {
   afterWrite: InvoicesWrittenHook | undefined
   notify(ids: string[]): Promise<void>
 } {
-  const listener = context.reconcile
+  const listener = context.matching
   return {
     afterWrite: listener?.invoicesWritten ? (trx, ids) => listener.invoicesWritten!(trx, ids) : undefined,
     async notify(ids) {

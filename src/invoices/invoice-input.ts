@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { FieldProblem } from '../csv-rows/index.js'
-import { compactReference, isValidRf, tokenKey } from '../reconcile/matcher/index.js'
+import { compactReference, isValidRf, tokenKey } from '../matcher/index.js'
 
 /** An invoice as the caller writes it (API body, library call, CSV row), validated. Amounts are decimal strings. */
 export type InvoiceInput = {

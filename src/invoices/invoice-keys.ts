@@ -1,4 +1,4 @@
-import { invoiceMatchKeys, normalizedInvoiceNumber, normalizeName } from '../reconcile/matcher/index.js'
+import { invoiceMatchKeys, normalizedInvoiceNumber, normalizeName } from '../matcher/index.js'
 import type { InvoiceKeys } from '../store/index.js'
 
 /** Bump when any rule below changes: the sidecar re-keys stored invoices of an older version at start-up. */

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js'
-import type { InvoiceStatus } from '../reconcile/matcher/index.js'
+import type { InvoiceStatus } from '../matcher/index.js'
 import type { InvoiceRow, InvoiceStateColumns } from '../store/index.js'
 
 /** An invoice as the API and the library return it. Amounts are decimal strings; dates ISO strings. */

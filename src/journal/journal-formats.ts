@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js'
-import { csvRecord } from '../reconcile/index.js'
+import { csvRecord } from '../mirror-export/index.js'
 import { journalTotals, money, type JournalEntry } from './journal-entries.js'
 
 export const JOURNAL_FORMATS = ['json', 'csv', 'qbo-csv', 'xero-csv'] as const

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import type { Logger } from '../observability/index.js'
-import { matchLockName, type MatchingService } from '../reconcile/index.js'
+import { matchLockName, type MatchingService } from '../matching/index.js'
 import type { Database } from '../store/index.js'
 
 export type MatchInPlace = {

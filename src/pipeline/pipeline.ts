@@ -22,21 +22,16 @@ import {
   type HealthTickJobData,
   type QueueBackendConfig,
 } from '../queue/index.js'
+import { balanceCheckAfterSync } from '../balance-proof/index.js'
+import { createEventWorker, type ConnectionLookup } from '../webhook-events/index.js'
+import { createSyncWorker, type SyncWorkerDeps } from '../sync/index.js'
+import { type MatchingService } from '../matching/index.js'
+import { createAlertDeliveryWorker, type AlertPipeline } from '../alert-delivery/index.js'
 import {
-  balanceCheckAfterSync,
-  createEventWorker,
-  createSyncWorker,
-  type ConnectionLookup,
-  type MatchingService,
-  type SyncWorkerDeps,
-} from '../reconcile/index.js'
-import {
-  createAlertDeliveryWorker,
   createHealthTickWorker,
   scheduleHealthTicks,
-  type AlertPipeline,
   type ConnectionHealthMonitor,
-} from '../sidecar/alerts/index.js'
+} from '../connection-health/index.js'
 import type { Database } from '../store/index.js'
 import { startTransferTracker, type TrackerContext, type TransferTracker } from '../transfers/index.js'
 import { pipelineStages, type PipelineStages } from './stages.js'

@@ -1,5 +1,5 @@
 import type { Logger } from '../observability/index.js'
-import { syncWhenFree, type SyncWorkerDeps } from '../reconcile/index.js'
+import { syncWhenFree, type SyncWorkerDeps } from '../sync/index.js'
 import { noteSyncRequest } from '../store/index.js'
 
 /**

@@ -1,12 +1,14 @@
 import type { Queue } from 'bullmq'
-import type { AlertPublisher, ConnectionHealthMonitor } from './alerts/index.js'
+import type { AlertPublisher } from '../alert-delivery/index.js'
+import type { ConnectionHealthMonitor } from '../connection-health/index.js'
 import type { AppEvents } from '../app-events/index.js'
 import type { Clock } from '../clock/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import type { Logger } from '../observability/index.js'
 import type { OutboundWorkers } from '../pipeline/index.js'
 import type { ConnectionSyncJobData, QueueBackendConfig } from '../queue/index.js'
-import type { ConnectionLookup, MatchingService } from '../reconcile/index.js'
+import type { ConnectionLookup } from '../webhook-events/index.js'
+import type { MatchingService } from '../matching/index.js'
 import type { Users } from '../users/index.js'
 import type { SidecarAuth } from './auth/index.js'
 import type { SidecarMetrics } from './metrics.js'
@@ -46,8 +48,8 @@ export type SidecarContext = {
   metrics: SidecarMetrics
   /** Every BullMQ queue of the sidecar (webhook events, connection syncs, alerts), for metrics and the queue board. */
   queues: Queue[]
-  /** Matching payments to invoices and transfers: the outbox, runs, a person's inputs (src/reconcile/matching). */
-  reconcile: MatchingService
+  /** Matching payments to invoices and transfers: the outbox, runs, a person's inputs (src/matching). */
+  matching: MatchingService
   /** Named users with roles (docs/users.md). */
   users: Users
   /** Who a request is (Bearer token or session cookie), with the failed-attempt throttle. */

@@ -5,7 +5,7 @@ import {
   type BankClient,
   type Connection,
 } from '../api-client/index.js'
-import { knownConnection, type ConnectionLookup } from '../reconcile/index.js'
+import { knownConnection, type ConnectionLookup } from '../webhook-events/index.js'
 
 /** GET the connection from the bank; null when it is no connection there (404, or not even a valid id). */
 export function bankConnectionLookup(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ConfigError } from '../config/index.js'
 import { loadConfig } from '../config/index.js'
-import { feeTolerance, toUnits, withinFeeTolerance, writeOffAccountFor } from '../reconcile/matcher/index.js'
+import { feeTolerance, toUnits, withinFeeTolerance, writeOffAccountFor } from '../matcher/index.js'
 import { matchConfigOf } from './match-config.js'
 
 function problemsOf(env: Record<string, string>): string {

@@ -1,5 +1,5 @@
 import type { BankrecEnv } from '../config/index.js'
-import { matchConfig, type MatchConfig } from '../reconcile/index.js'
+import { matchConfig, type MatchConfig } from '../matcher/index.js'
 
 /** The matching configuration the environment sets (the sidecar's, the CLI's and the dry run's present one). */
 export function matchConfigOf(config: BankrecEnv): MatchConfig {

@@ -19,8 +19,10 @@ import {
   type WebhookEventQueue,
   WEBHOOK_EVENTS_QUEUE,
 } from '../queue/index.js'
-import { createMatchingService, type ConnectionLookup } from '../reconcile/index.js'
-import { alertConfigOf, createAlertPipeline, createConnectionHealthMonitor } from './alerts/index.js'
+import { createMatchingService } from '../matching/index.js'
+import { type ConnectionLookup } from '../webhook-events/index.js'
+import { alertConfigOf, createAlertPipeline } from '../alert-delivery/index.js'
+import { createConnectionHealthMonitor } from '../connection-health/index.js'
 import { createUsers } from '../users/index.js'
 import { createSidecarAuth } from './auth/index.js'
 import type { SidecarContext, SidecarRole } from './context.js'
@@ -132,7 +134,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       )
     }
     const appEvents = createAppEvents(config.APP_WEBHOOK_URL ? { url: config.APP_WEBHOOK_URL } : null)
-    const reconcile = createMatchingService({
+    const matching = createMatchingService({
       db: store.db,
       schema: store.schema,
       backend,
@@ -142,9 +144,9 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       config: matchConfigOf(config),
       approvalThreshold: config.APPROVAL_THRESHOLD_AMOUNT ?? null,
     })
-    closers.push(() => reconcile.close())
-    queues.push(reconcile.queue)
-    metrics.feed(MATCH_RATE_GAUGE, () => reconcile.matchRate())
+    closers.push(() => matching.close())
+    queues.push(matching.queue)
+    metrics.feed(MATCH_RATE_GAUGE, () => matching.matchRate())
     const connectionLookup: ConnectionLookup = {
       db: store.db,
       lookupConnection: bankConnectionLookup(bank.client),
@@ -158,7 +160,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       client: bank.client,
       backend,
       syncQueue,
-      matching: reconcile,
+      matching,
       alerts,
       alertConfig,
       connectionHealth,
@@ -185,7 +187,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       outbound: null,
       metrics,
       queues,
-      reconcile,
+      matching,
       users: createUsers({ db: store.db, clock, builtinName: config.KIT_API_TOKEN_NAME }),
       auth: createSidecarAuth({
         db: store.db,

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
-import type { Evidence } from '../reconcile/matcher/index.js'
+import type { Evidence } from '../matcher/index.js'
 import type { AllocationsTable, Database } from './database.js'
 
 export type AllocationRow = Selectable<AllocationsTable>

@@ -1,6 +1,6 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely'
 import type { AlertNotice, ConnectionHealth, NoticeSubject, TransferTracking } from '../alerts/index.js'
-import type { Evidence } from '../reconcile/matcher/index.js'
+import type { Evidence } from '../matcher/index.js'
 
 /** Timestamps are written as Date or ISO strings and read as Date. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>

@@ -1,5 +1,5 @@
 import { type Kysely } from 'kysely'
-import type { Evidence } from '../reconcile/matcher/index.js'
+import type { Evidence } from '../matcher/index.js'
 import type { Database } from './database.js'
 import type { MatchExceptionRow } from './matching-repo.js'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { sinksFor } from '../../src/alerts/index.js'
 import { ConfigError, loadConfig } from '../../src/config/index.js'
-import { alertConfigOf } from '../../src/sidecar/alerts/index.js'
+import { alertConfigOf } from '../../src/alert-delivery/index.js'
 
 const SLACK = 'https://hooks.slack.example/services/T0/B0/token-value'
 

@@ -14,7 +14,7 @@ import {
   createAlertDeliveryWorker,
   createAlertPipeline,
   type AlertPipeline,
-} from '../../src/sidecar/alerts/index.js'
+} from '../../src/alert-delivery/index.js'
 import { startAlertEndpoint, type AlertEndpoint } from '../support/alert-endpoint.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
 

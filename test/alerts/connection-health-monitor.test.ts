@@ -10,11 +10,11 @@ import {
   type AlertDeliveryJobData,
   type QueueBackendConfig,
 } from '../../src/queue/index.js'
+import { createAlertPipeline } from '../../src/alert-delivery/index.js'
 import {
-  createAlertPipeline,
   createConnectionHealthMonitor,
   type ConnectionHealthMonitor,
-} from '../../src/sidecar/alerts/index.js'
+} from '../../src/connection-health/index.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
 
 const START = new Date('2026-03-02T09:00:00.000Z')

@@ -5,7 +5,7 @@ import { PassThrough, Writable } from 'node:stream'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli, type CommandIo } from '../../src/cli/index.js'
-import { exportMirror } from '../../src/reconcile/index.js'
+import { exportMirror } from '../../src/mirror-export/index.js'
 import { CONNECTION_A, CONNECTION_B, txId, writeMirrorFixture } from '../support/mirror-fixture.js'
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/test-database.js'
 

@@ -268,7 +268,7 @@ describe('the dashboard pages', () => {
       mirrorRow(901, { amount: '1992.50', currency: 'EUR', payment_reference: null, description: 'SAMMLER' }),
     ])
     await enqueueMatches(db, 'transaction', [txId(901)])
-    await sidecar.context.reconcile.runNow()
+    await sidecar.context.matching.runNow()
     const cookie = await signIn()
     const post = (body: Record<string, string>, origin = sidecar.url) =>
       fetch(`${sidecar.url}/dashboard/transactions/${txId(901)}/remittance`, {

@@ -13,8 +13,8 @@ import {
   ResponseValidationError,
   type BankClient,
 } from '../../src/api-client/index.js'
-import { bankSyncSource } from '../../src/reconcile/sync/bank-sync-source.js'
-import { runConnectionSync } from '../../src/reconcile/sync/run-connection-sync.js'
+import { bankSyncSource } from '../../src/sync/bank-sync-source.js'
+import { runConnectionSync } from '../../src/sync/run-connection-sync.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { snapshotTables } from '../support/table-snapshot.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'

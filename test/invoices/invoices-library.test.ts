@@ -53,7 +53,7 @@ describe('invoices.import', () => {
     const invoices = createInvoices({
       store,
       clock,
-      reconcile: { invoicesChanged: (ids) => void changed.push([...ids]) },
+      matching: { invoicesChanged: (ids) => void changed.push([...ids]) },
     })
     const progress: number[] = []
     expect(await invoices.import(csvOf(1500), { onWritten: (written) => progress.push(written) })).toEqual({
@@ -82,7 +82,7 @@ describe('invoices.import', () => {
     const invoices = createInvoices({
       store,
       clock,
-      reconcile: {
+      matching: {
         invoicesWritten: async (trx, ids) => {
           expect(await trx.selectFrom('invoices').select('id').where('id', 'in', ids).execute()).toHaveLength(
             2,
@@ -99,7 +99,7 @@ describe('invoices.import', () => {
     const invoices = createInvoices({
       store,
       clock,
-      reconcile: { invoicesChanged: () => Promise.reject(new Error('matcher down')) },
+      matching: { invoicesChanged: () => Promise.reject(new Error('matcher down')) },
     })
     expect(await invoices.import(csvOf(3))).toMatchObject({ ok: true, created: 3 })
     expect(await countInvoices()).toBe(3)
@@ -113,7 +113,7 @@ describe('invoices.upsert', () => {
     invoices = createInvoices({
       store,
       clock,
-      reconcile: { invoicesChanged: (ids) => void changed.push(...ids) },
+      matching: { invoicesChanged: (ids) => void changed.push(...ids) },
     })
   })
 

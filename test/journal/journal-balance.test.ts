@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/index.js'
 import { testIo } from '../cli/test-io.js'
 import { journalEntries, journalTotals, renderJournal, type JournalEntry } from '../../src/journal/index.js'
-import { InvoiceIndex, reconcile, transactionPhase } from '../../src/reconcile/matcher/index.js'
+import { InvoiceIndex, matchPayments, transactionPhase } from '../../src/matcher/index.js'
 import {
   createDatabase,
   type JournalAllocationRow,
@@ -42,7 +42,7 @@ describe('the journal over the corpus', () => {
     let booked = 0
     for (const entry of corpus.cases) {
       const invoices = [...corpus.invoices, ...(entry.invoices ?? [])]
-      const result = reconcile({
+      const result = matchPayments({
         index: new InvoiceIndex(invoices, corpus.customers),
         invoices,
         transactions: [...(entry.prior ?? []), entry.payment],

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { candidateKeys } from '../../src/reconcile/matching/candidate-keys.js'
+import { candidateKeys } from '../../src/matching/candidate-keys.js'
 import {
   findReferences,
   InvoiceIndex,
   invoiceMatchKeys,
   referencedInvoiceIds,
-} from '../../src/reconcile/matcher/index.js'
+} from '../../src/matcher/index.js'
 import { loadCorpus } from '../support/matching-corpus.js'
 
 describe('the store’s keys over the corpus', () => {

@@ -39,7 +39,7 @@ async function pay(n: number, amount: string, reference: string | null, payer = 
     }),
   ])
   await enqueueMatches(db, 'transaction', [txId(n)])
-  await sidecar.context.reconcile.runNow()
+  await sidecar.context.matching.runNow()
   return txId(n)
 }
 
@@ -192,7 +192,7 @@ describe('dispositions', () => {
     expect(made.body).toMatchObject({ customerId: 'c-beta', account: 'Customer credit' })
     const next = { number: 'INV-3004', amount: '50.00', currency: 'USD', customerId: 'c-beta' }
     expect((await call(API_TOKEN, 'PUT', '/api/invoices/inv-2', next)).status).toBe(201)
-    await sidecar.context.reconcile.runNow()
+    await sidecar.context.matching.runNow()
     const credit = await call(tokens.clerk, 'GET', `/api/allocations?invoiceId=inv-2`)
     expect(credit.body.data).toMatchObject([{ transactionId: tx, amount: '30', rule: 'credit' }])
   })
@@ -287,7 +287,7 @@ describe('a person writes off an invoice’s open rest', () => {
 
     // A later run does not reopen it.
     await enqueueMatches(sidecar.context.store.db, 'invoice', ['inv-5'])
-    await sidecar.context.reconcile.runNow()
+    await sidecar.context.matching.runNow()
     expect(await invoiceOf('inv-5')).toMatchObject({ status: 'paid', amountOpen: '0' })
 
     const entry = (await journalOf()).find((item) => item.kind === 'invoice_write_off')

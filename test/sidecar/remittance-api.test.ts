@@ -41,7 +41,7 @@ async function pay(n: number, amount: string, currency = 'USD', reference: strin
     }),
   ])
   await enqueueMatches(db, 'transaction', [txId(n)])
-  await sidecar.context.reconcile.runNow()
+  await sidecar.context.matching.runNow()
   return txId(n)
 }
 

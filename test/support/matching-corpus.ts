@@ -5,13 +5,13 @@ import {
   InvoiceIndex,
   matchConfig,
   paymentOutcome,
-  reconcile,
+  matchPayments,
   type MatchConfigInput,
   type MatchCustomer,
   type MatchInvoice,
   type MatchTransaction,
   type PaymentOutcome,
-} from '../../src/reconcile/matcher/index.js'
+} from '../../src/matcher/index.js'
 
 /** What a case says must happen to its payment. */
 export type ExpectedOutcome =
@@ -99,7 +99,7 @@ export function runCase(corpus: Corpus, entry: CorpusCase, config: MatchConfigIn
     ...(entry.invoices ?? []).map((invoice) => withCredits(invoice, entry)),
   ]
   const index = new InvoiceIndex(invoices, corpus.customers)
-  const result = reconcile({
+  const result = matchPayments({
     index,
     invoices,
     transactions: [...(entry.prior ?? []), entry.payment],

@@ -1,7 +1,7 @@
 import { Router } from 'express'
 import { z } from 'zod'
 import { IsoDate, Uuid } from '../../api-client/index.js'
-import { streamBalanceProof, writeBalanceProofJson } from '../../reconcile/index.js'
+import { streamBalanceProof, writeBalanceProofJson } from '../../balance-proof/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import type { SidecarContext } from '../context.js'
 

@@ -8,7 +8,7 @@ import {
   RemittanceFeeReason,
   RemittanceLine,
   type RemittanceAdvice,
-} from '../../reconcile/index.js'
+} from '../../matching/index.js'
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
@@ -66,7 +66,7 @@ export function remittanceRoutes(context: SidecarContext): Router {
         }
         advice = parsed.advice
       }
-      const result = await context.reconcile.importRemittance(id, advice, actorOf(res))
+      const result = await context.matching.importRemittance(id, advice, actorOf(res))
       res.status(201).json({ transactionId: id, ...result })
     }),
   )

@@ -5,7 +5,7 @@ import {
   DispositionRequestSchema,
   InvoiceWriteOffRequestSchema,
   MatchingRequestError,
-} from '../../reconcile/index.js'
+} from '../../matching/index.js'
 import { activeAllocationsOfTransactions } from '../../store/index.js'
 import { DomainError } from '../../errors/index.js'
 import { roleAllows, type Actor, type Role } from '../../users/index.js'
@@ -117,10 +117,10 @@ export function dashboardActions(context: SidecarContext): Router {
       act('clerk', async (req, actor) => {
         const key = String(req.params.key)
         if (action === 'accept') {
-          await context.reconcile.acceptSuggestion(key, actor)
+          await context.matching.acceptSuggestion(key, actor)
           return 'Suggestion accepted: the payment is allocated.'
         }
-        await context.reconcile.rejectSuggestion(key, actor)
+        await context.matching.rejectSuggestion(key, actor)
         return 'Suggestion rejected; it will not be suggested again.'
       }),
     )
@@ -129,7 +129,7 @@ export function dashboardActions(context: SidecarContext): Router {
     '/allocations',
     act('clerk', async (req, actor) => {
       const body = ManualMatch.parse(req.body ?? {})
-      await context.reconcile.manualMatch(body, actor)
+      await context.matching.manualMatch(body, actor)
       const allocation = (await activeAllocationsOfTransactions(db, [body.transactionId])).find(
         (row) => row.invoice_id === body.invoiceId && row.made_by === 'person',
       )
@@ -147,7 +147,7 @@ export function dashboardActions(context: SidecarContext): Router {
     '/exceptions/:key/dispose',
     act('clerk', async (req, actor) => {
       const body = DispositionRequestSchema.parse(req.body ?? {})
-      const row = await context.reconcile.dispose(String(req.params.key), body, actor)
+      const row = await context.matching.dispose(String(req.params.key), body, actor)
       return row.status === 'pending_approval'
         ? `The ${money(row.amount)} write-off waits for a second person's approval.`
         : `Disposed of ${money(row.amount)} (${row.kind.replace(/_/g, ' ')} to ${row.account}).`
@@ -159,7 +159,7 @@ export function dashboardActions(context: SidecarContext): Router {
       const form = (req.body ?? {}) as Record<string, unknown>
       // An empty amount field is the whole open rest.
       const body = InvoiceWriteOffRequestSchema.parse({ ...form, amount: form.amount || undefined })
-      const row = await context.reconcile.writeOffInvoice(String(req.params.id), body, actor)
+      const row = await context.matching.writeOffInvoice(String(req.params.id), body, actor)
       return row.status === 'pending_approval'
         ? `The ${money(row.amount)} write-off waits for a second person's approval.`
         : `Wrote off ${money(row.amount)} of the invoice's rest to ${row.account}.`
@@ -171,10 +171,10 @@ export function dashboardActions(context: SidecarContext): Router {
       act('clerk', async (req, actor) => {
         const id = String(req.params.id)
         if (action === 'undo') {
-          await context.reconcile.undoDisposition(id, actor)
+          await context.matching.undoDisposition(id, actor)
           return 'Disposition undone: its amount is open again (on the payment or the invoice).'
         }
-        await context.reconcile.decideDisposition(id, action, actor)
+        await context.matching.decideDisposition(id, action, actor)
         return action === 'approve' ? 'Disposition approved and in force.' : 'Disposition declined.'
       }),
     )
@@ -183,7 +183,7 @@ export function dashboardActions(context: SidecarContext): Router {
     '/transactions/:id/give-back',
     act('clerk', async (req, actor) => {
       const id = Uuid.parse(String(req.params.id))
-      await context.reconcile.giveBack(id, actor)
+      await context.matching.giveBack(id, actor)
       return 'Given back: the engine matches the payment again.'
     }),
   )
@@ -213,7 +213,7 @@ export function dashboardActions(context: SidecarContext): Router {
       const id = String(req.params.id)
       if (!/^\d{1,18}$/.test(id))
         throw new MatchingRequestError('invalid', 'validation_error', 'No such allocation.')
-      await context.reconcile.unmatch(id, actor)
+      await context.matching.unmatch(id, actor)
       return 'Allocation removed; the payment is matched again without it.'
     }),
   )

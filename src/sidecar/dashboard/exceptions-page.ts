@@ -1,5 +1,5 @@
 import { createInvoices, type Invoice } from '../../invoices/index.js'
-import { DEFAULT_DISPOSITION_ACCOUNTS, HOLDING_EXCEPTION_TYPES } from '../../reconcile/index.js'
+import { DEFAULT_DISPOSITION_ACCOUNTS, HOLDING_EXCEPTION_TYPES } from '../../matching/index.js'
 import {
   getInvoices,
   listDispositions,

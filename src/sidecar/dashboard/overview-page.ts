@@ -1,5 +1,5 @@
 import type { OpenIncident } from '../../alerts/index.js'
-import { matchReport, type MatchReport } from '../../reconcile/index.js'
+import { matchReport, type MatchReport } from '../../matching/index.js'
 import {
   getConnectionHealth,
   listAlertNotices,

@@ -6,7 +6,7 @@ import {
   MatchingRequestError,
   parseRemittanceCsv,
   RemittanceFeeReason,
-} from '../../reconcile/index.js'
+} from '../../matching/index.js'
 import { getInvoices } from '../../store/index.js'
 import type { Actor } from '../../users/index.js'
 import { statusOf } from '../api-error.js'
@@ -63,7 +63,7 @@ export async function importAdviceForm(
       }
       advice = parsed.advice
     }
-    const result = await context.reconcile.importRemittance(transactionId, advice, actor)
+    const result = await context.matching.importRemittance(transactionId, advice, actor)
     const invoices = await getInvoices(
       context.store.db,
       result.matches.map((match) => match.invoiceId),

@@ -1,0 +1,102 @@
+import { UnrecoverableError, type Job, type Worker } from 'bullmq'
+import type { Kysely } from 'kysely'
+import {
+  AlertDeliveryError,
+  logAlert,
+  renderJsonAlert,
+  renderSlackMessage,
+  sendJsonAlert,
+  sendSlackAlert,
+  type AlertConfig,
+  type AlertNotice,
+  type SinkDeps,
+} from '../alerts/index.js'
+import type { Clock } from '../clock/index.js'
+import type { Logger } from '../observability/index.js'
+import { createBackendWorker, type QueueBackendConfig } from '../queue/index.js'
+import { findDelivery, recordDeliveryAttempt, type Database } from '../store/index.js'
+import { ALERT_DELIVERIES_QUEUE, type AlertDeliveryJobData } from '../queue/index.js'
+
+export type AlertDeliveryWorkerDeps = {
+  db: Kysely<Database>
+  backend: QueueBackendConfig
+  config: AlertConfig
+  logger: Logger
+  clock: Clock
+  /** @defaultValue 4 */
+  concurrency?: number
+  sink?: SinkDeps
+  /** Back-off of the first retry; doubles per attempt up to an hour. @defaultValue 2000 */
+  retryDelayMs?: number
+}
+
+export type DeliveryOutcome = 'delivered' | 'skipped'
+
+const MAX_RETRY_DELAY_MS = 60 * 60 * 1000
+
+async function send(deps: AlertDeliveryWorkerDeps, sink: string, notice: AlertNotice): Promise<void> {
+  if (sink === 'log') {
+    logAlert(deps.logger, notice)
+    return
+  }
+  if (sink === 'slack' && deps.config.slack) {
+    await sendSlackAlert(deps.config.slack.webhookUrl, renderSlackMessage(notice), deps.sink)
+    return
+  }
+  if (sink === 'webhook' && deps.config.webhook) {
+    const { url, secret } = deps.config.webhook
+    await sendJsonAlert(url, renderJsonAlert(notice), secret, deps.sink)
+    return
+  }
+  throw new UnrecoverableError(`the ${sink} alert sink is no longer configured`)
+}
+
+async function deliver(
+  deps: AlertDeliveryWorkerDeps,
+  job: Job<AlertDeliveryJobData, DeliveryOutcome>,
+): Promise<DeliveryOutcome> {
+  const ref = job.data
+  const stored = await findDelivery(deps.db, ref)
+  // Delivered already (a re-queued job) or marked failed: nothing to do.
+  if (!stored || stored.status !== 'pending') return 'skipped'
+  try {
+    await send(deps, ref.sink, stored.notice)
+  } catch (error) {
+    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1)
+    const retryable =
+      error instanceof AlertDeliveryError ? error.retryable : !(error instanceof UnrecoverableError)
+    const message = error instanceof Error ? error.message : String(error)
+    await recordDeliveryAttempt(deps.db, ref, {
+      status: retryable && !lastAttempt ? 'pending' : 'failed',
+      error: message,
+      at: deps.clock.now(),
+    })
+    if (!retryable && !(error instanceof UnrecoverableError)) throw new UnrecoverableError(message)
+    throw error
+  }
+  await recordDeliveryAttempt(deps.db, ref, { status: 'delivered', at: deps.clock.now() })
+  return 'delivered'
+}
+
+/** Sends each queued notice to its sink, retrying with back-off (or the sink's Retry-After) while it can help. */
+export function createAlertDeliveryWorker(
+  deps: AlertDeliveryWorkerDeps,
+): Worker<AlertDeliveryJobData, DeliveryOutcome> {
+  const firstDelay = deps.retryDelayMs ?? 2_000
+  return createBackendWorker<AlertDeliveryJobData, DeliveryOutcome>(
+    ALERT_DELIVERIES_QUEUE,
+    deps.backend,
+    (job) => deliver(deps, job),
+    {
+      concurrency: deps.concurrency ?? 4,
+      settings: {
+        backoffStrategy: (attemptsMade, _type, error) => {
+          if (error instanceof AlertDeliveryError && error.retryAfterMs !== undefined) {
+            return Math.min(error.retryAfterMs, MAX_RETRY_DELAY_MS)
+          }
+          return Math.min(firstDelay * 2 ** Math.max(0, attemptsMade - 1), MAX_RETRY_DELAY_MS)
+        },
+      },
+    },
+  )
+}

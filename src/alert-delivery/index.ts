@@ -1,0 +1,5 @@
+export { alertConfigOf } from './alert-config.js'
+export { createAlertPipeline } from './alert-publisher.js'
+export type { AlertPublisher, AlertPipeline } from './alert-publisher.js'
+export { createAlertDeliveryWorker } from './alert-delivery-worker.js'
+export type { AlertDeliveryWorkerDeps, DeliveryOutcome } from './alert-delivery-worker.js'

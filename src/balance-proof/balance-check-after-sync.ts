@@ -1,0 +1,50 @@
+import type { Kysely } from 'kysely'
+import type { BankClient } from '../api-client/index.js'
+import type { Clock } from '../clock/index.js'
+import type { Logger } from '../observability/index.js'
+import { upsertDailyBalances, type Database } from '../store/index.js'
+import { bankSyncSource } from '../sync/bank-sync-source.js'
+import { checkConnectionBalances } from './check-connection-balances.js'
+
+/**
+ * The sync worker's onSynced hook: proves the synced connection's balances and records exceptions. A failure
+ * of the proof is logged and never fails the sync that ran before it.
+ */
+export function balanceCheckAfterSync(deps: {
+  db: Kysely<Database>
+  client: BankClient
+  clock: Clock
+  logger: Logger
+}): (connectionId: string) => Promise<void> {
+  const source = bankSyncSource(deps.client)
+  return async (connectionId) => {
+    try {
+      const result = await checkConnectionBalances(
+        {
+          db: deps.db,
+          clock: deps.clock,
+          rereadBalances: async (id, dateGte) => {
+            for await (const page of source.balancePages(id, dateGte))
+              await upsertDailyBalances(deps.db, page)
+          },
+        },
+        connectionId,
+      )
+      if (result.problems.length > 0) {
+        deps.logger.warn(
+          {
+            connectionId,
+            days: result.problems.map((d) => ({
+              accountId: d.accountId,
+              date: d.date,
+              problem: d.problemCodes,
+            })),
+          },
+          'balance proof: days that do not add up (balance exceptions)',
+        )
+      }
+    } catch (error) {
+      deps.logger.error({ err: error, connectionId }, 'balance proof after sync failed')
+    }
+  }
+}

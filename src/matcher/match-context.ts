@@ -1,0 +1,70 @@
+import type { Allocator } from './allocate.js'
+import type { Payment } from './payment.js'
+import type { MatchConfig } from './config.js'
+import { customerKeyOf, type PayerIdentity } from './customer-directory.js'
+import type { InvoiceIndex } from './invoice-index.js'
+import type { InvoiceLedger } from './invoice-ledger.js'
+import { sortById } from './sort-by-id.js'
+import { suggestionKey } from './suggest.js'
+import type { MatchInvoice } from './types.js'
+
+/** What one matching run shares between its steps. */
+export class MatchContext {
+  constructor(
+    readonly allocator: Allocator,
+    readonly ledgers: ReadonlyMap<string, InvoiceLedger>,
+    readonly index: InvoiceIndex,
+    readonly config: MatchConfig,
+    /** Suggestions (and returns) a person rejected, by `suggestionKey`. */
+    readonly rejected: ReadonlySet<string>,
+  ) {}
+
+  /** Who paid (the directory remembers payers it recognised). */
+  payer({ transaction }: Payment): PayerIdentity {
+    return this.index.customers.identify(transaction.counterpartyName, transaction.counterpartyAccountMasked)
+  }
+}
+
+/** What settled money may still pay, or pending money still hold, on a ledger. */
+export function openFor(payment: Payment, ledger: InvoiceLedger): bigint {
+  return payment.phase === 'settled' ? ledger.openForSettled() : ledger.openForTentative()
+}
+
+/** The live invoices of these customers in the payment's currency that are in the set, oldest first. */
+export function openInvoicesOf(
+  context: MatchContext,
+  customers: readonly string[],
+  currency: string,
+): InvoiceLedger[] {
+  const ledgers: InvoiceLedger[] = []
+  // An invoice has one customer key: distinct keys give distinct invoices, each list already by id.
+  let lists = 0
+  for (let at = 0; at < customers.length; at++) {
+    const key = customers[at] as string
+    if (customers.indexOf(key) < at) continue
+    lists++
+    for (const invoice of context.index.ofCustomerKey(key)) {
+      const ledger = context.ledgers.get(invoice.id)
+      if (!ledger || invoice.void || invoice.currency !== currency) continue
+      ledgers.push(ledger)
+    }
+  }
+  return lists > 1 ? sortById(ledgers, ledgerInvoiceId) : ledgers
+}
+
+function ledgerInvoiceId(ledger: InvoiceLedger): string {
+  return ledger.invoice.id
+}
+
+export function isRejected(
+  context: MatchContext,
+  transactionId: string,
+  invoiceIds: readonly string[],
+): boolean {
+  return context.rejected.size > 0 && context.rejected.has(suggestionKey(transactionId, invoiceIds))
+}
+
+export function customerLabel(context: MatchContext, invoice: MatchInvoice): string {
+  const key = customerKeyOf(invoice)
+  return key ? context.index.customers.label(key) : 'no known customer'
+}

@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import { type SyncDialect, type UnreadableSyncEvent } from '../api-client/index.js'
+import type { SyncQuarantineIncident } from '../alerts/index.js'
+import type { Clock } from '../clock/index.js'
+import {
+  advanceCursor,
+  applySyncPage,
+  deleteTransactionsNotInBackfill,
+  enqueueBackfillRemovals,
+  enqueueMatches,
+  getSyncStream,
+  isStillBootstrapping,
+  saveStreamDialect,
+  recordSyncSuccess,
+  resolveQuarantine,
+  saveStreamHead,
+  transactionToRow,
+  upsertTransactions,
+  type Database,
+} from '../store/index.js'
+import { planSyncPage } from './plan-sync-page.js'
+import type { SyncSource } from './sync-source.js'
+import { recheckQuarantine, syncQuarantineExceptions } from './sync-quarantine.js'
+
+export type ConnectionSyncDeps = {
+  db: Kysely<Database>
+  source: SyncSource
+  clock: Clock
+  /** Events per sync call (1–500). @defaultValue 500 */
+  pageSize?: number
+  /** Called with a classification of a cursor the bank refused, before the stream starts over. */
+  isCursorExpired(error: unknown): boolean
+  isCursorInvalid(error: unknown): boolean
+  onCursorRejected?(kind: 'expired' | 'invalid', connectionId: string): Promise<void> | void
+  /** The stream's dialect, when it is first found or changes (once per stream, not per page). */
+  onDialect?(connectionId: string, dialect: SyncDialect): Promise<void> | void
+  /**
+   * Kinds of unreadable sync event whose exception has just opened: tell operations (once per kind). Called after
+   * the quarantine rows are committed with their page.
+   */
+  onQuarantineProblems?(connectionId: string, problems: SyncQuarantineIncident[]): Promise<void> | void
+}
+
+export type ConnectionSyncResult = {
+  bootstrapped: boolean
+  pagesApplied: number
+  upserted: number
+  deleted: number
+  /** Events that fit no dialect, quarantined by this run. */
+  quarantined: number
+  /** Quarantined events of earlier runs that this run settled. */
+  quarantineSettled: number
+  /** Earliest posted date the run touched; balances are re-read from there. */
+  earliestPostedDate: string | null
+}
+
+/** Another worker advanced the same stream first; this run's page was rolled back and the run stops. */
+export class ConcurrentSyncError extends Error {
+  readonly code = 'concurrent_sync'
+  constructor(connectionId: string) {
+    super(
+      `Another worker advanced the sync stream of connection ${connectionId}; this run stopped without applying its page.`,
+    )
+    this.name = 'ConcurrentSyncError'
+  }
+}
+
+/**
+ * Brings one connection's mirror up to the bank's stream: the seed's no-gap bootstrap for a new (or restarted)
+ * stream, then every page while hasMore, each page's upserts, deletes and new cursor in one transaction.
+ */
+export async function runConnectionSync(
+  deps: ConnectionSyncDeps,
+  connectionId: string,
+): Promise<ConnectionSyncResult> {
+  const result: ConnectionSyncResult = {
+    bootstrapped: false,
+    pagesApplied: 0,
+    upserted: 0,
+    deleted: 0,
+    quarantined: 0,
+    quarantineSettled: 0,
+    earliestPostedDate: null,
+  }
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const stream = await getSyncStream(deps.db, connectionId)
+    if (!stream || stream.bootstrap_state !== 'streaming' || stream.cursor === null) {
+      await bootstrap(deps, connectionId, result)
+    } else {
+      const rechecked = await recheckQuarantine(deps, connectionId, stream.cursor)
+      result.quarantineSettled += rechecked.settled
+      noteDate(result, rechecked.earliestPostedDate)
+      // Also re-raises an exception (and its alert) that a crash right after a quarantining page left unraised.
+      if (rechecked.settled > 0 || rechecked.remaining > 0) await reportQuarantine(deps, connectionId, [])
+    }
+    try {
+      await streamPages(deps, connectionId, result)
+      await recordSyncSuccess(deps.db, connectionId, deps.clock.now())
+      return result
+    } catch (error) {
+      const kind = deps.isCursorExpired(error)
+        ? 'expired'
+        : deps.isCursorInvalid(error)
+          ? 'invalid'
+          : undefined
+      if (!kind || attempt > 0) throw error
+      await deps.onCursorRejected?.(kind, connectionId)
+      await deps.db.deleteFrom('sync_streams').where('connection_id', '=', connectionId).execute()
+    }
+  }
+  throw new Error('unreachable: the second attempt either returns or throws')
+}
+
+/** Seed rule 5: save the head, backfill from the list endpoint, then stream from the head. */
+async function bootstrap(
+  deps: ConnectionSyncDeps,
+  connectionId: string,
+  result: ConnectionSyncResult,
+): Promise<void> {
+  const head = await deps.source.syncPage({ connectionId, limit: 1 })
+  await saveStreamHead(deps.db, connectionId, head.nextCursor, deps.clock.now())
+  const run = randomUUID()
+  for await (const page of deps.source.transactionPages(connectionId)) {
+    // Matching's outbox is written with the rows it concerns, so no committed change goes unmatched.
+    await deps.db.transaction().execute(async (trx) => {
+      if (!(await isStillBootstrapping(trx, connectionId, head.nextCursor)))
+        throw new ConcurrentSyncError(connectionId)
+      await upsertTransactions(
+        trx,
+        page.map((tx) => transactionToRow(tx, null, run)),
+      )
+      await enqueueMatches(
+        trx,
+        'transaction',
+        page.map((tx) => tx.id),
+      )
+    })
+    result.upserted += page.length
+    for (const tx of page) noteDate(result, tx.postedDate)
+  }
+  await deps.db.transaction().execute(async (trx) => {
+    await enqueueBackfillRemovals(trx, connectionId, run)
+    result.deleted += await deleteTransactionsNotInBackfill(trx, connectionId, run)
+    if (!(await advanceCursor(trx, connectionId, null, head.nextCursor, deps.clock.now()))) {
+      throw new ConcurrentSyncError(connectionId)
+    }
+    // The backfill listed every transaction the bank has: whatever a quarantined event meant is in the mirror.
+    result.quarantineSettled += await resolveQuarantine(trx, { connectionId }, 'backfilled', deps.clock.now())
+  })
+  result.bootstrapped = true
+  if (result.quarantineSettled > 0) await reportQuarantine(deps, connectionId, [])
+}
+
+async function streamPages(
+  deps: ConnectionSyncDeps,
+  connectionId: string,
+  result: ConnectionSyncResult,
+): Promise<void> {
+  const stream = await getSyncStream(deps.db, connectionId)
+  let cursor = stream?.cursor ?? null
+  if (cursor === null) throw new Error(`sync stream of ${connectionId} has no cursor after bootstrap`)
+  const fetchPage = (from: string) => {
+    const page = deps.source.syncPage({ connectionId, cursor: from, limit: deps.pageSize ?? 500 })
+    // Awaited in the next turn of the loop; until then a failure must not count as unhandled.
+    page.catch(() => undefined)
+    return page
+  }
+  // Seed rule 6: a retried call reuses the same cursor; it is persisted only with its applied page.
+  let next = fetchPage(cursor)
+  let dialect = parseDialect(stream?.dialect ?? null)
+  for (;;) {
+    const page = await next
+    // Read ahead while this page is written: reading persists nothing, and the page after it is applied only
+    // once this one and its cursor are committed (or dropped with the run if this one fails).
+    if (page.hasMore) next = fetchPage(page.nextCursor)
+    const plan = planSyncPage(page.events)
+    const from = cursor
+    // An event that fits no dialect does not halt the stream: it is quarantined with its page (rule 6 holds:
+    // the cursor never passes an event that is neither applied nor recorded).
+    const applied = await applySyncPage(deps.db, {
+      connectionId,
+      from,
+      next: page.nextCursor,
+      upserts: plan.upserts,
+      deletes: plan.deletes,
+      quarantine: page.unreadable.map(toQuarantined),
+      now: deps.clock.now(),
+    })
+    if (applied === null) throw new ConcurrentSyncError(connectionId)
+    if (page.unreadable.length > 0) {
+      result.quarantined += page.unreadable.length
+      await reportQuarantine(deps, connectionId, page.unreadable)
+    }
+    const found = page.dialect && newDialect(dialect, page.dialect)
+    if (found) {
+      dialect = found
+      await saveStreamDialect(deps.db, connectionId, JSON.stringify(found))
+      await deps.onDialect?.(connectionId, found)
+    }
+    // A removed or re-dated transaction changes the balance of the day it had: re-read balances from there too.
+    noteDate(result, applied.earliestPreviousPostedDate)
+    result.deleted += applied.deleted
+    result.pagesApplied++
+    result.upserted += plan.upserts.length
+    noteDate(result, plan.earliestPostedDate)
+    cursor = page.nextCursor
+    if (!page.hasMore) return
+  }
+}
+
+/**
+ * The stream's dialect if a page shows something new (first found, another kind field or casing, or the first
+ * removed event's shape); null when the page says nothing new, so a stream is logged once, not per page.
+ */
+export function newDialect(known: SyncDialect | null, seen: SyncDialect): SyncDialect | null {
+  // Another kind field or casing is another dialect: what was known of the old one's removed events is void.
+  if (!known || known.kindField !== seen.kindField || known.casing !== seen.casing) return seen
+  if (seen.removed !== null && seen.removed !== known.removed) return { ...known, removed: seen.removed }
+  return null
+}
+
+function parseDialect(stored: string | null): SyncDialect | null {
+  if (stored === null) return null
+  try {
+    return JSON.parse(stored) as SyncDialect
+  } catch {
+    return null
+  }
+}
+
+function toQuarantined(event: UnreadableSyncEvent) {
+  return {
+    eventId: event.eventId,
+    transactionId: event.transactionId,
+    problem: event.problem,
+    detail: event.detail,
+    raw: JSON.stringify(event.raw) ?? 'null',
+  }
+}
+
+/** Opens (or resolves) the exceptions of the quarantine and hands newly opened kinds to the alert hook. */
+async function reportQuarantine(
+  deps: ConnectionSyncDeps,
+  connectionId: string,
+  unreadable: readonly UnreadableSyncEvent[],
+): Promise<void> {
+  const details = new Map(unreadable.map((event) => [event.problem, event.detail]))
+  const opened = await syncQuarantineExceptions(deps.db, details, deps.clock.now())
+  if (opened.length > 0) await deps.onQuarantineProblems?.(connectionId, opened)
+}
+
+function noteDate(result: ConnectionSyncResult, date: string | null | undefined): void {
+  if (date && (result.earliestPostedDate === null || date < result.earliestPostedDate))
+    result.earliestPostedDate = date
+}
