@@ -4,7 +4,7 @@ import { camt054Advice, chooseEntry, entryAdvice } from './camt054-advice.js'
 import { parseCamt054 } from './camt054-parse.js'
 
 const payout = parseCamt054(
-  readFileSync(new URL('../../../fixtures/camt054/psp-payout.xml', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../fixtures/camt054/psp-payout.xml', import.meta.url), 'utf8'),
 )
 const line = (overrides: Partial<Parameters<typeof chooseEntry>[1]> = {}) => ({
   amount: '1441.30',
@@ -146,7 +146,7 @@ describe('entryAdvice', () => {
     expect(() => camt054Advice('<nope')).toThrow(/not well-formed/)
     expect(
       camt054Advice(
-        readFileSync(new URL('../../../fixtures/camt054/sepa-batch.xml', import.meta.url), 'utf8'),
+        readFileSync(new URL('../../fixtures/camt054/sepa-batch.xml', import.meta.url), 'utf8'),
       )(line({ amount: '1992.5', posted_date: '2026-03-02' })).fee,
     ).toBe('7.5')
   })

@@ -5,7 +5,7 @@ import { MatchingRequestError } from './matching-errors.js'
 import { looksLikeXml, parseCamt054 } from './camt054-parse.js'
 
 const fixture = (name: string) =>
-  readFileSync(new URL(`../../../fixtures/camt054/${name}`, import.meta.url), 'utf8')
+  readFileSync(new URL(`../../fixtures/camt054/${name}`, import.meta.url), 'utf8')
 
 /** A camt.054 document of `version` with the given Ntry elements. */
 const doc = (entries: string, version = '08') =>

@@ -44,7 +44,7 @@ beforeAll(async () => {
     clock,
     config: env,
     logger: createLogger({ level: 'silent', destination: process.stderr }),
-    reconcile,
+    matching: reconcile,
   } as unknown as SidecarContext
   app = express()
   app.use(assignRequestId)

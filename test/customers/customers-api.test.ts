@@ -30,7 +30,7 @@ beforeAll(async () => {
     store: { db: database.db, pool: database.pool },
     clock,
     logger: createLogger({ level: 'silent', destination: process.stderr }),
-    reconcile: { requestRun: async (reason: string) => void runs.push(reason) },
+    matching: { requestRun: async (reason: string) => void runs.push(reason) },
   } as unknown as SidecarContext
   app = express()
   app.use(assignRequestId)

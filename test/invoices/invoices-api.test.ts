@@ -29,7 +29,7 @@ beforeAll(async () => {
     store: { db: database.db, pool: database.pool },
     clock,
     logger: createLogger({ level: 'silent', destination: process.stderr }),
-    reconcile: { invoicesChanged: (ids: readonly string[]) => void changed.push(...ids) },
+    matching: { invoicesChanged: (ids: readonly string[]) => void changed.push(...ids) },
   } as unknown as SidecarContext
   // The same pieces as the sidecar's /api mount (src/sidecar/http-app.ts).
   app = express()
