@@ -229,7 +229,7 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     )
     await browser.context.clearCookies()
     const page = await browser.context.newPage()
-    await page.goto(`${sidecar.url}/dashboard/exceptions?type=unmatched_payment`)
+    await page.goto(`${sidecar.url}/dashboard/exceptions?type=unmatched_payment&transaction=${payment.id}`)
     await page.fill('input[name="token"]', clerk.body.token)
     await page.click('#signin-form button[type="submit"]')
     const row = `#exceptions tr[data-key="${key}"]`
@@ -277,7 +277,7 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     )
     await browser.context.clearCookies()
     const page = await browser.context.newPage()
-    await page.goto(`${sidecar.url}/dashboard/exceptions?type=unmatched_payment`)
+    await page.goto(`${sidecar.url}/dashboard/exceptions?type=unmatched_payment&transaction=${payout.id}`)
     await page.fill('input[name="token"]', clerk.body.token)
     await page.click('#signin-form button[type="submit"]')
     const row = `#exceptions tr[data-key="${key}"]`
@@ -329,7 +329,7 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
         }),
       ]),
     )
-    await page.goto(`${sidecar.url}/dashboard/exceptions?type=unmatched_payment`)
+    await page.goto(`${sidecar.url}/dashboard/exceptions?type=unmatched_payment&transaction=${payout.id}`)
     expect(await page.$(row)).toBeNull()
   }, 60_000)
 

@@ -83,7 +83,11 @@ export function dashboardRoutes(context: SidecarContext): Router {
     page('exceptions', async (req, actor) => ({
       title: 'Exceptions',
       body: renderExceptions(
-        await loadExceptions(context, { type: text(req.query.type), after: text(req.query.after) }),
+        await loadExceptions(context, {
+          type: text(req.query.type),
+          after: text(req.query.after),
+          transaction: text(req.query.transaction),
+        }),
         { canAct: clerk(actor) },
       ),
     })),

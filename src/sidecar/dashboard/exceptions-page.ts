@@ -27,6 +27,7 @@ export const EXCEPTION_TYPES = [
 ] as const
 
 const PAGE_SIZE = 50
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Open invoices offered as choices in the manual-match fields. */
 const CHOICES = 500
 
@@ -38,6 +39,8 @@ export type ExceptionsData = {
   rows: MatchExceptionRow[]
   next: string | null
   counts: Map<string, number>
+  /** Only this bank line's exceptions, when set. */
+  transactionId: string | undefined
   transactions: Map<string, MatchTransactionRow>
   invoices: Map<string, { number: string; customerName: string | null; amountOpen: string; currency: string }>
   choices: Invoice[]
@@ -47,13 +50,15 @@ export type ExceptionsData = {
 
 export async function loadExceptions(
   context: SidecarContext,
-  query: { type?: string; after?: string },
+  query: { type?: string; after?: string; transaction?: string },
 ): Promise<ExceptionsData> {
   const { db } = context.store
   const type = EXCEPTION_TYPES.find((t) => t === query.type)
+  // One bank line's exceptions (linked from elsewhere); anything but a UUID is ignored, not an error page.
+  const transactionId = query.transaction && UUID.test(query.transaction) ? query.transaction : undefined
   const invoices = createInvoices(context)
   const [found, counts, open, partial, waiting, active] = await Promise.all([
-    listExceptions(db, { type, state: 'open' }, query.after ?? null, PAGE_SIZE + 1),
+    listExceptions(db, { type, transactionId, state: 'open' }, query.after ?? null, PAGE_SIZE + 1),
     db
       .selectFrom('match_exceptions')
       .select((eb) => ['type', eb.fn.countAll<string>().as('count')])
@@ -75,6 +80,7 @@ export async function loadExceptions(
   return {
     now: context.clock.now(),
     type,
+    transactionId,
     after: query.after,
     rows,
     next: found.length > PAGE_SIZE ? rows.at(-1)!.key : null,
@@ -230,7 +236,11 @@ function renderDispositions(data: ExceptionsData, back: string, canAct: boolean)
 /** `canAct`: the viewer may accept, reject and match (clerk and above); a viewer sees no forms. */
 export function renderExceptions(data: ExceptionsData, options: { canAct: boolean }): SafeHtml {
   const total = [...data.counts.values()].reduce((sum, n) => sum + n, 0)
-  const back = `/dashboard/exceptions${data.type ? `?type=${data.type}` : ''}`
+  const backQuery = new URLSearchParams({
+    ...(data.type ? { type: data.type } : {}),
+    ...(data.transactionId ? { transaction: data.transactionId } : {}),
+  }).toString()
+  const back = `/dashboard/exceptions${backQuery ? `?${backQuery}` : ''}`
   const filters = html`<p class="filters">
     <a href="/dashboard/exceptions" ${data.type ? '' : html` aria-current="true"`}>all (${total})</a
     >${EXCEPTION_TYPES.map(
@@ -278,7 +288,11 @@ export function renderExceptions(data: ExceptionsData, options: { canAct: boolea
     data.next &&
     html`<p>
       <a
-        href="/dashboard/exceptions?${new URLSearchParams({ ...(data.type ? { type: data.type } : {}), after: data.next }).toString()}"
+        href="/dashboard/exceptions?${new URLSearchParams({
+          ...(data.type ? { type: data.type } : {}),
+          ...(data.transactionId ? { transaction: data.transactionId } : {}),
+          after: data.next,
+        }).toString()}"
         >Next page →</a
       >
     </p>`
