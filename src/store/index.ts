@@ -170,6 +170,7 @@ export {
   loadInvoicesByNumberKeys,
   loadManualMatches,
   loadMatchTransactions,
+  loadInvoicesNamingCustomers,
   loadOpenInvoicesOfCustomers,
   loadRejectedSuggestions,
   saveInvoiceStates,

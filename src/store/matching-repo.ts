@@ -75,6 +75,24 @@ export async function loadOpenInvoicesOfCustomers(
     .execute()
 }
 
+/**
+ * One invoice (any status, void too) per way invoices without a customer of the master data write a customer's
+ * name, for names among `nameKeys`: the customer directory knows a payer by every invoice's name, paid or not, so
+ * recognising a payer must not depend on which of its invoices a closed set happens to hold.
+ */
+export async function loadInvoicesNamingCustomers(
+  db: Kysely<Database>,
+  nameKeys: readonly string[],
+): Promise<InvoiceRow[]> {
+  if (nameKeys.length === 0) return []
+  const { rows } = await sql<InvoiceRow>`
+    select distinct on (customer_name, customer_aliases) * from invoices
+    where customer_id is null and customer_keys && ${[...nameKeys]}::text[]
+    order by customer_name, customer_aliases, id
+  `.execute(db)
+  return rows
+}
+
 /** The invoices these transactions were last seen naming, allocated to, or manually matched with. */
 export async function invoicesHeldByTransactions(
   db: Kysely<Database>,

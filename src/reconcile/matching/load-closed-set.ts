@@ -21,6 +21,7 @@ import {
   loadCustomersForMatching,
   loadInvoicesById,
   loadInvoicesByNumberKeys,
+  loadInvoicesNamingCustomers,
   loadManualMatches,
   loadMatchTransactions,
   loadOpenInvoicesOfCustomers,
@@ -185,9 +186,8 @@ class Walk {
     const touching = await transactionsTouchingInvoices(this.db, {
       ids: rows.map((row) => row.id),
       matchKeys: [...new Set(rows.flatMap((row) => row.match_keys))],
-      payerKeys: [
-        ...new Set(rows.filter((row) => row.voided_at === null).flatMap((row) => this.invoicePayerKeys(row))),
-      ],
+      // A void invoice's customer name still makes its payers known customers.
+      payerKeys: [...new Set(rows.flatMap((row) => this.invoicePayerKeys(row)))],
     })
     // Customer credit on account may pay these invoices.
     const credited = await transactionsWithCreditFor(this.db, [
@@ -213,10 +213,13 @@ class Walk {
     const named = await loadInvoicesByNumberKeys(db, allKeys)
     this.addToIndex(named)
     const payers = loaded.flatMap((item) => item.payer)
+    const payerNames = [...new Set(payers.filter((key) => key.startsWith('n:')).map((key) => key.slice(2)))]
+    // Who the payer is must not depend on which of its invoices the seeds reached (rule 9).
+    this.addToIndex(await loadInvoicesNamingCustomers(db, payerNames))
     await this.addCustomers({
       // A number equal to a customer's id is that customer's number: load such customers too.
       ids: [...new Set([...named.flatMap((row) => row.customer_id ?? []), ...allKeys])],
-      nameKeys: payers.filter((key) => key.startsWith('n:')).map((key) => key.slice(2)),
+      nameKeys: payerNames,
       accountTails: payers.filter((key) => key.startsWith('t:')).map((key) => key.slice(2)),
       linkKeys: payers.filter((key) => key.startsWith('l')).map((key) => key.slice(key.indexOf(':') + 1)),
     })
