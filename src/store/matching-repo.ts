@@ -207,18 +207,22 @@ export type TransactionReferencesWrite = {
   payerKeys: string[]
 }
 
-/** Transactions whose payer keys share one of `keys` (a customer changed, or an outflow may return them). */
+/**
+ * Transactions whose payer keys share one of `keys` (a customer changed, or an outflow may return them), of
+ * exactly `amount`, or with `orMore` of at least `amount` (an outflow may return part of them).
+ */
 export async function transactionsOfPayers(
   db: Kysely<Database>,
   keys: readonly string[],
-  options: { amount?: string } = {},
+  options: { amount?: string; orMore?: boolean } = {},
 ): Promise<string[]> {
   if (keys.length === 0) return []
+  const compare = options.orMore ? sql`>=` : sql`=`
   const { rows } = await sql<{ id: string }>`
     select r.transaction_id::text as id from transaction_references r
     ${options.amount === undefined ? sql`` : sql`join transactions t on t.id = r.transaction_id`}
     where r.payer_keys && ${[...keys]}::text[]
-    ${options.amount === undefined ? sql`` : sql`and t.amount = ${options.amount}::numeric`}
+    ${options.amount === undefined ? sql`` : sql`and t.amount ${compare} ${options.amount}::numeric`}
   `.execute(db)
   return rows.map((row) => row.id)
 }

@@ -3,7 +3,13 @@ import { publishAppEvent } from '../../src/app-events/index.js'
 import { createCustomers } from '../../src/customers/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import { runCli } from '../../src/cli/index.js'
-import { createMatchingService, dryRunMatching, matchConfig } from '../../src/reconcile/index.js'
+import {
+  createMatchingService,
+  dryRunMatching,
+  matchConfig,
+  unaccountedPayments,
+} from '../../src/reconcile/index.js'
+import { loadPaymentAccounting } from '../../src/store/index.js'
 import { rfCheckDigits } from '../../src/reconcile/matcher/index.js'
 import type { Actor } from '../../src/users/index.js'
 import { testIo } from '../cli/test-io.js'
@@ -120,6 +126,50 @@ describe('evidence through the store pipeline', () => {
     await service.rejectSuggestion(key, CLERK)
     expect(await store.state('inv-1')).toMatchObject({ status: 'paid' })
     expect(await store.exception(key)).toMatchObject({ resolution: 'rejected' })
+  })
+
+  it('takes a partial return off the invoice it names, keeps every amount accounted for, and undoes it on reject', async () => {
+    await store.invoice({ id: 'inv-1', number: 'INV-8', amount: '250' })
+    const paid = await store.pay({ amount: '250', paymentReference: 'INV-8', postedDate: '2026-03-01' })
+    await store.run()
+    store.clock.advance(60)
+    const back = await store.pay({
+      amount: '-100',
+      description: 'RETURN MD06 INV-8',
+      postedDate: '2026-03-05',
+    })
+    await store.run()
+    expect(await store.state('inv-1')).toMatchObject({
+      status: 'partially_paid',
+      amount_paid: '150',
+      amount_open: '100',
+    })
+    const key = `payment_returned:${back}:${paid}`
+    expect(await store.exception(key)).toMatchObject({ invoice_ids: ['inv-1'], amount: '100' })
+    expect((await store.allocations()).map((row) => [row.transaction_id, row.amount])).toEqual([
+      [paid, '150'],
+    ])
+    expect(unaccountedPayments(await loadPaymentAccounting(store.db))).toEqual([])
+
+    await service.rejectSuggestion(key, CLERK)
+    expect(await store.state('inv-1')).toMatchObject({ status: 'paid', amount_paid: '250' })
+    expect(unaccountedPayments(await loadPaymentAccounting(store.db))).toEqual([])
+  })
+
+  it('reaches the payment a partial return quotes, and without an invoice to reopen asks a person', async () => {
+    const paid = await store.pay({ amount: '400', paymentReference: 'ACME-778812', postedDate: '2026-03-01' })
+    await store.run()
+    store.clock.advance(60)
+    const back = await store.pay({
+      amount: '-40',
+      description: 'CHARGEBACK ACME-778812',
+      postedDate: '2026-03-05',
+    })
+    await store.run()
+    expect((await store.openExceptions()).map((row) => row.key).sort()).toEqual(
+      [`ambiguous_reference:${back}:`, `unmatched_payment:${paid}:`].sort(),
+    )
+    expect(unaccountedPayments(await loadPaymentAccounting(store.db))).toEqual([])
   })
 
   it('suggests the invoice that replaced a void one', async () => {

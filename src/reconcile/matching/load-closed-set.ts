@@ -263,7 +263,8 @@ class Walk {
           if (base) nameKeys.add(base)
         }
       } else if (outflow && (named.length > 0 || returnSignals(transaction).length > 0)) {
-        // The inflows it may return: the same payer, or quoting their reference, for the same amount.
+        // The inflows it may return: the same payer for the same amount, or quoting their reference for the same
+        // amount or more (a partial return). Those whose invoices it names are reached through the invoices.
         outcome = 'return'
         const returned = { amount: String(transaction.amount).replace(/^-/, '') }
         transactionIds.push(...(await transactionsOfPayers(db, payer, returned)))
@@ -271,7 +272,7 @@ class Walk {
           ...(await transactionsOfPayers(
             db,
             keys.map((key) => `q:${key}`),
-            returned,
+            { ...returned, orMore: true },
           )),
         )
       }
