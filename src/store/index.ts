@@ -175,6 +175,7 @@ export {
   loadRejectedSuggestions,
   saveInvoiceStates,
   saveTransactionReferences,
+  returnsOfPayments,
   transactionsOfPayers,
   transactionsTouchingInvoices,
   transferLegTransactions,

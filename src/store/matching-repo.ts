@@ -227,6 +227,20 @@ export async function transactionsOfPayers(
   return rows.map((row) => row.id)
 }
 
+/** Outflows read as possible returns whose payer is one of `payerKeys` or whose text holds one of `quotedKeys`. */
+export async function returnsOfPayments(
+  db: Kysely<Database>,
+  keys: { payerKeys: readonly string[]; quotedKeys: readonly string[] },
+): Promise<string[]> {
+  if (keys.payerKeys.length === 0 && keys.quotedKeys.length === 0) return []
+  const { rows } = await sql<{ id: string }>`
+    select transaction_id::text as id from transaction_references
+    where outcome = 'return'
+      and (payer_keys && ${[...keys.payerKeys]}::text[] or candidate_keys && ${[...keys.quotedKeys]}::text[])
+  `.execute(db)
+  return rows.map((row) => row.id)
+}
+
 export async function saveTransactionReferences(
   db: Kysely<Database>,
   rows: readonly TransactionReferencesWrite[],

@@ -121,7 +121,7 @@ async function perform(action: Step, payments: string[], extraInvoices: string[]
           .executeTakeFirstOrThrow()
         await store.pay({
           amount: `-${action.amount ?? paid.amount}`,
-          currency: paid.currency,
+          currency: paid.currency ?? undefined,
           description: `${action.wording} ${paid.payment_reference ?? ''}`,
           counterpartyName: 'Acme Corp',
         })

@@ -172,6 +172,45 @@ describe('evidence through the store pipeline', () => {
     expect(unaccountedPayments(await loadPaymentAccounting(store.db))).toEqual([])
   })
 
+  it.each([
+    ['a whole return to the same payer', 'RETURN AM04', '-250', 'open'],
+    ['a partial return naming the invoice', 'RETURN MD06 INV-8', '-50', 'partially_paid'],
+    ['a partial chargeback quoting the payment', 'CHARGEBACK ACME-778812', '-50', 'partially_paid'],
+  ])('finds %s whichever of the two arrives first (rule 9)', async (_label, description, amount, status) => {
+    const outcomes = []
+    for (const outflowFirst of [false, true]) {
+      await store.reset()
+      await store.invoice({ id: 'inv-1', number: 'INV-8', amount: '250' })
+      const inflow = () =>
+        store.pay({
+          id: '00000000-0000-4000-8000-0000000000f1',
+          amount: '250',
+          paymentReference: description.includes('ACME') ? 'ACME-778812' : 'INV-8',
+          counterpartyName: 'Acme',
+          postedDate: '2026-03-01',
+        })
+      const outflow = () =>
+        store.pay({
+          id: '00000000-0000-4000-8000-0000000000f2',
+          amount,
+          description,
+          counterpartyName: 'Acme',
+          postedDate: '2026-03-05',
+        })
+      for (const write of outflowFirst ? [outflow, inflow] : [inflow, outflow]) {
+        await write()
+        await store.run()
+      }
+      const allocations = (await store.allocations()).map(({ id: _id, ...rest }) => rest)
+      outcomes.push({ allocations, exceptions: await store.openExceptions() })
+    }
+    expect(outcomes[1]).toEqual(outcomes[0])
+    if (!description.includes('ACME')) expect(await store.state('inv-1')).toMatchObject({ status })
+    expect(outcomes[0]?.exceptions.map((row) => row.type)).toContain(
+      description.includes('ACME') ? 'ambiguous_reference' : 'payment_returned',
+    )
+  })
+
   it('suggests the invoice that replaced a void one', async () => {
     await customers().upsert({ id: 'cus_1', name: 'Acme' })
     await store.invoice({ id: 'old', number: 'INV-90', amount: '330', customerId: 'cus_1' })

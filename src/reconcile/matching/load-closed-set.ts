@@ -26,6 +26,7 @@ import {
   loadMatchTransactions,
   loadOpenInvoicesOfCustomers,
   loadRejectedSuggestions,
+  returnsOfPayments,
   transactionsOfPayers,
   transactionsTouchingInvoices,
   transactionsWithCreditFor,
@@ -287,6 +288,16 @@ class Walk {
         transferLeg: leg,
       })
     }
+    // Outflows seen before the inflow they return (the same payer, or quoting its reference): rule 9.
+    const inflows = [...set.transactions.values()].filter((entry) => ids.includes(entry.transaction.id))
+    transactionIds.push(
+      ...(await returnsOfPayments(db, {
+        payerKeys: inflows.flatMap((entry) => (entry.matchable ? payerKeys(entry.transaction) : [])),
+        quotedKeys: inflows.flatMap((entry) =>
+          entry.matchable ? quotedKeys(entry.transaction).map((key) => key.slice(2)) : [],
+        ),
+      })),
+    )
     for (const id of creditCustomers) customerIds.add(id)
     const open = await loadOpenInvoicesOfCustomers(db, { ids: [...customerIds], nameKeys: [...nameKeys] })
     this.addToIndex(open)
