@@ -232,6 +232,7 @@ class Walk {
     const transactionIds: string[] = []
     const customerIds = new Set<string>()
     const nameKeys = new Set<string>()
+    const returnKeys = { payerKeys: [] as string[], quotedKeys: [] as string[] }
     for (const { transaction, keys, payer } of loaded) {
       const phase = transactionPhase(transaction)
       const amount = toUnits(transaction.amount)
@@ -244,6 +245,8 @@ class Walk {
       invoiceIds.push(...named)
       let outcome: ReferenceOutcome = leg ? 'transfer_leg' : phase === 'inactive' ? 'inactive' : 'outflow'
       if (matchable) {
+        returnKeys.payerKeys.push(...payer)
+        returnKeys.quotedKeys.push(...quotedKeys(transaction).map((key) => key.slice(2)))
         const invoices = named.map((id) => set.index.get(id) as MatchInvoice)
         const total = invoices.reduce((sum, invoice) => sum + invoiceUnits(invoice), 0n)
         const exact = invoices.length > 0 && total === amount && invoices.every((invoice) => !invoice.void)
@@ -289,15 +292,7 @@ class Walk {
       })
     }
     // Outflows seen before the inflow they return (the same payer, or quoting its reference): rule 9.
-    const inflows = [...set.transactions.values()].filter((entry) => ids.includes(entry.transaction.id))
-    transactionIds.push(
-      ...(await returnsOfPayments(db, {
-        payerKeys: inflows.flatMap((entry) => (entry.matchable ? payerKeys(entry.transaction) : [])),
-        quotedKeys: inflows.flatMap((entry) =>
-          entry.matchable ? quotedKeys(entry.transaction).map((key) => key.slice(2)) : [],
-        ),
-      })),
-    )
+    transactionIds.push(...(await returnsOfPayments(db, returnKeys)))
     for (const id of creditCustomers) customerIds.add(id)
     const open = await loadOpenInvoicesOfCustomers(db, { ids: [...customerIds], nameKeys: [...nameKeys] })
     this.addToIndex(open)
