@@ -227,16 +227,22 @@ export async function transactionsOfPayers(
   return rows.map((row) => row.id)
 }
 
-/** Outflows read as possible returns whose payer is one of `payerKeys` or whose text holds one of `quotedKeys`. */
+/**
+ * Outflows that may return these payments: read as possible returns, of a payer among `payerKeys` or with a text
+ * holding one of `quotedKeys`; and those an open `payment_returned` says returned one of `paymentIds`.
+ */
 export async function returnsOfPayments(
   db: Kysely<Database>,
-  keys: { payerKeys: readonly string[]; quotedKeys: readonly string[] },
+  keys: { paymentIds: readonly string[]; payerKeys: readonly string[]; quotedKeys: readonly string[] },
 ): Promise<string[]> {
-  if (keys.payerKeys.length === 0 && keys.quotedKeys.length === 0) return []
+  if (keys.paymentIds.length === 0) return []
   const { rows } = await sql<{ id: string }>`
     select transaction_id::text as id from transaction_references
     where outcome = 'return'
       and (payer_keys && ${[...keys.payerKeys]}::text[] or candidate_keys && ${[...keys.quotedKeys]}::text[])
+    union select transaction_id::text from match_exceptions
+    where type = 'payment_returned' and resolved_at is null
+      and split_part(key, ':', 3) = any(${[...keys.paymentIds]}::text[])
   `.execute(db)
   return rows.map((row) => row.id)
 }

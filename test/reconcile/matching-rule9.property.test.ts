@@ -51,12 +51,16 @@ const paymentArb = (index: number, invoices: number) =>
       mangle: fc.integer({ min: 0, max: MANGLE.length - 1 }),
       counterparty: fc.constantFrom(...CUSTOMERS),
       status: fc.constantFrom('posted', 'posted', 'pending'),
+      // Some payments go back out: an outflow with return wording that may name invoices (whole or partial returns).
+      back: fc.constantFrom(null, null, null, 'RETURN MD06', 'CHARGEBACK'),
     })
-    .map(({ amount, named, mangle, counterparty, status }) => ({
+    .map(({ amount, named, mangle, counterparty, status, back }) => ({
       kind: 'payment' as const,
       id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-      amount,
-      reference: named.length === 0 ? null : named.map((n) => MANGLE[mangle]!(100 + n)).join(' '),
+      amount: back ? `-${amount}` : amount,
+      reference:
+        [back, ...named.map((n) => MANGLE[mangle]!(100 + n))].filter((part) => part !== null).join(' ') ||
+        null,
       counterparty,
       status,
     }))

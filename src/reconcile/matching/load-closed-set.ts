@@ -291,8 +291,9 @@ class Walk {
         transferLeg: leg,
       })
     }
-    // Outflows seen before the inflow they return (the same payer, or quoting its reference): rule 9.
-    transactionIds.push(...(await returnsOfPayments(db, returnKeys)))
+    // Outflows seen before the inflow they return (the same payer, or quoting its reference), and those that
+    // returned one of these transactions, removed or changed since: rule 9.
+    transactionIds.push(...(await returnsOfPayments(db, { paymentIds: [...ids], ...returnKeys })))
     for (const id of creditCustomers) customerIds.add(id)
     const open = await loadOpenInvoicesOfCustomers(db, { ids: [...customerIds], nameKeys: [...nameKeys] })
     this.addToIndex(open)
