@@ -229,7 +229,8 @@ export async function transactionsOfPayers(
 
 /**
  * Outflows that may return these payments: read as possible returns, of a payer among `payerKeys` or with a text
- * holding one of `quotedKeys`; and those an open `payment_returned` says returned one of `paymentIds`.
+ * holding one of `quotedKeys`; and, by the open `payment_returned` exceptions, the outflows that returned one of
+ * `paymentIds` and the inflows one of them (an outflow) returned.
  */
 export async function returnsOfPayments(
   db: Kysely<Database>,
@@ -243,6 +244,9 @@ export async function returnsOfPayments(
     union select transaction_id::text from match_exceptions
     where type = 'payment_returned' and resolved_at is null
       and split_part(key, ':', 3) = any(${[...keys.paymentIds]}::text[])
+    union select split_part(key, ':', 3) from match_exceptions
+    where type = 'payment_returned' and resolved_at is null
+      and transaction_id::text = any(${[...keys.paymentIds]}::text[])
   `.execute(db)
   return rows.map((row) => row.id)
 }

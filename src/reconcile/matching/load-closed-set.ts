@@ -244,6 +244,7 @@ class Walk {
       const named = referencedInvoiceIds(references)
       invoiceIds.push(...named)
       let outcome: ReferenceOutcome = leg ? 'transfer_leg' : phase === 'inactive' ? 'inactive' : 'outflow'
+      const namedCustomerKeys: string[] = []
       if (matchable) {
         returnKeys.payerKeys.push(...payer)
         returnKeys.quotedKeys.push(...quotedKeys(transaction).map((key) => key.slice(2)))
@@ -262,6 +263,11 @@ class Walk {
           for (const invoice of invoices) {
             if (invoice.customerId) customerIds.add(invoice.customerId)
             else if (invoice.customerName) nameKeys.add(normalizeName(invoice.customerName))
+            // A new invoice of a named invoice's customer may change the outcome (the amount fits it): reach it.
+            const customer = invoice.customerId ? this.customers.get(invoice.customerId) : undefined
+            if (customer) namedCustomerKeys.push(...customer.row.name_keys.map((key) => `n:${key}`))
+            else if (!invoice.customerId && invoice.customerName)
+              namedCustomerKeys.push(`n:${normalizeName(invoice.customerName)}`)
           }
           const base = payerKey(transaction.counterpartyName)
           if (base) nameKeys.add(base)
@@ -284,15 +290,19 @@ class Walk {
         transaction,
         candidateKeys: keys,
         payerKey: payerKey(transaction.counterpartyName),
-        payerKeys: matchable ? [...payer, ...quotedKeys(transaction)] : outcome === 'return' ? payer : [],
+        payerKeys: matchable
+          ? [...new Set([...payer, ...quotedKeys(transaction), ...namedCustomerKeys])]
+          : outcome === 'return'
+            ? payer
+            : [],
         references,
         outcome,
         matchable,
         transferLeg: leg,
       })
     }
-    // Outflows seen before the inflow they return (the same payer, or quoting its reference), and those that
-    // returned one of these transactions, removed or changed since: rule 9.
+    // Outflows seen before the inflow they return (the same payer, or quoting its reference), and the two sides of
+    // the returns these transactions are part of, removed or changed since: rule 9.
     transactionIds.push(...(await returnsOfPayments(db, { paymentIds: [...ids], ...returnKeys })))
     for (const id of creditCustomers) customerIds.add(id)
     const open = await loadOpenInvoicesOfCustomers(db, { ids: [...customerIds], nameKeys: [...nameKeys] })
