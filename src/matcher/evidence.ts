@@ -123,9 +123,8 @@ export function payerEvidence(
     }
   }
   if (payer.customers.includes(customerKey)) return { code: 'payer_ambiguous', points: 0, text: payer.text }
-  if (payer.customers.length > 1) return null
-  // A payment for another known customer's invoice: a third party paying (explained by the exact amount) or a
-  // mistyped number that happens to be someone else's (never applied).
+  // A payment for another known customer's invoice (whichever of its customers the payer is): a third party
+  // paying (explained by the exact amount) or a mistyped number that happens to be someone else's (never applied).
   return {
     code: 'conflict_other_customer',
     points: 0,

@@ -41,4 +41,41 @@ describe('findReferences', () => {
       outcome: 'none',
     })
   })
+
+  describe('a Norwegian KID whose mod-11 check digit is `-`', () => {
+    const kids = new InvoiceIndex([
+      invoice('k', 'F-9010', { paymentReference: '1203458-' }),
+      invoice('l', 'F-9011', { paymentReference: '1203461' }),
+    ])
+
+    it('is read in free text, unlabelled, as the issued reference with valid check digits', () => {
+      expect(findReferences(kids, { accountId: 'x', description: 'Betaling 1203458- takk' })).toMatchObject({
+        outcome: 'named',
+        hits: [
+          {
+            invoiceIds: ['k'],
+            reference: '1203458-',
+            kind: 'issued',
+            scheme: 'no_kid',
+            checkDigits: 'valid',
+          },
+        ],
+      })
+    })
+
+    it('is not its body alone, nor a `-` joining the digits to more', () => {
+      for (const description of ['Betaling 1203458 takk', 'Betaling 1203458-2024']) {
+        expect(findReferences(kids, { accountId: 'x', description })).toEqual({ outcome: 'none' })
+      }
+    })
+
+    it('labelled with a digit for its `-`, or a `-` for its digit, is a typo of it', () => {
+      expect(findReferences(kids, { accountId: 'x', paymentReference: 'KID 12034587' })).toMatchObject({
+        hits: [{ invoiceIds: ['k'], kind: 'issued', checkDigits: 'invalid', scheme: 'no_kid' }],
+      })
+      expect(findReferences(kids, { accountId: 'x', paymentReference: 'KID 120346-' })).toMatchObject({
+        hits: [{ invoiceIds: ['l'], reference: '120346-', checkDigits: 'invalid' }],
+      })
+    })
+  })
 })

@@ -1,8 +1,14 @@
 import { validSchemes, type ReferenceScheme } from './check-digits.js'
 import { dateSpans, overlaps, type Span } from './date-spans.js'
 import type { InvoiceIndex } from './invoice-index.js'
-import { compactReference, numberParts, type NumberParts } from './invoice-number.js'
-import { typoVariants } from './match-keys.js'
+import {
+  compactIssuedReference,
+  compactReference,
+  kidDashAt,
+  numberParts,
+  type NumberParts,
+} from './invoice-number.js'
+import { referenceTypos } from './match-keys.js'
 import { normalizeReference, type ReferencePart } from './normalize-reference.js'
 import {
   INVOICE_WORDS,
@@ -382,23 +388,29 @@ class FieldScan {
       for (let end = to; end > from; end--) {
         const start = (tokens[from] as Token).start
         const stop = (tokens[end - 1] as Token).end
-        if (digits ? this.index.hasIssuedDigitsLength(length) : this.index.hasIssuedLength(length)) {
+        // A KID's mod-11 check digit `-` right after its digits is part of it.
+        const dash = isDigitToken(tokens[end - 1] as Token) && kidDashAt(this.text, stop)
+        const known = digits ? this.index.hasIssuedDigitsLength(length) : this.index.hasIssuedLength(length)
+        if (known || (dash && this.index.hasIssuedLength(length + 1))) {
           // One run of digits is its own compact form.
           const compact =
             end === from + 1 && isDigitToken(tokens[from] as Token)
               ? this.text.slice(start, stop)
               : compactReference(this.text.slice(start, stop))
-          const found = this.index.withIssuedReference(compact)
+          const withDash = dash ? this.index.withIssuedReference(`${compact}-`) : []
+          const found = withDash.length > 0 ? withDash : this.index.withIssuedReference(compact)
           if (found.length > 0) {
             for (let index = from; index < end; index++) taken[index] = true
-            this.issuedHit(found, compact, start, stop)
+            if (withDash.length > 0) this.issuedHit(found, `${compact}-`, start, stop + 1)
+            else this.issuedHit(found, compact, start, stop)
             from = end - 1
             break
           }
-          const typo = end === to && this.labelledStructured(tokens, from) ? this.typoOf(compact) : null
+          const written = dash ? `${compact}-` : compact
+          const typo = end === to && this.labelledStructured(tokens, from) ? this.typoOf(written) : null
           if (typo) {
             for (let index = from; index < end; index++) taken[index] = true
-            this.hit(typo.invoices, start, stop, {
+            this.hit(typo.invoices, start, dash ? stop + 1 : stop, {
               via: 'issued',
               kind: 'issued',
               scheme: typo.scheme,
@@ -444,15 +456,17 @@ class FieldScan {
    * digits swapped, when `compact` itself passes no check. Only worth trying for lengths some invoice carries.
    */
   typoOf(compact: string): { invoices: readonly MatchInvoice[]; scheme: ReferenceScheme | null } | null {
-    if (!/^\d{4,27}$/.test(compact) || validSchemes(compact).length > 0) return null
-    if (!this.index.hasIssuedLength(compact.length)) return null
+    if (!/^\d{4,27}-?$/.test(compact) || validSchemes(compact).length > 0) return null
+    // A KID's `-` may be dropped or added: its typos are one character longer or shorter.
+    const lengths = [compact.length - 1, compact.length, compact.length + 1]
+    if (!lengths.some((length) => this.index.hasIssuedLength(length))) return null
     const found = new Map<string, MatchInvoice>()
-    for (const variant of typoVariants(compact)) {
+    for (const variant of referenceTypos(compact)) {
       for (const invoice of this.index.withIssuedReference(variant)) found.set(invoice.id, invoice)
     }
     if (found.size === 0) return null
     const invoices = [...found.values()]
-    const scheme = validSchemes(compactReference(invoices[0]?.paymentReference ?? ''))[0] ?? null
+    const scheme = validSchemes(compactIssuedReference(invoices[0]?.paymentReference ?? ''))[0] ?? null
     return { invoices, scheme }
   }
 

@@ -1,5 +1,5 @@
 import { CustomerDirectory, customerKeyOf, type CustomerKey } from './customer-directory.js'
-import { compactReference, numberParts } from './invoice-number.js'
+import { compactIssuedReference, compactReference, numberParts } from './invoice-number.js'
 import { TokenTrie, type TrieMatch } from './token-trie.js'
 import type { MatchCustomer, MatchInvoice } from './types.js'
 
@@ -78,7 +78,7 @@ export class InvoiceIndex {
     }
     add(this.byCompactNumber, compactReference(invoice.number), invoice)
     if (invoice.paymentReference) {
-      const issued = compactReference(invoice.paymentReference)
+      const issued = compactIssuedReference(invoice.paymentReference)
       add(this.byIssued, issued, invoice)
       count(this.issuedLengths, issued.length, 1)
       if (isDigits(issued)) count(this.issuedDigitLengths, issued.length, 1)
@@ -107,7 +107,7 @@ export class InvoiceIndex {
     }
     drop(this.byCompactNumber, compactReference(old.number), invoiceId)
     if (old.paymentReference) {
-      const issued = compactReference(old.paymentReference)
+      const issued = compactIssuedReference(old.paymentReference)
       drop(this.byIssued, issued, invoiceId)
       count(this.issuedLengths, issued.length, -1)
       if (isDigits(issued)) count(this.issuedDigitLengths, issued.length, -1)
@@ -154,7 +154,7 @@ export class InvoiceIndex {
     return this.byCompactNumber.get(compact) ?? []
   }
 
-  /** Invoices whose printed payment reference is exactly this one (compact: letters and digits, upper case). */
+  /** Invoices whose printed payment reference is exactly this one (`compactIssuedReference`). */
   withIssuedReference(compact: string): readonly MatchInvoice[] {
     return this.byIssued.get(compact) ?? []
   }

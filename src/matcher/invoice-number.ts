@@ -41,3 +41,17 @@ export function numberParts(number: string): NumberParts {
 export function compactReference(reference: string): string {
   return reference.toUpperCase().replace(/[^0-9A-Z]/g, '')
 }
+
+/**
+ * An issued payment reference compared letter by letter, keeping a Norwegian KID's mod-11 check digit `-` (for
+ * 10) after its digits: `4000900101-` is not the same reference as its body `4000900101`.
+ */
+export function compactIssuedReference(reference: string): string {
+  const compact = compactReference(reference)
+  return /^\d+$/.test(compact) && /\d\s*-\s*$/.test(reference) ? `${compact}-` : compact
+}
+
+/** Whether a `-` at `at` ends a KID's digits (a mod-11 check digit), not joining them to a next letter or digit. */
+export function kidDashAt(text: string, at: number): boolean {
+  return text.charCodeAt(at) === 45 && !/[0-9A-Za-z]/.test(text.charAt(at + 1))
+}

@@ -34,3 +34,16 @@ export function typoVariants(digits: string): string[] {
   }
   return [...variants]
 }
+
+/**
+ * The typos of a national reference as `compactIssuedReference` writes it: `typoVariants`, and for a KID the check
+ * digit confused with the mod-11 `-` (a digit for `-`, `-` for a digit, `-` dropped).
+ */
+export function referenceTypos(compact: string): string[] {
+  if (compact.endsWith('-')) {
+    const body = compact.slice(0, -1)
+    const checkDigits = Array.from({ length: 10 }, (_, digit) => `${body}${digit}`)
+    return [...typoVariants(body).map((variant) => `${variant}-`), ...checkDigits]
+  }
+  return [...typoVariants(compact), `${compact.slice(0, -1)}-`, `${compact}-`]
+}

@@ -1,13 +1,13 @@
 import { Allocator } from './allocate.js'
+import { raiseReturn, takeBackPartialReturns } from './apply-returns.js'
 import type { Payment } from './payment.js'
 import { latestVersions, transactionPhase, type TransactionPhase } from './canonical-order.js'
 import { DEFAULT_MATCH_CONFIG, type MatchConfig } from './config.js'
-import { reasonsOf } from './evidence.js'
 import { findReferences, referencedInvoiceIds, type TransactionReferences } from './find-references.js'
 import { InvoiceIndex } from './invoice-index.js'
 import { InvoiceLedger } from './invoice-ledger.js'
 import { MatchContext } from './match-context.js'
-import { formatUnits, toUnits } from './money.js'
+import { toUnits } from './money.js'
 import { allocateByPayer } from './payer-decision.js'
 import { allocateByReference } from './reference-decision.js'
 import { applyCredits, disposedUnits, withoutDisposed } from './dispositions.js'
@@ -181,25 +181,19 @@ export function matchPayments(input: MatchPaymentsInput): MatchPaymentsResult {
           index,
           rejected,
         })
+  // A whole return: the inflow allocates nothing. A partial one is taken off its allocation afterwards.
+  const whole = returns.length > 0 ? returns.filter((item) => !item.partial) : returns
   const returned: ReadonlySet<string> =
-    returns.length > 0 ? new Set(returns.map((item) => item.inflowTransactionId)) : NOTHING_RETURNED
+    whole.length > 0 ? new Set(whole.map((item) => item.inflowTransactionId)) : NOTHING_RETURNED
   for (const item of returns) {
-    const outflow = outflows.find(
-      (transaction) => transaction.id === item.outflowTransactionId,
-    ) as MatchTransaction
-    allocator.raise(
-      'payment_returned',
-      { transaction: outflow, amount: -toUnits(outflow.amount), phase: transactionPhase(outflow) },
-      {
-        invoiceIds: item.invoiceIds.filter((id) => ledgers.has(id)),
-        amount: formatUnits(-toUnits(outflow.amount)),
-        reasons: reasonsOf(item.evidence),
-        evidence: item.evidence,
-      },
-    )
-    // The key names the returned inflow too: rejecting it (undo) records that pair.
-    const raised = allocator.exceptions[allocator.exceptions.length - 1] as MatchException
-    raised.key = `payment_returned:${item.outflowTransactionId}:${item.inflowTransactionId}`
+    const outflow = outflows.find((transaction) => transaction.id === item.outflowTransactionId)
+    if (outflow && !item.partial)
+      raiseReturn(
+        allocator,
+        outflow,
+        item,
+        item.invoiceIds.filter((id) => ledgers.has(id)),
+      )
   }
   const unreferenced: Payment[] = []
   for (const phase of PHASES) {
@@ -221,6 +215,7 @@ export function matchPayments(input: MatchPaymentsInput): MatchPaymentsResult {
     }
   }
   for (const payment of unreferenced) allocateByPayer(context, payment, [])
+  if (returns.length > 0) takeBackPartialReturns(allocator, ledgers, outflows, returns)
   if (dispositions.length > 0) {
     const credited = activeOf(input.transactions).inflows
     applyCredits(allocator, ledgers, new Map(credited.map((p) => [p.transaction.id, p])), dispositions)

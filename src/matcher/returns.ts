@@ -106,11 +106,34 @@ export type ReturnInput = {
   rejected: ReadonlySet<string>
 }
 
+type Inflow = ReturnInput['inflows'][number]
+
+/** The earlier inflows of the outflow's currency it may return, latest first. */
+function earlierInflows(
+  input: ReturnInput,
+  outflow: MatchTransaction,
+  returned: ReadonlySet<string>,
+  fits: (amount: bigint) => boolean,
+): Inflow[] {
+  return input.inflows
+    .filter(
+      ({ transaction }) =>
+        !returned.has(transaction.id) &&
+        transaction.currency === outflow.currency &&
+        fits(toUnits(transaction.amount)) &&
+        (transaction.postedDate ?? '') <= (outflow.postedDate ?? '\uffff') &&
+        !input.rejected.has(suggestionKey(outflow.id, [transaction.id])),
+    )
+    .reverse()
+}
+
 /**
  * Rule 5 of issue 15: an outflow that returns an earlier inflow of the same amount and currency. It does when it
  * names an invoice the inflow named; or when it comes from the same payer (account or name) or quotes the inflow's
- * reference, and says it is a return (a reason code or the word). The latest earlier inflow is the one returned; an
- * inflow is returned once; a return a person rejected is not made again.
+ * reference, and says it is a return (a reason code or the word). Failing that, an outflow for less that says it is
+ * a return and names an invoice the inflow paid or quotes the inflow's reference returns part of it (`partial`).
+ * The latest earlier inflow is the one returned; an inflow is returned once; a return a person rejected is not made
+ * again.
  */
 export function findReturns(input: ReturnInput): PaymentReturn[] {
   const returns: PaymentReturn[] = []
@@ -120,62 +143,134 @@ export function findReturns(input: ReturnInput): PaymentReturn[] {
     const signals = returnSignals(outflow)
     const named = new Set(referencedInvoiceIds(findReferences(input.index, outflow)))
     if (named.size === 0 && signals.length === 0) continue
-    const candidates = input.inflows
-      .filter(
-        ({ transaction }) =>
-          !returned.has(transaction.id) &&
-          transaction.currency === outflow.currency &&
-          toUnits(transaction.amount) === amount &&
-          (transaction.postedDate ?? '') <= (outflow.postedDate ?? '\uffff') &&
-          !input.rejected.has(suggestionKey(outflow.id, [transaction.id])),
-      )
-      .reverse()
-    for (const inflow of candidates) {
-      const shared = inflow.invoiceIds.filter((id) => named.has(id))
-      const why: Evidence[] = []
-      if (shared.length > 0) {
-        const numbers = shared.map((id) => input.index.get(id)?.number ?? id).join(', ')
-        why.push({
-          code: 'return_names_invoice',
-          points: 0,
-          text: `the outflow names invoice ${numbers}, which the payment named`,
-        })
-      } else if (signals.length > 0) {
-        const payer = samePayer(outflow, inflow.transaction)
-        const quoted = quotes(outflow, inflow.transaction)
-        if (payer) why.push({ code: 'return_same_payer', points: 0, text: `it goes back to ${payer}` })
-        else if (quoted)
-          why.push({
-            code: 'return_quotes_payment',
-            points: 0,
-            text: `it quotes the payment’s reference ${quoted}`,
-          })
-        else continue
-      } else {
-        continue
-      }
-      returned.add(inflow.transaction.id)
-      returns.push({
-        outflowTransactionId: outflow.id,
-        inflowTransactionId: inflow.transaction.id,
-        invoiceIds: inflow.invoiceIds,
-        evidence: [
-          {
-            code: 'return',
-            points: 0,
-            text: `${formatUnits(amount)} ${outflow.currency} went back out${outflow.postedDate ? ` on ${outflow.postedDate}` : ''}: it returns the payment received${inflow.transaction.postedDate ? ` on ${inflow.transaction.postedDate}` : ''} (${inflow.transaction.id})`,
-          },
-          ...why,
-          ...signals,
-          {
-            code: 'return_reopens',
-            points: 0,
-            text: 'the payment’s allocations are reversed and its invoices open again',
-          },
-        ],
-      })
-      break
-    }
+    const whole = wholeReturn(input, outflow, amount, signals, named, returned)
+    const found =
+      whole ?? (signals.length > 0 ? partialReturn(input, outflow, amount, signals, named, returned) : null)
+    if (!found) continue
+    returned.add(found.inflowTransactionId)
+    returns.push(found)
   }
   return returns
+}
+
+/** A return of the whole inflow (same amount). */
+function wholeReturn(
+  input: ReturnInput,
+  outflow: MatchTransaction,
+  amount: bigint,
+  signals: readonly Evidence[],
+  named: ReadonlySet<string>,
+  returned: ReadonlySet<string>,
+): PaymentReturn | null {
+  for (const inflow of earlierInflows(input, outflow, returned, (units) => units === amount)) {
+    const shared = inflow.invoiceIds.filter((id) => named.has(id))
+    const why: Evidence[] = []
+    if (shared.length > 0) {
+      const numbers = shared.map((id) => input.index.get(id)?.number ?? id).join(', ')
+      why.push({
+        code: 'return_names_invoice',
+        points: 0,
+        text: `the outflow names invoice ${numbers}, which the payment named`,
+      })
+    } else if (signals.length > 0) {
+      const payer = samePayer(outflow, inflow.transaction)
+      const quoted = quotes(outflow, inflow.transaction)
+      if (payer) why.push({ code: 'return_same_payer', points: 0, text: `it goes back to ${payer}` })
+      else if (quoted)
+        why.push({
+          code: 'return_quotes_payment',
+          points: 0,
+          text: `it quotes the payment’s reference ${quoted}`,
+        })
+      else continue
+    } else {
+      continue
+    }
+    return {
+      outflowTransactionId: outflow.id,
+      inflowTransactionId: inflow.transaction.id,
+      invoiceIds: inflow.invoiceIds,
+      amount: formatUnits(amount),
+      partial: false,
+      target: null,
+      evidence: [
+        returnEvidence(outflow, inflow, amount, 'it returns the payment received'),
+        ...why,
+        ...signals,
+        {
+          code: 'return_reopens',
+          points: 0,
+          text: 'the payment’s allocations are reversed and its invoices open again',
+        },
+      ],
+    }
+  }
+  return null
+}
+
+function returnEvidence(outflow: MatchTransaction, inflow: Inflow, amount: bigint, what: string): Evidence {
+  return {
+    code: 'return',
+    points: 0,
+    text: `${formatUnits(amount)} ${outflow.currency} went back out${outflow.postedDate ? ` on ${outflow.postedDate}` : ''}: ${what}${inflow.transaction.postedDate ? ` on ${inflow.transaction.postedDate}` : ''} (${inflow.transaction.id})`,
+  }
+}
+
+/**
+ * A return of part of an inflow: the outflow says it is a return and names an invoice the inflow paid or quotes
+ * the inflow's reference. It reopens the invoice it names among the inflow's, or the inflow's only invoice; when
+ * it does not say which of several, `target` is null: a person decides, nothing is reversed.
+ */
+function partialReturn(
+  input: ReturnInput,
+  outflow: MatchTransaction,
+  amount: bigint,
+  signals: readonly Evidence[],
+  named: ReadonlySet<string>,
+  returned: ReadonlySet<string>,
+): PaymentReturn | null {
+  for (const inflow of earlierInflows(input, outflow, returned, (units) => units > amount)) {
+    const shared = inflow.invoiceIds.filter((id) => named.has(id))
+    const quoted = quotes(outflow, inflow.transaction)
+    if (shared.length === 0 && !quoted) continue
+    const number = (id: string) => input.index.get(id)?.number ?? id
+    const why: Evidence =
+      shared.length > 0
+        ? {
+            code: 'return_names_invoice',
+            points: 0,
+            text: `the outflow names invoice ${shared.map(number).join(', ')}, which the payment named`,
+          }
+        : { code: 'return_quotes_payment', points: 0, text: `it quotes the payment’s reference ${quoted}` }
+    const target =
+      shared.length === 1
+        ? (shared[0] as string)
+        : shared.length === 0 && inflow.invoiceIds.length === 1
+          ? (inflow.invoiceIds[0] as string)
+          : null
+    const partial: Evidence = {
+      code: 'return_partial',
+      points: 0,
+      text: `it is less than the ${formatUnits(toUnits(inflow.transaction.amount))} received: ${
+        target
+          ? `${formatUnits(amount)} of what the payment paid invoice ${number(target)} is reversed and open again`
+          : `the payment paid ${inflow.invoiceIds.length === 0 ? 'no invoice' : `invoices ${inflow.invoiceIds.map(number).join(', ')}`} and the return does not say which it reverses, so nothing is reversed`
+      }`,
+    }
+    return {
+      outflowTransactionId: outflow.id,
+      inflowTransactionId: inflow.transaction.id,
+      invoiceIds: target ? [target] : inflow.invoiceIds,
+      amount: formatUnits(amount),
+      partial: true,
+      target,
+      evidence: [
+        returnEvidence(outflow, inflow, amount, 'part of the payment received'),
+        why,
+        ...signals,
+        partial,
+      ],
+    }
+  }
+  return null
 }

@@ -226,12 +226,21 @@ export type MatchException = {
   evidence: Evidence[]
 }
 
-/** An outflow that returns (charges back) an earlier inflow: the inflow's allocations are reversed. */
+/**
+ * An outflow that returns (charges back) an earlier inflow: the inflow's allocations are reversed. A partial return
+ * (less than the inflow) takes its amount off what the inflow paid the invoice it returns.
+ */
 export type PaymentReturn = {
   outflowTransactionId: string
   inflowTransactionId: string
-  /** The invoices the returned inflow had paid. */
+  /** The invoices the returned inflow had paid; for a partial return, the one it reopens (or the candidates). */
   invoiceIds: string[]
+  /** What went back out, a decimal string. */
+  amount: string
+  /** Less than the inflow: only `amount` of it is returned. */
+  partial: boolean
+  /** A partial return: the invoice it reopens; null when the return does not say which (nothing is reversed). */
+  target: string | null
   evidence: Evidence[]
 }
 

@@ -145,9 +145,9 @@ describe('entryAdvice', () => {
   it('parses the document at once, and chooses its entry once the bank line is known', () => {
     expect(() => camt054Advice('<nope')).toThrow(/not well-formed/)
     expect(
-      camt054Advice(
-        readFileSync(new URL('../../fixtures/camt054/sepa-batch.xml', import.meta.url), 'utf8'),
-      )(line({ amount: '1992.5', posted_date: '2026-03-02' })).fee,
+      camt054Advice(readFileSync(new URL('../../fixtures/camt054/sepa-batch.xml', import.meta.url), 'utf8'))(
+        line({ amount: '1992.5', posted_date: '2026-03-02' }),
+      ).fee,
     ).toBe('7.5')
   })
 })

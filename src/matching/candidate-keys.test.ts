@@ -33,6 +33,16 @@ describe('candidateKeys', () => {
     expect(keys).toEqual(expect.arrayContaining(['A 1', 'B 2', 'C 3']))
   })
 
+  it('holds what a labelled KID with a mistaken `-` check digit may have meant, as invoices store it', () => {
+    const keys = (paymentReference: string) =>
+      candidateKeys({ paymentReference, customerReference: null, description: null, rawDescription: null })
+    // 1203458- is issued (stored as 1203458): a digit written for its `-`.
+    expect(keys('KID 12034587')).toContain('1203458')
+    // 1203461 is issued: a `-` written for its check digit, and a wrong body digit before a `-`.
+    expect(keys('KID 120346-')).toContain('1203461')
+    expect(keys('KID 1203468-')).toContain('1203458')
+  })
+
   it('never joins tokens of two fields', () => {
     const keys = candidateKeys({
       paymentReference: 'INV',

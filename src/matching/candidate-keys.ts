@@ -1,11 +1,13 @@
 import {
   accountTail,
   isValidOgm,
+  kidDashAt,
   nameKey,
   normalizeName,
   normalizeReference,
   parseMaskedAccount,
   REFERENCE_FIELDS,
+  referenceTypos,
   rfCheckDigits,
   STRUCTURED_LABELS,
   tokenKey,
@@ -69,18 +71,23 @@ export function candidateKeys(
         keys.add(raw[start] as string)
         let run = raw[start] as string
         if (!isDigits(run)) continue
+        let last = start
         for (let end = start + 1; end < raw.length && isDigits(raw[end] as string); end++) {
           run += raw[end]
           keys.add(run)
+          last = end
         }
+        // A KID's mod-11 check digit `-` after the digits is part of what is checked.
+        const written = kidDashAt(text, part.tokens[last]?.end ?? text.length) ? `${run}-` : run
         const before = part.tokens[start - 1]?.text
         if (
           before !== undefined &&
           STRUCTURED_LABELS.has(before) &&
           run.length >= 4 &&
-          validSchemes(run).length === 0
+          validSchemes(written).length === 0
         ) {
-          for (const variant of typoVariants(run)) keys.add(variant)
+          // Invoices are stored under their reference's letters and digits: a KID's `-` is not among them.
+          for (const variant of referenceTypos(written)) keys.add(variant.replace('-', ''))
         }
       }
     }

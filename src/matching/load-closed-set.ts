@@ -21,10 +21,12 @@ import {
   loadCustomersForMatching,
   loadInvoicesById,
   loadInvoicesByNumberKeys,
+  loadInvoicesNamingCustomers,
   loadManualMatches,
   loadMatchTransactions,
   loadOpenInvoicesOfCustomers,
   loadRejectedSuggestions,
+  returnsOfPayments,
   transactionsOfPayers,
   transactionsTouchingInvoices,
   transactionsWithCreditFor,
@@ -185,9 +187,8 @@ class Walk {
     const touching = await transactionsTouchingInvoices(this.db, {
       ids: rows.map((row) => row.id),
       matchKeys: [...new Set(rows.flatMap((row) => row.match_keys))],
-      payerKeys: [
-        ...new Set(rows.filter((row) => row.voided_at === null).flatMap((row) => this.invoicePayerKeys(row))),
-      ],
+      // A void invoice's customer name still makes its payers known customers.
+      payerKeys: [...new Set(rows.flatMap((row) => this.invoicePayerKeys(row)))],
     })
     // Customer credit on account may pay these invoices.
     const credited = await transactionsWithCreditFor(this.db, [
@@ -213,10 +214,13 @@ class Walk {
     const named = await loadInvoicesByNumberKeys(db, allKeys)
     this.addToIndex(named)
     const payers = loaded.flatMap((item) => item.payer)
+    const payerNames = [...new Set(payers.filter((key) => key.startsWith('n:')).map((key) => key.slice(2)))]
+    // Who the payer is must not depend on which of its invoices the seeds reached (rule 9).
+    this.addToIndex(await loadInvoicesNamingCustomers(db, payerNames))
     await this.addCustomers({
       // A number equal to a customer's id is that customer's number: load such customers too.
       ids: [...new Set([...named.flatMap((row) => row.customer_id ?? []), ...allKeys])],
-      nameKeys: payers.filter((key) => key.startsWith('n:')).map((key) => key.slice(2)),
+      nameKeys: payerNames,
       accountTails: payers.filter((key) => key.startsWith('t:')).map((key) => key.slice(2)),
       linkKeys: payers.filter((key) => key.startsWith('l')).map((key) => key.slice(key.indexOf(':') + 1)),
     })
@@ -228,6 +232,7 @@ class Walk {
     const transactionIds: string[] = []
     const customerIds = new Set<string>()
     const nameKeys = new Set<string>()
+    const returnKeys = { payerKeys: [] as string[], quotedKeys: [] as string[] }
     for (const { transaction, keys, payer } of loaded) {
       const phase = transactionPhase(transaction)
       const amount = toUnits(transaction.amount)
@@ -239,7 +244,10 @@ class Walk {
       const named = referencedInvoiceIds(references)
       invoiceIds.push(...named)
       let outcome: ReferenceOutcome = leg ? 'transfer_leg' : phase === 'inactive' ? 'inactive' : 'outflow'
+      const namedCustomerKeys: string[] = []
       if (matchable) {
+        returnKeys.payerKeys.push(...payer)
+        returnKeys.quotedKeys.push(...quotedKeys(transaction).map((key) => key.slice(2)))
         const invoices = named.map((id) => set.index.get(id) as MatchInvoice)
         const total = invoices.reduce((sum, invoice) => sum + invoiceUnits(invoice), 0n)
         const exact = invoices.length > 0 && total === amount && invoices.every((invoice) => !invoice.void)
@@ -255,12 +263,18 @@ class Walk {
           for (const invoice of invoices) {
             if (invoice.customerId) customerIds.add(invoice.customerId)
             else if (invoice.customerName) nameKeys.add(normalizeName(invoice.customerName))
+            // A new invoice of a named invoice's customer may change the outcome (the amount fits it): reach it.
+            const customer = invoice.customerId ? this.customers.get(invoice.customerId) : undefined
+            if (customer) namedCustomerKeys.push(...customer.row.name_keys.map((key) => `n:${key}`))
+            else if (!invoice.customerId && invoice.customerName)
+              namedCustomerKeys.push(`n:${normalizeName(invoice.customerName)}`)
           }
           const base = payerKey(transaction.counterpartyName)
           if (base) nameKeys.add(base)
         }
       } else if (outflow && (named.length > 0 || returnSignals(transaction).length > 0)) {
-        // The inflows it may return: the same payer, or quoting their reference, for the same amount.
+        // The inflows it may return: the same payer for the same amount, or quoting their reference for the same
+        // amount or more (a partial return). Those whose invoices it names are reached through the invoices.
         outcome = 'return'
         const returned = { amount: String(transaction.amount).replace(/^-/, '') }
         transactionIds.push(...(await transactionsOfPayers(db, payer, returned)))
@@ -268,7 +282,7 @@ class Walk {
           ...(await transactionsOfPayers(
             db,
             keys.map((key) => `q:${key}`),
-            returned,
+            { ...returned, orMore: true },
           )),
         )
       }
@@ -276,13 +290,20 @@ class Walk {
         transaction,
         candidateKeys: keys,
         payerKey: payerKey(transaction.counterpartyName),
-        payerKeys: matchable ? [...payer, ...quotedKeys(transaction)] : outcome === 'return' ? payer : [],
+        payerKeys: matchable
+          ? [...new Set([...payer, ...quotedKeys(transaction), ...namedCustomerKeys])]
+          : outcome === 'return'
+            ? payer
+            : [],
         references,
         outcome,
         matchable,
         transferLeg: leg,
       })
     }
+    // Outflows seen before the inflow they return (the same payer, or quoting its reference), and the two sides of
+    // the returns these transactions are part of, removed or changed since: rule 9.
+    transactionIds.push(...(await returnsOfPayments(db, { paymentIds: [...ids], ...returnKeys })))
     for (const id of creditCustomers) customerIds.add(id)
     const open = await loadOpenInvoicesOfCustomers(db, { ids: [...customerIds], nameKeys: [...nameKeys] })
     this.addToIndex(open)

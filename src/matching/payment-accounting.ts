@@ -22,7 +22,8 @@ function add(map: Map<string, Decimal>, key: string | null, amount: string | nul
 /**
  * Issue 16's invariant: every payment's amount is exactly allocated (a person's or the engine's allocations,
  * customer credit aside), disposed of (written off, clearing, refunded, on account, ignored) or held by open
- * exceptions; a returned payment is accounted for by its open return. Customer credit applied to invoices never
+ * exceptions; a returned payment is accounted for by its open return, a partly returned one by that part and the
+ * rest. Customer credit applied to invoices never
  * exceeds what was kept on account. Returns the payments that break it (none when the books add up).
  */
 export function unaccountedPayments(rows: PaymentAccountingRows): UnaccountedPayment[] {
@@ -31,7 +32,7 @@ export function unaccountedPayments(rows: PaymentAccountingRows): UnaccountedPay
   const disposed = new Map<string, Decimal>()
   const onAccount = new Map<string, Decimal>()
   const held = new Map<string, Decimal>()
-  const returned = new Set<string>()
+  const returned = new Map<string, Decimal>()
   for (const row of rows.allocations) {
     add(row.rule === 'credit' ? credited : allocated, row.transaction_id, row.amount)
   }
@@ -41,8 +42,8 @@ export function unaccountedPayments(rows: PaymentAccountingRows): UnaccountedPay
   }
   for (const row of rows.exceptions) {
     if (HOLDING_EXCEPTION_TYPES.has(row.type)) add(held, row.transaction_id, row.amount)
-    // payment_returned:<outflow>:<returned inflow>
-    if (row.type === 'payment_returned') returned.add(row.key.split(':')[2] ?? '')
+    // payment_returned:<outflow>:<returned inflow>, for what went back out (all of it, or part)
+    if (row.type === 'payment_returned') add(returned, row.key.split(':')[2] ?? '', row.amount)
   }
   const zero = new Decimal(0)
   return rows.payments.flatMap((payment) => {
@@ -51,10 +52,11 @@ export function unaccountedPayments(rows: PaymentAccountingRows): UnaccountedPay
       disposed: disposed.get(payment.id) ?? zero,
       inExceptions: held.get(payment.id) ?? zero,
     }
-    const isReturned = returned.has(payment.id)
+    const back = returned.get(payment.id) ?? zero
+    const isReturned = back.greaterThanOrEqualTo(payment.amount)
     const total = isReturned
       ? new Decimal(payment.amount)
-      : parts.allocated.plus(parts.disposed).plus(parts.inExceptions)
+      : parts.allocated.plus(parts.disposed).plus(parts.inExceptions).plus(back)
     const overdrawn = Decimal.max(
       (credited.get(payment.id) ?? zero).minus(onAccount.get(payment.id) ?? zero),
       0,

@@ -75,6 +75,24 @@ export async function loadOpenInvoicesOfCustomers(
     .execute()
 }
 
+/**
+ * One invoice (any status, void too) per way invoices without a customer of the master data write a customer's
+ * name, for names among `nameKeys`: the customer directory knows a payer by every invoice's name, paid or not, so
+ * recognising a payer must not depend on which of its invoices a closed set happens to hold.
+ */
+export async function loadInvoicesNamingCustomers(
+  db: Kysely<Database>,
+  nameKeys: readonly string[],
+): Promise<InvoiceRow[]> {
+  if (nameKeys.length === 0) return []
+  const { rows } = await sql<InvoiceRow>`
+    select distinct on (customer_name, customer_aliases) * from invoices
+    where customer_id is null and customer_keys && ${[...nameKeys]}::text[]
+    order by customer_name, customer_aliases, id
+  `.execute(db)
+  return rows
+}
+
 /** The invoices these transactions were last seen naming, allocated to, or manually matched with. */
 export async function invoicesHeldByTransactions(
   db: Kysely<Database>,
@@ -189,18 +207,46 @@ export type TransactionReferencesWrite = {
   payerKeys: string[]
 }
 
-/** Transactions whose payer keys share one of `keys` (a customer changed, or an outflow may return them). */
+/**
+ * Transactions whose payer keys share one of `keys` (a customer changed, or an outflow may return them), of
+ * exactly `amount`, or with `orMore` of at least `amount` (an outflow may return part of them).
+ */
 export async function transactionsOfPayers(
   db: Kysely<Database>,
   keys: readonly string[],
-  options: { amount?: string } = {},
+  options: { amount?: string; orMore?: boolean } = {},
 ): Promise<string[]> {
   if (keys.length === 0) return []
+  const compare = options.orMore ? sql`>=` : sql`=`
   const { rows } = await sql<{ id: string }>`
     select r.transaction_id::text as id from transaction_references r
     ${options.amount === undefined ? sql`` : sql`join transactions t on t.id = r.transaction_id`}
     where r.payer_keys && ${[...keys]}::text[]
-    ${options.amount === undefined ? sql`` : sql`and t.amount = ${options.amount}::numeric`}
+    ${options.amount === undefined ? sql`` : sql`and t.amount ${compare} ${options.amount}::numeric`}
+  `.execute(db)
+  return rows.map((row) => row.id)
+}
+
+/**
+ * Outflows that may return these payments: read as possible returns, of a payer among `payerKeys` or with a text
+ * holding one of `quotedKeys`; and, by the open `payment_returned` exceptions, the outflows that returned one of
+ * `paymentIds` and the inflows one of them (an outflow) returned.
+ */
+export async function returnsOfPayments(
+  db: Kysely<Database>,
+  keys: { paymentIds: readonly string[]; payerKeys: readonly string[]; quotedKeys: readonly string[] },
+): Promise<string[]> {
+  if (keys.paymentIds.length === 0) return []
+  const { rows } = await sql<{ id: string }>`
+    select transaction_id::text as id from transaction_references
+    where outcome = 'return'
+      and (payer_keys && ${[...keys.payerKeys]}::text[] or candidate_keys && ${[...keys.quotedKeys]}::text[])
+    union select transaction_id::text from match_exceptions
+    where type = 'payment_returned' and resolved_at is null
+      and split_part(key, ':', 3) = any(${[...keys.paymentIds]}::text[])
+    union select split_part(key, ':', 3) from match_exceptions
+    where type = 'payment_returned' and resolved_at is null
+      and transaction_id::text = any(${[...keys.paymentIds]}::text[])
   `.execute(db)
   return rows.map((row) => row.id)
 }

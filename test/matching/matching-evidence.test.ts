@@ -3,9 +3,9 @@ import { publishAppEvent } from '../../src/app-events/index.js'
 import { createCustomers } from '../../src/customers/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import { runCli } from '../../src/cli/index.js'
-import { createMatchingService, dryRunMatching } from '../../src/matching/index.js'
-import { matchConfig } from '../../src/matcher/index.js'
-import { rfCheckDigits } from '../../src/matcher/index.js'
+import { createMatchingService, dryRunMatching, unaccountedPayments } from '../../src/matching/index.js'
+import { matchConfig, rfCheckDigits } from '../../src/matcher/index.js'
+import { loadPaymentAccounting } from '../../src/store/index.js'
 import type { Actor } from '../../src/users/index.js'
 import { testIo } from '../cli/test-io.js'
 import { TEST_DATABASE_URL } from '../support/test-database.js'
@@ -121,6 +121,89 @@ describe('evidence through the store pipeline', () => {
     await service.rejectSuggestion(key, CLERK)
     expect(await store.state('inv-1')).toMatchObject({ status: 'paid' })
     expect(await store.exception(key)).toMatchObject({ resolution: 'rejected' })
+  })
+
+  it('takes a partial return off the invoice it names, keeps every amount accounted for, and undoes it on reject', async () => {
+    await store.invoice({ id: 'inv-1', number: 'INV-8', amount: '250' })
+    const paid = await store.pay({ amount: '250', paymentReference: 'INV-8', postedDate: '2026-03-01' })
+    await store.run()
+    store.clock.advance(60)
+    const back = await store.pay({
+      amount: '-100',
+      description: 'RETURN MD06 INV-8',
+      postedDate: '2026-03-05',
+    })
+    await store.run()
+    expect(await store.state('inv-1')).toMatchObject({
+      status: 'partially_paid',
+      amount_paid: '150',
+      amount_open: '100',
+    })
+    const key = `payment_returned:${back}:${paid}`
+    expect(await store.exception(key)).toMatchObject({ invoice_ids: ['inv-1'], amount: '100' })
+    expect((await store.allocations()).map((row) => [row.transaction_id, row.amount])).toEqual([
+      [paid, '150'],
+    ])
+    expect(unaccountedPayments(await loadPaymentAccounting(store.db))).toEqual([])
+
+    await service.rejectSuggestion(key, CLERK)
+    expect(await store.state('inv-1')).toMatchObject({ status: 'paid', amount_paid: '250' })
+    expect(unaccountedPayments(await loadPaymentAccounting(store.db))).toEqual([])
+  })
+
+  it('reaches the payment a partial return quotes, and without an invoice to reopen asks a person', async () => {
+    const paid = await store.pay({ amount: '400', paymentReference: 'ACME-778812', postedDate: '2026-03-01' })
+    await store.run()
+    store.clock.advance(60)
+    const back = await store.pay({
+      amount: '-40',
+      description: 'CHARGEBACK ACME-778812',
+      postedDate: '2026-03-05',
+    })
+    await store.run()
+    expect((await store.openExceptions()).map((row) => row.key).sort()).toEqual(
+      [`ambiguous_reference:${back}:`, `unmatched_payment:${paid}:`].sort(),
+    )
+    expect(unaccountedPayments(await loadPaymentAccounting(store.db))).toEqual([])
+  })
+
+  it.each([
+    ['a whole return to the same payer', 'RETURN AM04', '-250', 'open'],
+    ['a partial return naming the invoice', 'RETURN MD06 INV-8', '-50', 'partially_paid'],
+    ['a partial chargeback quoting the payment', 'CHARGEBACK ACME-778812', '-50', 'partially_paid'],
+  ])('finds %s whichever of the two arrives first (rule 9)', async (_label, description, amount, status) => {
+    const outcomes = []
+    for (const outflowFirst of [false, true]) {
+      await store.reset()
+      await store.invoice({ id: 'inv-1', number: 'INV-8', amount: '250' })
+      const inflow = () =>
+        store.pay({
+          id: '00000000-0000-4000-8000-0000000000f1',
+          amount: '250',
+          paymentReference: description.includes('ACME') ? 'ACME-778812' : 'INV-8',
+          counterpartyName: 'Acme',
+          postedDate: '2026-03-01',
+        })
+      const outflow = () =>
+        store.pay({
+          id: '00000000-0000-4000-8000-0000000000f2',
+          amount,
+          description,
+          counterpartyName: 'Acme',
+          postedDate: '2026-03-05',
+        })
+      for (const write of outflowFirst ? [outflow, inflow] : [inflow, outflow]) {
+        await write()
+        await store.run()
+      }
+      const allocations = (await store.allocations()).map(({ id: _id, ...rest }) => rest)
+      outcomes.push({ allocations, exceptions: await store.openExceptions() })
+    }
+    expect(outcomes[1]).toEqual(outcomes[0])
+    if (!description.includes('ACME')) expect(await store.state('inv-1')).toMatchObject({ status })
+    expect(outcomes[0]?.exceptions.map((row) => row.type)).toContain(
+      description.includes('ACME') ? 'ambiguous_reference' : 'payment_returned',
+    )
   })
 
   it('suggests the invoice that replaced a void one', async () => {

@@ -51,12 +51,16 @@ const paymentArb = (index: number, invoices: number) =>
       mangle: fc.integer({ min: 0, max: MANGLE.length - 1 }),
       counterparty: fc.constantFrom(...CUSTOMERS),
       status: fc.constantFrom('posted', 'posted', 'pending'),
+      // Some payments go back out: an outflow with return wording that may name invoices (whole or partial returns).
+      back: fc.constantFrom(null, null, null, 'RETURN MD06', 'CHARGEBACK'),
     })
-    .map(({ amount, named, mangle, counterparty, status }) => ({
+    .map(({ amount, named, mangle, counterparty, status, back }) => ({
       kind: 'payment' as const,
       id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-      amount,
-      reference: named.length === 0 ? null : named.map((n) => MANGLE[mangle]!(100 + n)).join(' '),
+      amount: back ? `-${amount}` : amount,
+      reference:
+        [back, ...named.map((n) => MANGLE[mangle]!(100 + n))].filter((part) => part !== null).join(' ') ||
+        null,
       counterparty,
       status,
     }))
@@ -137,9 +141,60 @@ function reorderings(changes: readonly Change[]) {
     })
 }
 
+describe('rule 9: the case seed 781800497 shrank to', () => {
+  // A Globex payment naming Acme Ltd's INV-101 (20) and the customerless INV-102 (80) for 40. Globex is known
+  // only by an invoice another payment paid in full: the payer must be recognised whether or not that invoice is
+  // among the changes of a run, and the payment, naming another customer's invoice for an amount that does not
+  // fit, is never applied.
+  const changes: Change[] = [
+    { kind: 'invoice', id: 'inv-0', number: 100, amount: '100', customer: 'Globex' },
+    { kind: 'invoice', id: 'inv-1', number: 101, amount: '20', customer: 'Acme Ltd' },
+    { kind: 'invoice', id: 'inv-2', number: 102, amount: '80', customer: null },
+    {
+      kind: 'payment',
+      id: '00000000-0000-4000-8000-000000000000',
+      amount: '40',
+      reference: 'INV-101 INV-102',
+      counterparty: 'Globex',
+      status: 'posted',
+    },
+    {
+      kind: 'payment',
+      id: '00000000-0000-4000-8000-000000000002',
+      amount: '145',
+      reference: 'INV-100',
+      counterparty: null,
+      status: 'posted',
+    },
+  ]
+  const [inv0, inv1, inv2, named, overpaying] = changes as [Change, Change, Change, Change, Change]
+
+  it.each([
+    ['all at once', [inv0, inv1, inv2, named, overpaying], []],
+    ['INV-101 last, after a run', [inv0, overpaying, named, inv2, inv1], [3]],
+    ['payments first', [overpaying, named, inv0, inv2, inv1], []],
+  ] as const)('%s: suggests INV-101 and INV-102, applies nothing', async (_label, sequence, runs) => {
+    const result = await outcome(sequence, new Set(runs))
+    expect(result.allocations.filter((item) => item.transaction_id === named.id)).toEqual([])
+    expect(result.exceptions.filter((item) => item.transaction_id === named.id)).toEqual([
+      {
+        key: `suggested_match:${named.id}:inv-1,inv-2`,
+        type: 'suggested_match',
+        transaction_id: named.id,
+        invoice_ids: ['inv-1', 'inv-2'],
+      },
+    ])
+    const reasons = (await store.exception(`suggested_match:${named.id}:inv-1,inv-2`))?.details
+    expect(JSON.stringify(reasons)).toContain('conflict_other_customer')
+  })
+})
+
+// A fresh seed each run explores new worlds; RULE9_SEED=<seed> replays one (a failure names its seed).
+const SEED = Number(process.env.RULE9_SEED ?? Math.floor(Math.random() * 2 ** 31))
+
 describe('rule 9 over the store pipeline', () => {
   it('gives identical allocations, invoice states and exceptions for the same changes in any order, any number of times', async () => {
-    await fc.assert(
+    const details = await fc.check(
       fc.asyncProperty(
         worldArb.chain((changes) =>
           fc.tuple(fc.constant(changes), reorderings(changes), reorderings(changes)),
@@ -158,9 +213,15 @@ describe('rule 9 over the store pipeline', () => {
           }
         },
       ),
-      // Seed 781800497 finds an order-dependent outcome (a Globex payment naming an Acme Ltd invoice and a
-      // customerless one): an open bug, reproducible with RULE9_SEED=781800497; CI runs a fixed seed until it is fixed.
-      { numRuns: 25, seed: Number(process.env.RULE9_SEED ?? 20261125) },
+      { numRuns: 25, seed: SEED },
     )
+    if (details.failed) {
+      throw new Error(
+        `rule 9 failed; reproduce with RULE9_SEED=${SEED}\n${fc.defaultReportMessage(details)}`,
+        {
+          cause: details.errorInstance,
+        },
+      )
+    }
   }, 120_000)
 })
