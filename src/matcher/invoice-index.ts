@@ -48,7 +48,10 @@ export class InvoiceIndex {
   /** `ofCustomerKey`'s lists, built when first asked for and dropped when the customer's invoices change. */
   private readonly customerLists = new Map<CustomerKey, readonly MatchInvoice[]>()
   private readonly issuedLengths = new Map<number, number>()
-  /** The lengths of the issued references that are digits only (KID, OGM, Finnish, QR): most numbers are not one. */
+  /**
+   * The lengths of the issued references a run of digits can be (KID, OGM, Finnish, QR: digits only, or a KID's
+   * digits and its mod-11 `-`, for which a payer may write a digit): most numbers are not one.
+   */
   private readonly issuedDigitLengths = new Map<number, number>()
   private readonly compactCoreLengths = new Map<number, number>()
 
@@ -81,7 +84,7 @@ export class InvoiceIndex {
       const issued = compactIssuedReference(invoice.paymentReference)
       add(this.byIssued, issued, invoice)
       count(this.issuedLengths, issued.length, 1)
-      if (isDigits(issued)) count(this.issuedDigitLengths, issued.length, 1)
+      if (readsAsDigits(issued)) count(this.issuedDigitLengths, issued.length, 1)
     }
     const key = customerKeyOf(invoice)
     if (key) {
@@ -110,7 +113,7 @@ export class InvoiceIndex {
       const issued = compactIssuedReference(old.paymentReference)
       drop(this.byIssued, issued, invoiceId)
       count(this.issuedLengths, issued.length, -1)
-      if (isDigits(issued)) count(this.issuedDigitLengths, issued.length, -1)
+      if (readsAsDigits(issued)) count(this.issuedDigitLengths, issued.length, -1)
     }
     const key = customerKeyOf(old)
     const invoices = key ? this.byCustomerKey.get(key) : undefined
@@ -168,7 +171,7 @@ export class InvoiceIndex {
     return this.issuedLengths.has(length)
   }
 
-  /** Whether some invoice's payment reference is `length` digits and nothing else. */
+  /** Whether some invoice's payment reference is `length` digits (a KID's `-` counted as one). */
   hasIssuedDigitsLength(length: number): boolean {
     return this.issuedDigitLengths.has(length)
   }
@@ -190,4 +193,8 @@ export class InvoiceIndex {
   ofCustomer(name: string | null | undefined): MatchInvoice[] {
     return this.customers.byName(name).flatMap((key) => this.ofCustomerKey(key))
   }
+}
+
+function readsAsDigits(issued: string): boolean {
+  return isDigits(issued.endsWith('-') ? issued.slice(0, -1) : issued)
 }
