@@ -3,10 +3,13 @@ import type { Queue } from 'bullmq'
 import type { BankClient } from '../api-client/index.js'
 import type { Logger } from '../observability/index.js'
 import type { ConnectionSyncJobData } from '../queue/index.js'
-import { requestConnectionSync, type SyncWorkerDeps } from '../sync/index.js'
+import {
+  requestConnectionSync,
+  requestSyncOfAllReadyConnections,
+  type SyncWorkerDeps,
+} from '../sync/index.js'
 import { type MatchingService } from '../matching/index.js'
 import type { Database } from '../store/index.js'
-import { requestSyncOfAllReadyConnections } from '../sidecar/sync-all.js'
 import { createMatchInPlace } from './match-in-place.js'
 import { createSyncInPlace } from './sync-in-place.js'
 

@@ -7,3 +7,4 @@ export type { ConnectionSyncDeps, ConnectionSyncResult } from './run-connection-
 export { planSyncPage } from './plan-sync-page.js'
 export { bankSyncSource } from './bank-sync-source.js'
 export type { SyncSource } from './sync-source.js'
+export { requestSyncOfAllReadyConnections } from './sync-all.js'
