@@ -8,7 +8,7 @@ import {
 } from '../matcher/index.js'
 import type { Database } from '../store/index.js'
 import { loadClosedSet } from './load-closed-set.js'
-import { reconcileSet } from './run-matching.js'
+import { matchClosedSet } from './run-matching.js'
 
 export type DryRunPayment = {
   transactionId: string
@@ -72,8 +72,8 @@ export async function dryRunMatching(
   )
   if (now.size === 0) return { payments: 0, changes: {}, results: [] }
   const set = await loadClosedSet(db, { transactionIds: now.keys(), invoiceIds: [] })
-  const present = reconcileSet(set, options.config)
-  const proposed = options.proposed ? reconcileSet(set, proposedConfig) : present
+  const present = matchClosedSet(set, options.config)
+  const proposed = options.proposed ? matchClosedSet(set, proposedConfig) : present
   const results: DryRunPayment[] = []
   const changes: Record<string, number> = {}
   for (const [transactionId, current] of now) {

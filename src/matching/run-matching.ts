@@ -44,7 +44,7 @@ export type MatchRunSummary = {
 }
 
 /** The matcher over a closed set: its invoices, the transactions that take part, a person's inputs. */
-export function reconcileSet(set: ClosedSet, config: MatchConfig): MatchPaymentsResult {
+export function matchClosedSet(set: ClosedSet, config: MatchConfig): MatchPaymentsResult {
   return matchPayments({
     invoices: [...set.invoices.values()],
     transactions: [...set.transactions.values()]
@@ -119,7 +119,7 @@ async function runBatch(
   for (const id of transfers.changedLegs) transactionIds.add(id)
   if (transactionIds.size > 0 || invoiceIds.size > 0) {
     const set = await loadClosedSet(trx, { transactionIds, invoiceIds })
-    const result = reconcileSet(set, config)
+    const result = matchClosedSet(set, config)
     const applied = await applyMatchResult(trx, { set, result, now, publish: deps.publish, audit })
     summary.inserted += applied.inserted
     summary.reversed += applied.reversed
