@@ -63,7 +63,7 @@ describe('partial returns', () => {
     expect(run({ transactions: [paysBoth, returning('-30.00', 'Rueckbuchung E2E-ACME-77')] })).toMatchObject({
       allocations: ['in>a 100', 'in>b 50'],
       states: ['a paid open 0', 'b paid open 0'],
-      exceptions: ['ambiguous_reference:out:a,b 30'],
+      exceptions: ['ambiguous_reference:out:return-of-in 30'],
     })
   })
 
@@ -71,7 +71,7 @@ describe('partial returns', () => {
     const result = run({ transactions: [paysBoth, returning('-70.00', 'RETURN AM04 INV-1002')] })
     expect(result).toMatchObject({
       allocations: ['in>a 100', 'in>b 50'],
-      exceptions: ['ambiguous_reference:out:b 70'],
+      exceptions: ['ambiguous_reference:out:return-of-in 70'],
     })
     expect(result.codes).toContain('return_exceeds_allocation')
   })

@@ -28,6 +28,14 @@ export function raiseReturn(
 }
 
 /**
+ * The key of a partial return that cannot say what it reverses: the outflow and the inflow it returns (the store's
+ * `returnsOfPayments` reaches the outflow from the inflow by it).
+ */
+function returnAmbiguityKey(outflowId: string, inflowId: string): string {
+  return `ambiguous_reference:${outflowId}:return-of-${inflowId}`
+}
+
+/**
  * Partial returns, once every payment is allocated: each takes what went back out off the allocation its inflow
  * made to the invoice it returns, which is open again by that much. Every amount stays accounted for: the inflow's
  * allocations and exceptions plus the return are its amount. A return that does not say which invoice, or that is
@@ -71,6 +79,9 @@ export function takeBackPartialReturns(
         reasons: reasonsOf(evidence),
         evidence,
       })
+      // The key names the inflow, as a return's does, so removing or changing the inflow reaches this outflow.
+      const raised = allocator.exceptions[allocator.exceptions.length - 1]
+      if (raised) raised.key = returnAmbiguityKey(item.outflowTransactionId, item.inflowTransactionId)
       continue
     }
     if (allocation.settled) ledger.paid -= units

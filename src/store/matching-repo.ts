@@ -230,7 +230,8 @@ export async function transactionsOfPayers(
 /**
  * Outflows that may return these payments: read as possible returns, of a payer among `payerKeys` or with a text
  * holding one of `quotedKeys`; and, by the open `payment_returned` exceptions, the outflows that returned one of
- * `paymentIds` and the inflows one of them (an outflow) returned.
+ * `paymentIds` and the inflows one of them (an outflow) returned; and the outflows whose partial return of one of
+ * `paymentIds` is an open `ambiguous_reference` (key `ambiguous_reference:<outflow>:return-of-<inflow>`).
  */
 export async function returnsOfPayments(
   db: Kysely<Database>,
@@ -247,6 +248,9 @@ export async function returnsOfPayments(
     union select split_part(key, ':', 3) from match_exceptions
     where type = 'payment_returned' and resolved_at is null
       and transaction_id::text = any(${[...keys.paymentIds]}::text[])
+    union select transaction_id::text from match_exceptions
+    where type = 'ambiguous_reference' and resolved_at is null
+      and split_part(key, ':', 3) = any(${keys.paymentIds.map((id) => `return-of-${id}`)}::text[])
   `.execute(db)
   return rows.map((row) => row.id)
 }

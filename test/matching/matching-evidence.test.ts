@@ -162,7 +162,7 @@ describe('evidence through the store pipeline', () => {
     })
     await store.run()
     expect((await store.openExceptions()).map((row) => row.key).sort()).toEqual(
-      [`ambiguous_reference:${back}:`, `unmatched_payment:${paid}:`].sort(),
+      [`ambiguous_reference:${back}:return-of-${paid}`, `unmatched_payment:${paid}:`].sort(),
     )
     expect(unaccountedPayments(await loadPaymentAccounting(store.db))).toEqual([])
   })

@@ -189,8 +189,12 @@ describe('rule 9: the case seed 781800497 shrank to', () => {
   })
 })
 
-// A fresh seed each run explores new worlds; RULE9_SEED=<seed> replays one (a failure names its seed).
-const SEED = Number(process.env.RULE9_SEED ?? Math.floor(Math.random() * 2 ** 31))
+// Locally a fresh seed each run explores new worlds; RULE9_SEED=<seed> replays one (a failure names its seed).
+// CI runs one fixed seed, so a landing is not decided by chance; seeds 1843102501 and 20261125 found the last gap
+// (a partial return's ambiguity left open after its inflow was removed).
+const SEED = Number(
+  process.env.RULE9_SEED ?? (process.env.CI ? 20261125 : Math.floor(Math.random() * 2 ** 31)),
+)
 
 describe('rule 9 over the store pipeline', () => {
   it('gives identical allocations, invoice states and exceptions for the same changes in any order, any number of times', async () => {
