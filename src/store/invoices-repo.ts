@@ -325,16 +325,20 @@ export async function writeInvoiceKeys(
   db: Kysely<Database>,
   rows: ReadonlyArray<{ id: string; keys: InvoiceKeys }>,
 ): Promise<void> {
-  for (const { id, keys } of rows) {
-    await db
-      .updateTable('invoices')
-      .set({
-        normalized_number: keys.normalizedNumber,
-        customer_keys: keys.customerKeys,
-        match_keys: keys.matchKeys,
-        keys_version: keys.version,
-      })
-      .where('id', '=', id)
-      .execute()
-  }
+  if (rows.length === 0) return
+  // One statement for the batch: a re-key after an upgrade may touch every invoice.
+  const values = rows.map(({ id, keys }) => ({
+    id,
+    normalized_number: keys.normalizedNumber,
+    customer_keys: keys.customerKeys,
+    match_keys: keys.matchKeys,
+    keys_version: keys.version,
+  }))
+  await sql`
+    update invoices set normalized_number = k.normalized_number, customer_keys = k.customer_keys,
+      match_keys = k.match_keys, keys_version = k.keys_version
+    from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+      as k(id text, normalized_number text, customer_keys text[], match_keys text[], keys_version smallint)
+    where invoices.id = k.id
+  `.execute(db)
 }
