@@ -4,7 +4,14 @@ import type { Kysely } from 'kysely'
 import pg from 'pg'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
-import { APP_EVENTS_CHANNEL_PREFIX, undeliveredAppEventIds, type Database } from '../store/index.js'
+import pLimit from 'p-limit'
+import {
+  APP_EVENTS_CHANNEL_PREFIX,
+  leaseAppEvents,
+  undeliveredAppEventIds,
+  type Database,
+  type StoredAppEvent,
+} from '../store/index.js'
 import { APP_EVENT_JOB_OPTIONS, appEventJobId, type AppEventJobData } from '../queue/index.js'
 
 export type AppEventDispatcherDeps = {
@@ -19,6 +26,13 @@ export type AppEventDispatcherDeps = {
   rescanSeconds?: number
   /** First retry delay of a failed delivery; doubles per attempt. @defaultValue 2000 */
   retryDelayMs?: number
+  /**
+   * Sends an event in place as its NOTIFY arrives (the worker role); a failure goes to the queue for its
+   * retries. Without it every event becomes a job.
+   */
+  send?: (event: StoredAppEvent) => Promise<void>
+  /** In-place sends at a time. @defaultValue 4 */
+  concurrency?: number
 }
 
 export type AppEventDispatcher = {
@@ -31,15 +45,19 @@ export type AppEventDispatcher = {
 }
 
 const RESCAN_BATCH = 500
+/** How long an in-place send holds its row: longer than a send's timeout, so no one else sends it meanwhile. */
+const LEASE_MS = 30_000
 const RECONNECT_MS = 5_000
 /** A row younger than this is left to its NOTIFY, which is on its way. */
 const RESCAN_GRACE_MS = 5_000
 
 /**
- * Turns committed outbox rows into queue jobs: at once through LISTEN/NOTIFY (sent by publishAppEvent, delivered
- * by PostgreSQL only on commit), and by a periodic rescan that re-queues rows whose job was lost (a crash before
- * the add, a dropped LISTEN connection, a job that used all its attempts). A job id is the event id, so an
- * event queued twice still has one job at a time.
+ * Turns committed outbox rows into deliveries: at once through LISTEN/NOTIFY (sent by publishAppEvents, delivered
+ * by PostgreSQL only on commit), and by a periodic rescan that queues rows nobody sent (a crash before the send,
+ * a dropped LISTEN connection, a job that used all its attempts). With `send`, the NOTIFYs of one commit are
+ * leased together and sent in place, with no queue hop: every listening process hears them, and the lease lets
+ * one send each. What fails in place, and everything without `send`, becomes a job; a job id is the event id,
+ * so an event queued twice still has one job at a time.
  */
 export async function startAppEventDispatcher(deps: AppEventDispatcherDeps): Promise<AppEventDispatcher> {
   const channel = `${APP_EVENTS_CHANNEL_PREFIX}${createHash('md5').update(deps.schema).digest('hex')}`
@@ -54,14 +72,53 @@ export async function startAppEventDispatcher(deps: AppEventDispatcherDeps): Pro
     },
   }
 
-  const enqueue = async (ids: string[]) => {
+  const enqueue = async (ids: readonly string[], delay?: number) => {
     if (ids.length === 0) return
     await deps.queue.addBulk(
       ids.map((eventId) => ({
         name: 'app-event',
         data: { eventId },
-        opts: { ...jobOptions, jobId: appEventJobId(eventId) },
+        opts: { ...jobOptions, jobId: appEventJobId(eventId), delay },
       })),
+    )
+  }
+
+  const limit = pLimit(deps.concurrency ?? 4)
+  const sendInPlace = async (ids: readonly string[], send: (event: StoredAppEvent) => Promise<void>) => {
+    const now = deps.clock.now()
+    const leased = await leaseAppEvents(deps.db, ids, { now, until: new Date(now.getTime() + LEASE_MS) })
+    const failed: string[] = []
+    await Promise.all(
+      leased.map((event) =>
+        limit(() =>
+          send(event).catch((error: unknown) => {
+            deps.logger.warn(
+              {
+                eventId: event.id,
+                type: event.type,
+                error: error instanceof Error ? error.message : String(error),
+              },
+              'app event not delivered; will retry',
+            )
+            failed.push(event.id)
+          }),
+        ),
+      ),
+    )
+    await enqueue(failed, jobOptions.backoff.delay)
+  }
+
+  // The NOTIFYs of one commit arrive together: one lease (or one add) for all of them.
+  let told: string[] = []
+  const flush = () => {
+    const ids = told
+    told = []
+    const handled = deps.send ? sendInPlace(ids, deps.send) : enqueue(ids)
+    handled.catch((error: unknown) =>
+      deps.logger.warn(
+        { err: error, events: ids.length },
+        'could not send or queue app events; the rescan will',
+      ),
     )
   }
 
@@ -69,12 +126,7 @@ export async function startAppEventDispatcher(deps: AppEventDispatcherDeps): Pro
     const next = new pg.Client({ connectionString: deps.connectionString })
     next.on('notification', (message) => {
       if (message.channel !== channel || !message.payload) return
-      enqueue([message.payload]).catch((error: unknown) =>
-        deps.logger.warn(
-          { err: error, eventId: message.payload },
-          'could not queue an app event; the rescan will',
-        ),
-      )
+      if (told.push(message.payload) === 1) setImmediate(flush)
     })
     next.on('error', (error) => {
       deps.logger.warn({ err: error }, 'app event listener lost its database connection; reconnecting')
@@ -108,8 +160,10 @@ export async function startAppEventDispatcher(deps: AppEventDispatcherDeps): Pro
   const requeue = async (graceMs = RESCAN_GRACE_MS) => {
     // No cutoff at grace 0: the database stamps rows in microseconds and the clock reads milliseconds, so a row
     // written in the current millisecond would fall after a cutoff of "now".
+    const now = deps.clock.now()
     const ids = await undeliveredAppEventIds(deps.db, {
-      before: graceMs > 0 ? new Date(deps.clock.now().getTime() - graceMs) : undefined,
+      before: graceMs > 0 ? new Date(now.getTime() - graceMs) : undefined,
+      now,
       limit: RESCAN_BATCH,
     })
     await enqueue(ids)

@@ -8,7 +8,13 @@ import {
   type AppEventJobData,
   type QueueBackendConfig,
 } from '../queue/index.js'
-import { getAppEvent, markAppEventDelivered, recordAppEventFailure, type Database } from '../store/index.js'
+import {
+  getAppEvent,
+  markAppEventDelivered,
+  recordAppEventFailure,
+  type Database,
+  type StoredAppEvent,
+} from '../store/index.js'
 import { appEventEnvelope } from './app-event.js'
 import { sendAppEvent } from './send-app-event.js'
 
@@ -30,9 +36,36 @@ export type AppEventWorkerDeps = {
 
 export type AppEventOutcome = 'delivered' | 'skipped'
 
+export type AppEventSender = Pick<
+  AppEventWorkerDeps,
+  'db' | 'url' | 'secret' | 'clock' | 'fetch' | 'timeoutMs'
+>
+
 /**
- * Delivers outbox rows to the app, one job per event. A row already delivered (a re-queued job) is skipped, so
- * the app sees an event more than once only when its answer was lost: delivery is at least once, with a stable id.
+ * Sends one outbox row to the app and marks it delivered; a refusal or no answer is recorded on the row and
+ * thrown, for the caller's retry. The same for the queue's worker and for a dispatcher sending in place.
+ */
+export async function deliverAppEvent(deps: AppEventSender, event: StoredAppEvent): Promise<void> {
+  try {
+    await sendAppEvent(appEventEnvelope(event), {
+      url: deps.url,
+      secret: deps.secret,
+      now: deps.clock.now(),
+      fetch: deps.fetch,
+      timeoutMs: deps.timeoutMs,
+    })
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    await recordAppEventFailure(deps.db, event.id, message, deps.clock.now())
+    throw error
+  }
+  await markAppEventDelivered(deps.db, event.id, deps.clock.now())
+}
+
+/**
+ * Delivers outbox rows to the app, one job per event: the retries of an event the dispatcher could not send in
+ * place, and rows the rescan found. A row already delivered (a re-queued job) is skipped, so the app sees an
+ * event more than once only when its answer was lost: delivery is at least once, with a stable id.
  */
 export function createAppEventWorker(deps: AppEventWorkerDeps): Worker<AppEventJobData, AppEventOutcome> {
   return createBackendWorker<AppEventJobData, AppEventOutcome>(
@@ -44,20 +77,12 @@ export function createAppEventWorker(deps: AppEventWorkerDeps): Worker<AppEventJ
       if (!event || event.deliveredAt) return 'skipped'
       const logger = deps.logger.child({ eventId, type: event.type })
       try {
-        await sendAppEvent(appEventEnvelope(event), {
-          url: deps.url,
-          secret: deps.secret,
-          now: deps.clock.now(),
-          fetch: deps.fetch,
-          timeoutMs: deps.timeoutMs,
-        })
+        await deliverAppEvent(deps, event)
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error)
-        await recordAppEventFailure(deps.db, eventId, message, deps.clock.now())
         logger.warn({ attempt: job.attemptsMade + 1, error: message }, 'app event not delivered; will retry')
         throw error
       }
-      await markAppEventDelivered(deps.db, eventId, deps.clock.now())
       logger.info('app event delivered')
       return 'delivered'
     },

@@ -11,8 +11,8 @@ import {
 import type { Database } from '../store/index.js'
 import type { AppEventInput } from './app-event.js'
 import { startAppEventDispatcher, type AppEventDispatcher } from './app-event-dispatcher.js'
-import { createAppEventWorker } from './app-event-worker.js'
-import { publishAppEvent } from './publish-app-event.js'
+import { createAppEventWorker, deliverAppEvent } from './app-event-worker.js'
+import { publishAppEvent, publishAppEvents } from './publish-app-event.js'
 
 /** What the rest of bankrec uses to tell the company's own app something. */
 export type AppEvents = {
@@ -21,6 +21,8 @@ export type AppEvents = {
    * id was already recorded.
    */
   publish(db: Kysely<Database>, event: AppEventInput): Promise<boolean>
+  /** Several events in one statement; returns the ids newly recorded. */
+  publishAll(db: Kysely<Database>, events: readonly AppEventInput[]): Promise<string[]>
   /** Whether events are sent (APP_WEBHOOK_URL is set) or only recorded. */
   readonly sending: boolean
 }
@@ -50,7 +52,7 @@ export type AppEventDeliveryDeps = {
 }
 
 export function createAppEvents(target: { url: string } | null): AppEvents {
-  return { publish: publishAppEvent, sending: target !== null }
+  return { publish: publishAppEvent, publishAll: publishAppEvents, sending: target !== null }
 }
 
 /**
@@ -65,7 +67,7 @@ export async function startAppEventDelivery(deps: AppEventDeliveryDeps): Promise
     return { requeue: async () => 0, close: async () => undefined }
   }
   const queue: Queue<AppEventJobData> = createBackendQueue<AppEventJobData>(APP_EVENTS_QUEUE, deps.backend)
-  const worker: Worker = createAppEventWorker({
+  const workerDeps = {
     db: deps.db,
     backend: deps.backend,
     url: deps.target.url,
@@ -74,7 +76,8 @@ export async function startAppEventDelivery(deps: AppEventDeliveryDeps): Promise
     logger: deps.logger,
     concurrency: deps.concurrency,
     fetch: deps.fetch,
-  }) as unknown as Worker
+  }
+  const worker: Worker = createAppEventWorker(workerDeps) as unknown as Worker
   worker.on('error', (error) => deps.logger.error({ err: error, queue: APP_EVENTS_QUEUE }, 'worker error'))
   let dispatcher: AppEventDispatcher
   try {
@@ -87,6 +90,8 @@ export async function startAppEventDelivery(deps: AppEventDeliveryDeps): Promise
       logger: deps.logger,
       rescanSeconds: deps.rescanSeconds,
       retryDelayMs: deps.retryDelayMs,
+      send: (event) => deliverAppEvent(workerDeps, event),
+      concurrency: deps.concurrency,
     })
   } catch (error) {
     await worker.close()

@@ -1,6 +1,6 @@
 export { AppEventInput, appEventEnvelope } from './app-event.js'
 export type { AppEventEnvelope } from './app-event.js'
-export { publishAppEvent } from './publish-app-event.js'
+export { publishAppEvent, publishAppEvents } from './publish-app-event.js'
 export { sendAppEvent, AppEventDeliveryError } from './send-app-event.js'
 export type { SendAppEventOptions } from './send-app-event.js'
 export { createAppEventWorker } from './app-event-worker.js'

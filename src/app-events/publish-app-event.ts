@@ -1,15 +1,24 @@
 import type { Kysely } from 'kysely'
-import { insertAppEvent, notifyAppEvent, type Database } from '../store/index.js'
+import { insertAppEvents, notifyAppEvents, type Database } from '../store/index.js'
 import { AppEventInput } from './app-event.js'
 
 /**
- * Records an event for the app in the outbox. Pass the caller's transaction (`trx`) so the event commits with
- * the state change it reports, or rolls back with it. Delivery starts once the transaction commits. Returns
- * false when an event with this id was already recorded (nothing changes).
+ * Records events for the app in the outbox, in one statement and one NOTIFY statement however many there are.
+ * Pass the caller's transaction (`trx`) so the events commit with the state change they report, or roll back
+ * with it. Delivery starts once the transaction commits. Returns the ids newly recorded: an id already recorded
+ * changes nothing.
  */
-export async function publishAppEvent(db: Kysely<Database>, event: AppEventInput): Promise<boolean> {
-  const parsed = AppEventInput.parse(event)
-  const inserted = await insertAppEvent(db, parsed)
-  if (inserted) await notifyAppEvent(db, parsed.id)
+export async function publishAppEvents(
+  db: Kysely<Database>,
+  events: readonly AppEventInput[],
+): Promise<string[]> {
+  const parsed = events.map((event) => AppEventInput.parse(event))
+  const inserted = await insertAppEvents(db, parsed)
+  await notifyAppEvents(db, inserted)
   return inserted
+}
+
+/** One event: false when its id was already recorded. */
+export async function publishAppEvent(db: Kysely<Database>, event: AppEventInput): Promise<boolean> {
+  return (await publishAppEvents(db, [event])).length === 1
 }

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander'
-import { publishAppEvent } from '../app-events/index.js'
+import { publishAppEvents } from '../app-events/index.js'
 import { systemClock } from '../clock/index.js'
 import { DomainError } from '../errors/index.js'
 import {
@@ -53,7 +53,7 @@ async function asClerk<T>(io: CommandIo, run: (session: Session) => Promise<T>):
       lockNamespace: store.schema,
       clock: systemClock,
       logger,
-      publish: publishAppEvent,
+      publish: publishAppEvents,
       config: matchConfigOf(config),
     })
     return result

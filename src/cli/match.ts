@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander'
-import { publishAppEvent } from '../app-events/index.js'
+import { publishAppEvents } from '../app-events/index.js'
 import { systemClock } from '../clock/index.js'
 import { dryRunMatching, runMatching, type DryRunReport } from '../matching/index.js'
 import { matchConfigOf, openStore } from '../sidecar/index.js'
@@ -72,7 +72,7 @@ export function matchCommand(io: CommandIo): Command {
               lockNamespace: store.schema,
               clock: systemClock,
               logger,
-              publish: publishAppEvent,
+              publish: publishAppEvents,
               config: present,
             })
             io.stdout.write(

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs'
 import { access, open, readFile } from 'node:fs/promises'
 import { Option, type Command } from 'commander'
-import { publishAppEvent } from '../app-events/index.js'
+import { publishAppEvents } from '../app-events/index.js'
 import { systemClock } from '../clock/index.js'
 import { importRefusalMessage } from '../csv-rows/index.js'
 import {
@@ -96,7 +96,7 @@ async function importFile(io: CommandIo, file: string, options: ImportOptions): 
       lockNamespace: store.schema,
       clock: systemClock,
       logger,
-      publish: publishAppEvent,
+      publish: publishAppEvents,
       config: matchConfig,
     })
     for (const match of result.matches) {

@@ -30,7 +30,8 @@ import { diffAllocations, type ProducedAllocation, type StoredAllocation } from 
 import type { ClosedSet } from './load-closed-set.js'
 import { invoiceEventType, stableEventId } from './match-events.js'
 
-export type Publish = (db: Kysely<Database>, event: AppEventInput) => Promise<boolean>
+/** Records app events in the caller's transaction, in one statement; returns the ids newly recorded. */
+export type Publish = (db: Kysely<Database>, events: readonly AppEventInput[]) => Promise<string[]>
 
 export type ApplyContext = {
   set: ClosedSet
@@ -227,7 +228,7 @@ async function writeInvoiceStates(db: Kysely<Database>, context: ApplyContext): 
     ).map((row) => [row.invoice_id, row]),
   )
   const writes = []
-  let events = 0
+  const events: AppEventInput[] = []
   for (const state of result.invoices) {
     const old = before.get(state.invoiceId)
     const version = set.invoiceVersions.get(state.invoiceId) ?? '0'
@@ -280,7 +281,7 @@ async function writeInvoiceStates(db: Kysely<Database>, context: ApplyContext): 
       .map((allocation) => `${allocation.transactionId}:${allocation.amount}:${allocation.settled}`)
       .sort()
       .join(',')
-    const published = await publish(db, {
+    events.push({
       id: stableEventId(type, state.invoiceId, state.status, String(changes), digest),
       type,
       createdAt: now,
@@ -293,10 +294,9 @@ async function writeInvoiceStates(db: Kysely<Database>, context: ApplyContext): 
         allocations,
       },
     })
-    if (published) events++
   }
   await saveInvoiceStates(db, writes)
-  return events
+  return (await publish(db, events)).length
 }
 
 async function writeExceptions(
@@ -306,6 +306,7 @@ async function writeExceptions(
 ): Promise<{ opened: number; resolved: number; events: number }> {
   const { set, result, now, publish, audit } = context
   const counts = { opened: 0, resolved: 0, events: 0 }
+  const events: AppEventInput[] = []
   const existing = await loadExceptionsInScope(db, {
     transactionIds: [...set.transactionIds],
     keys: produced.map((exception) => exception.key),
@@ -332,7 +333,7 @@ async function writeExceptions(
       },
     })
     if (exception.type !== 'unmatched_payment') continue
-    const published = await publish(db, {
+    events.push({
       id: stableEventId('payment.unmatched', exception.key, String(row.times_opened)),
       type: 'payment.unmatched',
       createdAt: now,
@@ -345,8 +346,8 @@ async function writeExceptions(
         reasons: exception.reasons,
       },
     })
-    if (published) counts.events++
   }
+  counts.events = (await publish(db, events)).length
   for (const row of existing) {
     if (row.resolved_at !== null || producedKeys.has(row.key) || row.type === 'transfer_leg_missing') continue
     const resolution = resolutionOf(set, result.allocations, row)

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { AppEventInput } from '../app-events/index.js'
 import {
   loadExceptionsInScope,
   loadMatchTransactions,
@@ -76,6 +77,7 @@ export async function matchTransfersStep(
   const keys = [...new Set(seeds.flatMap((transaction) => candidateKeys(transaction)))]
   const transfers = await transfersInScope(db, { keys, transactionIds: input.transactionIds })
   const result: TransferStepResult = { changedLegs: [], matched: 0, events: 0 }
+  const events: AppEventInput[] = []
   if (transfers.length === 0) return result
 
   const referenceKeys = [...new Set(transfers.map((row) => row.legs.reference_key))]
@@ -128,7 +130,7 @@ export async function matchTransfersStep(
     })
     if (!complete) continue
     result.matched++
-    const published = await publish(db, {
+    events.push({
       id: stableEventId(
         'transfer.legs_matched',
         legs.transferId,
@@ -146,8 +148,8 @@ export async function matchTransfersStep(
         inflowTransactionId: legs.inflowTransactionId,
       },
     })
-    if (published) result.events++
   }
+  result.events += (await publish(db, events)).length
 
   const existing = await loadExceptionsInScope(db, {
     transactionIds: [],

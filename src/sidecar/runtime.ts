@@ -140,7 +140,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       backend,
       clock,
       logger,
-      publish: appEvents.publish,
+      publish: appEvents.publishAll,
       config: matchConfigOf(config),
       approvalThreshold: config.APPROVAL_THRESHOLD_AMOUNT ?? null,
     })

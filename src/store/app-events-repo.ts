@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely'
-import type { Database } from './database.js'
+import { sql, type Kysely, type Selectable } from 'kysely'
+import type { AppEventsTable, Database } from './database.js'
 
 export type StoredAppEvent = {
   id: string
@@ -12,30 +12,31 @@ export type StoredAppEvent = {
 }
 
 /**
- * Records an event in the outbox; false when its id is already there (a replayed effect records nothing new).
- * Run it in the caller's transaction so the event commits with the change it reports.
+ * Records events in the outbox in one statement; returns the ids that were new (a replayed effect records
+ * nothing new). Run it in the caller's transaction so the events commit with the change they report.
  */
-export async function insertAppEvent(
+export async function insertAppEvents(
   db: Kysely<Database>,
-  event: { id: string; type: string; data: Record<string, unknown>; createdAt?: Date },
-): Promise<boolean> {
-  const inserted = await db
+  events: ReadonlyArray<{ id: string; type: string; data: Record<string, unknown>; createdAt?: Date }>,
+): Promise<string[]> {
+  if (events.length === 0) return []
+  const rows = await db
     .insertInto('app_events')
-    .values({
-      id: event.id,
-      type: event.type,
-      payload: JSON.stringify(event.data),
-      created_at: event.createdAt,
-    })
+    .values(
+      events.map((event) => ({
+        id: event.id,
+        type: event.type,
+        payload: JSON.stringify(event.data),
+        created_at: event.createdAt,
+      })),
+    )
     .onConflict((oc) => oc.column('id').doNothing())
     .returning('id')
-    .executeTakeFirst()
-  return inserted !== undefined
+    .execute()
+  return rows.map((row) => row.id)
 }
 
-export async function getAppEvent(db: Kysely<Database>, id: string): Promise<StoredAppEvent | undefined> {
-  const row = await db.selectFrom('app_events').selectAll().where('id', '=', id).executeTakeFirst()
-  if (!row) return undefined
+function storedAppEventOf(row: Selectable<AppEventsTable>): StoredAppEvent {
   return {
     id: row.id,
     type: row.type,
@@ -45,6 +46,32 @@ export async function getAppEvent(db: Kysely<Database>, id: string): Promise<Sto
     attempts: row.attempts,
     lastError: row.last_error,
   }
+}
+
+export async function getAppEvent(db: Kysely<Database>, id: string): Promise<StoredAppEvent | undefined> {
+  const row = await db.selectFrom('app_events').selectAll().where('id', '=', id).executeTakeFirst()
+  return row ? storedAppEventOf(row) : undefined
+}
+
+/**
+ * Leases the undelivered rows among `ids` that no other process holds, until `until`; returns those this call
+ * won, oldest first. Two processes told of the same rows never both win one.
+ */
+export async function leaseAppEvents(
+  db: Kysely<Database>,
+  ids: readonly string[],
+  lease: { now: Date; until: Date },
+): Promise<StoredAppEvent[]> {
+  if (ids.length === 0) return []
+  const rows = await db
+    .updateTable('app_events')
+    .set({ lease_until: lease.until })
+    .where('id', 'in', [...ids])
+    .where('delivered_at', 'is', null)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', lease.now)]))
+    .returningAll()
+    .execute()
+  return rows.map(storedAppEventOf).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
 }
 
 export async function markAppEventDelivered(db: Kysely<Database>, id: string, at: Date): Promise<void> {
@@ -73,12 +100,19 @@ export async function recordAppEventFailure(
     .execute()
 }
 
-/** Ids of undelivered events recorded before `before` (all of them without it), oldest first. */
+/**
+ * Ids of undelivered events recorded before `before` (all of them without it) that no process holds a lease on
+ * at `now`, oldest first.
+ */
 export async function undeliveredAppEventIds(
   db: Kysely<Database>,
-  options: { before?: Date; limit: number },
+  options: { before?: Date; now: Date; limit: number },
 ): Promise<string[]> {
-  let query = db.selectFrom('app_events').select('id').where('delivered_at', 'is', null)
+  let query = db
+    .selectFrom('app_events')
+    .select('id')
+    .where('delivered_at', 'is', null)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', options.now)]))
   if (options.before) query = query.where('created_at', '<', options.before)
   const rows = await query.orderBy('created_at').limit(options.limit).execute()
   return rows.map((row) => row.id)
@@ -88,9 +122,13 @@ export async function undeliveredAppEventIds(
 export const APP_EVENTS_CHANNEL_PREFIX = 'bankrec_app_events_'
 
 /**
- * Announces an outbox row to listeners. PostgreSQL delivers a NOTIFY only when its transaction commits, so a
- * listener never sees an event that was rolled back.
+ * Announces outbox rows to listeners, one notification per id, in one statement. PostgreSQL delivers a NOTIFY
+ * only when its transaction commits, so a listener never sees an event that was rolled back.
  */
-export async function notifyAppEvent(db: Kysely<Database>, id: string): Promise<void> {
-  await sql`select pg_notify(${APP_EVENTS_CHANNEL_PREFIX} || md5(current_schema()), ${id})`.execute(db)
+export async function notifyAppEvents(db: Kysely<Database>, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return
+  await sql`
+    select pg_notify(${APP_EVENTS_CHANNEL_PREFIX} || md5(current_schema()), id)
+    from unnest(${sql.val([...ids])}::text[]) with ordinality as t(id, n) order by n
+  `.execute(db)
 }

@@ -253,6 +253,8 @@ export type AppEventsTable = {
   attempts: Generated<number>
   last_error: string | null
   last_attempt_at: Timestamp | null
+  /** Until when a worker process sending the event in place holds it (migration 0023). */
+  lease_until: Timestamp | null
 }
 
 /** A transfer initiated through bankrec; the request and its key are stored before the bank is called. */

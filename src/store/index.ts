@@ -85,12 +85,13 @@ export {
 } from './balance-exceptions-repo.js'
 export type { BalanceExceptionDay, BalanceException } from './balance-exceptions-repo.js'
 export {
-  insertAppEvent,
+  insertAppEvents,
   getAppEvent,
+  leaseAppEvents,
   markAppEventDelivered,
   recordAppEventFailure,
   undeliveredAppEventIds,
-  notifyAppEvent,
+  notifyAppEvents,
   APP_EVENTS_CHANNEL_PREFIX,
 } from './app-events-repo.js'
 export type { StoredAppEvent } from './app-events-repo.js'

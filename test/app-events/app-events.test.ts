@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto'
 import { Writable } from 'node:stream'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { publishAppEvent, startAppEventDelivery, type AppEventDelivery } from '../../src/app-events/index.js'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import {
+  publishAppEvent,
+  publishAppEvents,
+  startAppEventDelivery,
+  type AppEventDelivery,
+} from '../../src/app-events/index.js'
 import { systemClock } from '../../src/clock/index.js'
 import { createLogger } from '../../src/observability/index.js'
 import type { QueueBackendConfig } from '../../src/queue/index.js'
-import { getAppEvent, insertAppEvent } from '../../src/store/index.js'
+import { getAppEvent, insertAppEvents } from '../../src/store/index.js'
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/test-database.js'
 import { startAppEndpoint, type AppEndpoint } from './app-endpoint.js'
 
@@ -113,10 +118,30 @@ describe('app events', () => {
     expect(app.processed.get(eventId)?.data).toEqual({ first: true })
   })
 
+  it('records a batch in one call, skips ids already recorded and sends each new one once', async () => {
+    const known = id()
+    await publishAppEvent(database.db, { id: known, type: 'invoice.paid', data: { first: true } })
+    await app.waitFor(known)
+    const fresh = [id(), id()]
+    // The rescan runs every 60 s: within the wait below only the batch's NOTIFYs can queue these.
+    const recorded = await database.db.transaction().execute((trx) =>
+      publishAppEvents(trx, [
+        { id: fresh[0]!, type: 'invoice.paid', data: { n: 0 } },
+        { id: known, type: 'invoice.paid', data: { first: false } },
+        { id: fresh[1]!, type: 'invoice.partially_paid', data: { n: 1 } },
+      ]),
+    )
+    expect(recorded).toEqual(fresh)
+    await app.waitFor(fresh[0]!)
+    await app.waitFor(fresh[1]!)
+    expect(app.processed.get(fresh[1]!)?.type).toBe('invoice.partially_paid')
+    expect(app.processed.get(known)?.data).toEqual({ first: true })
+  })
+
   it('queues again an outbox row whose job was lost', async () => {
     const eventId = id()
     // Recorded without its NOTIFY: as if the process died before anything queued it.
-    await insertAppEvent(database.db, { id: eventId, type: 'invoice.reopened', data: {} })
+    await insertAppEvents(database.db, [{ id: eventId, type: 'invoice.reopened', data: {} }])
     expect(await delivery.requeue(0)).toBeGreaterThanOrEqual(1)
     await app.waitFor(eventId)
   })
@@ -182,6 +207,51 @@ describe('on the PostgreSQL queue backend (no REDIS_URL)', () => {
       await pgDelivery.close()
       await pgApp.close()
       await sql`drop schema if exists ${sql.id(`${own.schema}_queue`)} cascade`.execute(own.db)
+      await own.drop()
+    }
+  })
+})
+
+describe('two worker processes hearing the same NOTIFYs', () => {
+  it('send each event once', async () => {
+    const own = await createTestDatabase('app_events_two_listeners')
+    const twoApp = await startAppEndpoint(SECRET)
+    const start = () =>
+      startAppEventDelivery({
+        db: own.db,
+        connectionString: TEST_DATABASE_URL,
+        schema: own.schema,
+        backend,
+        clock: systemClock,
+        logger,
+        target: { url: twoApp.url, secret: SECRET },
+        retryDelayMs: 20,
+      })
+    const [first, second] = [await start(), await start()]
+    try {
+      const ids = Array.from({ length: 30 }, () => id())
+      await own.db.transaction().execute((trx) =>
+        publishAppEvents(
+          trx,
+          ids.map((eventId) => ({ id: eventId, type: 'invoice.paid', data: {} })),
+        ),
+      )
+      for (const eventId of ids) await twoApp.waitFor(eventId)
+      // Both processes heard every NOTIFY; the lease let one send each, and the app saw no redelivery.
+      expect(twoApp.deliveries.map((d) => d.id).sort()).toEqual([...ids].sort())
+      await vi.waitFor(
+        async () => {
+          const rows = await own.db.selectFrom('app_events').select(['attempts', 'delivered_at']).execute()
+          expect(rows.map((row) => [row.attempts, row.delivered_at !== null])).toEqual(
+            ids.map(() => [1, true]),
+          )
+        },
+        { timeout: 10_000, interval: 20 },
+      )
+    } finally {
+      await first.close()
+      await second.close()
+      await twoApp.close()
       await own.drop()
     }
   })

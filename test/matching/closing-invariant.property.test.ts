@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { publishAppEvent } from '../../src/app-events/index.js'
+import { publishAppEvents } from '../../src/app-events/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import {
   createMatchingService,
@@ -30,7 +30,7 @@ beforeAll(async () => {
     backend: { kind: 'redis', url: 'redis://127.0.0.1:6379', prefix: `test-closing-${store.schema}` },
     clock: store.clock,
     logger: silentLogger,
-    publish: publishAppEvent,
+    publish: publishAppEvents,
     approvalThreshold: { all: '50', byCurrency: { EUR: '20' } },
   })
 })

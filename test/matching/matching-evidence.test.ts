@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { publishAppEvent } from '../../src/app-events/index.js'
+import { publishAppEvents } from '../../src/app-events/index.js'
 import { createCustomers } from '../../src/customers/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import { runCli } from '../../src/cli/index.js'
@@ -24,7 +24,7 @@ beforeAll(async () => {
     backend: { kind: 'redis', url: 'redis://127.0.0.1:6379', prefix: `test-evidence-${store.schema}` },
     clock: store.clock,
     logger: silentLogger,
-    publish: publishAppEvent,
+    publish: publishAppEvents,
   })
 })
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
-import { publishAppEvent } from '../../src/app-events/index.js'
+import { publishAppEvents } from '../../src/app-events/index.js'
 import { createVirtualClock, type VirtualClock } from '../../src/clock/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import { matchConfig } from '../../src/matcher/index.js'
@@ -125,7 +125,7 @@ export async function createMatchingStore(label: string, windowSeconds = 3600): 
         lockNamespace: database.schema,
         clock,
         logger: silentLogger,
-        publish: publishAppEvent,
+        publish: publishAppEvents,
         config,
       }),
     async allocations() {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createMatchingService } from '../../src/matching/index.js'
 import { silentLogger } from '../../src/observability/index.js'
-import { publishAppEvent } from '../../src/app-events/index.js'
+import { publishAppEvents } from '../../src/app-events/index.js'
 import { verifyAuditChain } from '../../src/store/index.js'
 import type { Actor } from '../../src/users/index.js'
 import { createMatchingStore, type MatchingStore } from './matching-fixture.js'
@@ -20,7 +20,7 @@ beforeAll(async () => {
     backend: { kind: 'redis', url: 'redis://127.0.0.1:6379', prefix: `test-matching-${store.schema}` },
     clock: store.clock,
     logger: silentLogger,
-    publish: publishAppEvent,
+    publish: publishAppEvents,
   })
 })
 

@@ -19,6 +19,7 @@ import * as dispositions from './0019-dispositions.js'
 import * as remittanceWriteOffs from './0020-remittance-write-offs.js'
 import * as invoiceKeysVersion from './0021-invoice-keys-version.js'
 import * as invoiceWriteOffs from './0022-invoice-write-offs.js'
+import * as appEventLease from './0023-app-event-lease.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0020-remittance-write-offs': remittanceWriteOffs,
   '0021-invoice-keys-version': invoiceKeysVersion,
   '0022-invoice-write-offs': invoiceWriteOffs,
+  '0023-app-event-lease': appEventLease,
 }
