@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Queue } from 'bullmq'
 import type { BankClient } from '../api-client/index.js'
 import type { Logger } from '../observability/index.js'
@@ -6,12 +6,11 @@ import type { ConnectionSyncJobData } from '../queue/index.js'
 import {
   requestConnectionSync,
   requestSyncOfAllReadyConnections,
+  syncWhenFree,
   type SyncWorkerDeps,
 } from '../sync/index.js'
-import { type MatchingService } from '../matching/index.js'
-import type { Database } from '../store/index.js'
-import { createMatchInPlace } from './match-in-place.js'
-import { createSyncInPlace } from './sync-in-place.js'
+import { matchLockName, type MatchingService } from '../matching/index.js'
+import { noteSyncRequest, type Database } from '../store/index.js'
 
 /**
  * bankrec's pipeline and its hand-offs, in one place (docs/architecture.md draws it):
@@ -20,10 +19,10 @@ import { createSyncInPlace } from './sync-in-place.js'
  *
  * ①→② `syncConnection`: the event's worker syncs the connection itself when its sync lock is free (a further
  *      event for a connection this process is syncing joins that run); else, or when that sync fails, the
- *      request goes to [connection-sync], whose worker retries it with back-off (sync-in-place.ts).
+ *      request goes to [connection-sync], whose worker retries it with back-off (`createSyncInPlace` below).
  * ②→③ `changesApplied`: as soon as a sync's pages commit (with their matching-outbox rows), this process runs
  *      matching when the matching lock is free, beside the sync rather than in its way (requests during a run
- *      join it); else the request goes to [matching], one waiting job at most (match-in-place.ts).
+ *      join it); else the request goes to [matching], one waiting job at most (`createMatchInPlace` below).
  * ③→④ the run's app events commit with its results (app_events outbox); their NOTIFY queues [app-events], whose
  *      worker POSTs them to the app. Alerts go through [alert-deliveries].
  *
@@ -71,5 +70,122 @@ export function pipelineStages(deps: StageDeps): PipelineStages & { settled(): P
       matchInPlace.request(`synced ${connectionId}`)
     },
     settled: () => matchInPlace.settled(),
+  }
+}
+
+/**
+ * Syncs in place at once in one process at most: each holds a client of the store's pool (10) for its lock, as
+ * each running connection-sync job does, so the pool keeps clients for the runs' own queries.
+ */
+const MAX_SYNCS_IN_PLACE = 2
+
+/**
+ * A webhook event's worker syncing the connection itself. The request is noted in sync_requests first, as every
+ * request is. True when a sync that starts after the call is certain: this call ran it, or a sync of the connection
+ * already running in this process takes the request along (it runs once more after it unlocks, so a request after
+ * its last check is not lost; if this process dies first, its own event job is retried and syncs again). False
+ * when the caller must queue the sync: the lock is another process's, the sync failed (the queue's worker retries
+ * and classifies it), or MAX_SYNCS_IN_PLACE run.
+ */
+function createSyncInPlace(deps: {
+  logger: Logger
+  /** Unset outside the worker role: nothing syncs in place there. */
+  sync: () => SyncWorkerDeps | undefined
+}): (connectionId: string) => Promise<boolean> {
+  const running = new Map<string, { again: boolean }>()
+  return async (connectionId) => {
+    const sync = deps.sync()
+    if (!sync) return false
+    const run = running.get(connectionId)
+    if (!run && running.size >= MAX_SYNCS_IN_PLACE) return false
+    // Noted first, as every request is: whichever run holds the lock serves it.
+    await noteSyncRequest(sync.db, connectionId)
+    const joined = running.get(connectionId)
+    if (joined) {
+      joined.again = true
+      return true
+    }
+    if (running.size >= MAX_SYNCS_IN_PLACE) return false
+    const mine = { again: false }
+    running.set(connectionId, mine)
+    try {
+      do {
+        mine.again = false
+        const outcome = await syncWhenFree(sync, connectionId)
+        if (outcome.skipped) return false
+      } while (mine.again)
+      return true
+    } catch (error) {
+      deps.logger.warn(
+        { err: error, connectionId },
+        'sync in place failed; the connection-sync worker retries it',
+      )
+      return false
+    } finally {
+      running.delete(connectionId)
+    }
+  }
+}
+
+type MatchInPlace = {
+  /**
+   * Matches the outbox in this process, without holding up the sync that asked: a request while a run is going
+   * joins it (it runs once more). When another process's run holds the matching lock, or a run fails, the request
+   * goes to the matching queue. The outbox holds the work either way, and the schedule's sweep drains whatever a
+   * process that died left in it.
+   */
+  request(reason: string): void
+  /** Resolves once no run is going (shutdown waits for it). */
+  settled(): Promise<void>
+}
+
+function createMatchInPlace(deps: {
+  db: Kysely<Database>
+  /** The store's schema: scopes the matching lock. */
+  schema: string
+  matching: MatchingService
+  logger: Logger
+}): MatchInPlace {
+  let running: Promise<void> | undefined
+  let again = false
+
+  const lockIsFree = async () => {
+    // Outside a transaction the lock is released as the statement ends: a hint that no run holds it now.
+    const { rows } = await sql<{ free: boolean }>`
+      select pg_try_advisory_xact_lock(hashtextextended(${matchLockName(deps.schema)}, 0)) as free
+    `.execute(deps.db)
+    return rows[0]?.free === true
+  }
+  const runOnce = async (reason: string) => {
+    if (await lockIsFree()) {
+      try {
+        await deps.matching.runNow()
+        return
+      } catch (error) {
+        deps.logger.warn({ err: error }, 'matching in place failed; the matching worker retries it')
+      }
+    }
+    await deps.matching.requestRun(reason)
+  }
+  const loop = async (reason: string) => {
+    try {
+      do {
+        again = false
+        await runOnce(reason).catch((error: unknown) =>
+          deps.logger.error({ err: error }, 'could not run or queue matching; the sweep will'),
+        )
+      } while (again)
+    } finally {
+      running = undefined
+    }
+  }
+  return {
+    request(reason) {
+      if (running) again = true
+      else running = loop(reason)
+    },
+    settled: async () => {
+      while (running) await running
+    },
   }
 }
