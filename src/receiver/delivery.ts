@@ -140,7 +140,7 @@ export function parseEnvelope(body: string | Uint8Array): ParsedEnvelope {
   return { ok: true, event, text, eventId, eventIdFrom, type, ...(ignored ? { ignored } : {}) }
 }
 
-// ── the answer: status and body of every outcome ───────────────────────────────────────────────────────
+// ── the answer: status and body of every outcome ────────────────────────────────────────────────────────────────
 
 /** What became of a delivery; the metrics count answers by outcome and reason. */
 export type DeliveryOutcome = 'queued' | 'ignored' | 'duplicate' | 'rejected' | 'unavailable' | 'error'

@@ -329,7 +329,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   }
 }
 
-// ── the express face of the core ────────────────────────────────────────────────────────────────────────────
+// ── the express face of the core ────────────────────────────────────────────────────────────────────────────────
 
 export type WebhookMiddlewareOptions = WebhookReceiverOptions
 
