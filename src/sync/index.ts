@@ -5,6 +5,6 @@ export type { SyncWorkerDeps, SyncProblem, SyncJobOutcome } from './sync-worker.
 export { runConnectionSync, ConcurrentSyncError } from './run-connection-sync.js'
 export type { ConnectionSyncDeps, ConnectionSyncResult } from './run-connection-sync.js'
 export { planSyncPage } from './plan-sync-page.js'
-export { bankSyncSource } from './bank-sync-source.js'
+export { bankSyncSource } from './sync-source.js'
 export type { SyncSource } from './sync-source.js'
 export { requestSyncOfAllReadyConnections } from './sync-all.js'

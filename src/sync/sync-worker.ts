@@ -33,7 +33,7 @@ import {
   recordSyncError,
   type Database,
 } from '../store/index.js'
-import { bankSyncSource } from './bank-sync-source.js'
+import { bankSyncSource } from './sync-source.js'
 import { refreshConnectionMirror } from './refresh-connection-mirror.js'
 import { runConnectionSync, type ConnectionSyncResult } from './run-connection-sync.js'
 

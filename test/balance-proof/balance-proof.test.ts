@@ -14,7 +14,7 @@ import {
   streamBalanceProof,
   type AccountProofDay,
 } from '../../src/balance-proof/index.js'
-import { bankSyncSource } from '../../src/sync/bank-sync-source.js'
+import { bankSyncSource } from '../../src/sync/sync-source.js'
 import { refreshConnectionMirror } from '../../src/sync/refresh-connection-mirror.js'
 import { runConnectionSync } from '../../src/sync/run-connection-sync.js'
 import {
