@@ -4,10 +4,8 @@ import type { IgnoredReason } from '../queue/index.js'
 import { MAX_JSON_DEPTH, jsonTextNestsDeeperThan, unstorableJsonAt } from '../store/index.js'
 import type { SignatureFailureReason } from '../signing/index.js'
 
-/**
- * One delivery at the door, both ends pure: the envelope read from its verified body (parseEnvelope) and the
- * answer written back (errorAnswer, acceptedAnswer), whose status table also covers the envelope's refusals.
- */
+// One delivery at the door, both ends pure: the envelope read from its verified body (parseEnvelope) and the
+// answer written back (errorAnswer, acceptedAnswer), whose status table also covers the envelope's refusals.
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(KnownEvent.options.map((option) => option.shape.type.value))
 /** Types the seed defines but reserves for a future producer. */
