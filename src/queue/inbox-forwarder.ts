@@ -7,11 +7,12 @@ import {
   DEFAULT_QUEUE_PREFIX,
   WEBHOOK_EVENTS_QUEUE,
   WEBHOOK_JOB_OPTIONS,
+  jobAddLanded,
+  queueWebhookJobAdd,
+  type WebhookJobData,
 } from './catalogue.js'
 import { queueConnection, whenReady } from './redis-ready.js'
-import type { WebhookJobData } from './webhook-event-queue.js'
 import { decodeInboxEntry, inboxKeys } from './webhook-inbox.js'
-import { jobAddLanded, queueWebhookJobAdd } from './webhook-job.js'
 
 export type InboxForwarderOptions = {
   /** @defaultValue redis://127.0.0.1:6379 */

@@ -1,6 +1,5 @@
 import { Queue, type IRedisTransaction } from 'bullmq'
 import type { Redis } from 'ioredis'
-import { createArrivalRate } from './arrival-rate.js'
 import { createInboxForwarder, type InboxForwarder, type InboxForwarderOptions } from './inbox-forwarder.js'
 import {
   DEDUPE_TTL_SECONDS,
@@ -8,11 +7,15 @@ import {
   WEBHOOK_EVENTS_QUEUE,
   WEBHOOK_JOB_OPTIONS,
   dedupeKey,
+  jobAddLanded,
+  queueWebhookJobAdd,
+  type EnqueueResult,
+  type WebhookEventQueue,
+  type WebhookJob,
+  type WebhookJobData,
 } from './catalogue.js'
 import { queueConnection, whenReady, withTimeout } from './redis-ready.js'
-import type { EnqueueResult, WebhookEventQueue, WebhookJob, WebhookJobData } from './webhook-event-queue.js'
-import { INGEST_SCRIPT, inboxKeys, ingestArguments } from './webhook-inbox.js'
-import { jobAddLanded, queueWebhookJobAdd } from './webhook-job.js'
+import { INGEST_SCRIPT, createArrivalRate, inboxKeys, ingestArguments } from './webhook-inbox.js'
 
 export type RedisWebhookEventQueueOptions = {
   /** @defaultValue redis://127.0.0.1:6379 */
