@@ -26,7 +26,11 @@ export { createBatchingEnqueue } from './batching-enqueue.js'
 export type { Enqueue, BatchingEnqueue, BatchingEnqueueOptions } from './batching-enqueue.js'
 export { createReceiverMetrics } from './metrics.js'
 export type { ReceiverMetrics } from './metrics.js'
-export { createWebhookReceiver, createWebhookMiddleware, DEFAULT_BODY_LIMIT_BYTES } from './webhook-receiver.js'
+export {
+  createWebhookReceiver,
+  createWebhookMiddleware,
+  DEFAULT_BODY_LIMIT_BYTES,
+} from './webhook-receiver.js'
 export type {
   WebhookReceiver,
   WebhookReceiverOptions,

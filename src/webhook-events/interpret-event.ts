@@ -68,10 +68,7 @@ const OCCURRED_AT_FIELDS = [
 ] as const
 
 /** Every full path for `fields` under every root and container, in lookup order. */
-function pathsOf(
-  fields: readonly string[],
-  containers: readonly string[] = DATA_CONTAINERS,
-): string[] {
+function pathsOf(fields: readonly string[], containers: readonly string[] = DATA_CONTAINERS): string[] {
   return ENVELOPE_ROOTS.flatMap((root) =>
     containers.flatMap((container) => fields.map((field) => `${root}${container}${field}`)),
   )
