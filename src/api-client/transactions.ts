@@ -3,22 +3,20 @@ import { Fields, IsoDate, IsoDateTime, Limit, Uuid, listResponse, type ListRespo
 import type { CallOptions, HttpClient } from './http.js'
 import { listAll, listPages, syncPages } from './pagination.js'
 import {
+  EntryType,
+  Rail,
   SyncEventType,
+  TRANSACTION_IDENTIFIERS,
+  Transaction,
+  TransactionStatus,
   readSyncEvents,
   type SyncChange,
   type SyncDialect,
   type UnreadableSyncEvent,
 } from './sync-dialect.js'
-import {
-  EntryType,
-  Rail,
-  TRANSACTION_IDENTIFIERS,
-  Transaction,
-  TransactionStatus,
-} from './transaction-schema.js'
 import { pathSegment, validateParams } from './validate-params.js'
 
-// The transaction's own schema lives apart so the sync dialect reader can parse one without a cycle.
+// The transaction's schema lives with the sync stream's reader (sync-dialect.ts), which parses one per event.
 export { TransactionStatus, EntryType, Rail, TRANSACTION_IDENTIFIERS, Transaction }
 
 export const TransactionSort = z.enum(['postedDate', '-postedDate', 'updatedAt', '-updatedAt'])

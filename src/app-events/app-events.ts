@@ -9,10 +9,9 @@ import {
   type QueueBackendConfig,
 } from '../queue/index.js'
 import type { Database } from '../store/index.js'
-import type { AppEventInput } from './app-event.js'
 import { startAppEventDispatcher, type AppEventDispatcher } from './app-event-dispatcher.js'
 import { createAppEventWorker, deliverAppEvent } from './app-event-worker.js'
-import { publishAppEvent, publishAppEvents } from './publish-app-event.js'
+import { publishAppEvent, publishAppEvents, type AppEventInput } from './publish-app-event.js'
 
 /** What the rest of bankrec uses to tell the company's own app something. */
 export type AppEvents = {

@@ -1,10 +1,16 @@
-export { AppEventInput, appEventEnvelope } from './app-event.js'
-export type { AppEventEnvelope } from './app-event.js'
-export { publishAppEvent, publishAppEvents } from './publish-app-event.js'
-export { sendAppEvent, AppEventDeliveryError } from './send-app-event.js'
-export type { SendAppEventOptions } from './send-app-event.js'
-export { createAppEventWorker } from './app-event-worker.js'
-export type { AppEventWorkerDeps, AppEventOutcome } from './app-event-worker.js'
+export { AppEventInput, publishAppEvent, publishAppEvents } from './publish-app-event.js'
+export {
+  createAppEventWorker,
+  sendAppEvent,
+  appEventEnvelope,
+  AppEventDeliveryError,
+} from './app-event-worker.js'
+export type {
+  AppEventWorkerDeps,
+  AppEventOutcome,
+  AppEventEnvelope,
+  SendAppEventOptions,
+} from './app-event-worker.js'
 export { startAppEventDispatcher } from './app-event-dispatcher.js'
 export type { AppEventDispatcher, AppEventDispatcherDeps } from './app-event-dispatcher.js'
 export { createAppEvents, startAppEventDelivery } from './app-events.js'

@@ -1,6 +1,19 @@
 import type { Kysely } from 'kysely'
+import { z } from 'zod'
 import { insertAppEvents, notifyAppEvents, type Database } from '../store/index.js'
-import { AppEventInput } from './app-event.js'
+
+/**
+ * An event for the company's own app. The id is the caller's and must be stable for the fact it reports
+ * (derived from it, never random at publish time), so a replayed effect never makes a second event.
+ */
+export const AppEventInput = z.object({
+  id: z.string().min(1).max(255),
+  type: z.string().regex(/^[a-z][a-z_]*(\.[a-z][a-z_]*)+$/, 'must look like invoice.paid'),
+  data: z.record(z.string(), z.unknown()),
+  /** When the fact happened on bankrec's clock. @defaultValue the database's now() */
+  createdAt: z.date().optional(),
+})
+export type AppEventInput = z.input<typeof AppEventInput>
 
 /**
  * Records events for the app in the outbox, in one statement and one NOTIFY statement however many there are.

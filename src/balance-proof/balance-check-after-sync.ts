@@ -3,7 +3,7 @@ import type { BankClient } from '../api-client/index.js'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
 import { upsertDailyBalances, type Database } from '../store/index.js'
-import { bankSyncSource } from '../sync/bank-sync-source.js'
+import { bankSyncSource } from '../sync/index.js'
 import { checkConnectionBalances } from './check-connection-balances.js'
 
 /**

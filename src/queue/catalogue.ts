@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
-import type { DefaultJobOptions, JobsOptions } from 'bullmq'
+import { Job, type DefaultJobOptions, type IRedisTransaction, type JobsOptions, type Queue } from 'bullmq'
 
 /**
  * Every queue of bankrec in one place: its name, its job options, its job ids and the data its jobs carry (plain
- * types: this file imports no domain code). Which stage adds to a queue and which worker takes from it is in
+ * types: this file imports no domain code), and for webhook events how a job is built. Which stage adds to a queue and which worker takes from it is in
  * src/pipeline/stages.ts.
  */
 
@@ -38,6 +38,79 @@ export const WEBHOOK_JOB_OPTIONS = {
 /** The key that marks an event id as seen; written in the same MULTI as its job. */
 export function dedupeKey(prefix: string, eventId: string): string {
   return `${prefix}:${WEBHOOK_EVENTS_QUEUE}:seen:${eventId}`
+}
+
+/** Why a delivered event needs no processing: reserved by the seed for a future producer, or not known at all. */
+export type IgnoredReason = 'reserved_type' | 'unknown_type'
+
+/** One verified delivery, as it is queued. */
+export type WebhookJob = {
+  eventId: string
+  type: string
+  /** The parsed event envelope, exactly as delivered. */
+  event: Record<string, unknown>
+  /** The envelope's JSON text as delivered, when at hand: queues that store text keep it instead of re-serializing. */
+  eventJson?: string
+  /** ISO time the receiver accepted it. */
+  receivedAt: string
+  /** Set when the event is acknowledged and recorded but needs no processing. */
+  ignored?: IgnoredReason
+}
+
+/** The job payload; the event envelope stays as delivered so workers parse it with the api-client schemas. */
+export type WebhookJobData = Pick<WebhookJob, 'event' | 'receivedAt' | 'ignored'>
+
+/** `queued`: written now; `duplicate`: already queued within the dedupe window; `failed`: not written. */
+export type EnqueueResult = 'queued' | 'duplicate' | 'failed'
+
+/**
+ * Where the receiver writes events: on Redis an inbox that forwarders move into BullMQ (webhook-inbox.ts), on
+ * PostgreSQL BullMQ's PostgreSQL backend directly.
+ */
+export type WebhookEventQueue = {
+  /**
+   * Writes the jobs durably in one atomic step and answers, per job and in order, what happened. Rejects
+   * when the batch could not be written at all.
+   */
+  addBatch(jobs: readonly WebhookJob[]): Promise<EnqueueResult[]>
+  /** Events accepted but not yet in the BullMQ queue (the Redis inbox); absent where writes land there directly. */
+  backlog?(): Promise<number>
+  /** Accepted events set aside in the Redis dead-letter list, never processed; absent where there is none. */
+  deadLetters?(): Promise<number>
+  /** Resolves when the queue is reachable, rejects otherwise. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+/**
+ * Puts one event's BullMQ add on a MULTI: job name = event type, job id = event id, and BullMQ's deduplication id,
+ * so adding it again within the window (a redelivery, an entry forwarded twice) adds nothing. The add's reply is
+ * in the MULTI's exec() replies, at the position it was queued in; a negative number means it did not land.
+ */
+export function queueWebhookJobAdd(
+  queue: Queue<WebhookJobData>,
+  multi: IRedisTransaction,
+  job: WebhookJob,
+  dedupeTtlSeconds: number,
+): void {
+  const data: WebhookJobData = { event: job.event, receivedAt: job.receivedAt }
+  if (job.ignored) data.ignored = job.ignored
+  const bullJob = new Job(
+    queue,
+    job.type,
+    data,
+    // A Job built by hand gets none of the queue's defaults (attempts would be 1): merge them as queue.add does.
+    { ...queue.defaultJobOptions, deduplication: { id: job.eventId, ttl: dedupeTtlSeconds * 1000 } },
+    jobIdFor(job.eventId),
+  )
+  void bullJob.addJob(multi)
+}
+
+/** Whether a reply of exec() for a queued add says the job landed. */
+export function jobAddLanded(reply: [Error | null, unknown] | undefined): boolean {
+  if (!reply) return false
+  const [error, result] = reply
+  return !error && !(typeof result === 'number' && result < 0)
 }
 
 // ── connection-sync: a sync that could not run where it was asked for ───────────────────────────────────────────

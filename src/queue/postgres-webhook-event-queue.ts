@@ -2,9 +2,16 @@ import { Job } from 'bullmq'
 import { sql, type Kysely } from 'kysely'
 import { assertSchemaName, type Database } from '../store/index.js'
 import { createBackendQueue, type QueueBackendConfig } from './backend.js'
-import { DEDUPE_TTL_SECONDS, WEBHOOK_EVENTS_QUEUE, WEBHOOK_JOB_OPTIONS, jobIdFor } from './catalogue.js'
-import type { WebhookJob, WebhookJobData } from './webhook-event-queue.js'
-import type { EnqueueResult, WebhookEventQueue } from './webhook-event-queue.js'
+import {
+  DEDUPE_TTL_SECONDS,
+  WEBHOOK_EVENTS_QUEUE,
+  WEBHOOK_JOB_OPTIONS,
+  jobIdFor,
+  type EnqueueResult,
+  type WebhookEventQueue,
+  type WebhookJob,
+  type WebhookJobData,
+} from './catalogue.js'
 
 export type PostgresWebhookEventQueueOptions = {
   db: Kysely<Database>

@@ -1,5 +1,4 @@
-import { WEBHOOK_EVENTS_QUEUE, dedupeKey } from './catalogue.js'
-import type { IgnoredReason, WebhookJob } from './webhook-event-queue.js'
+import { WEBHOOK_EVENTS_QUEUE, dedupeKey, type IgnoredReason, type WebhookJob } from './catalogue.js'
 
 /**
  * Under a storm of deliveries the receiver does not add BullMQ jobs itself: a BullMQ add costs about 40 µs of the
@@ -98,5 +97,31 @@ export function decodeInboxEntry(entry: string): WebhookJob {
     receivedAt: receivedAt as string,
     event: event as Record<string, unknown>,
     ...(ignored ? { ignored: ignored as IgnoredReason } : {}),
+  }
+}
+
+// ── when the inbox is used: the arrival rate ────────────────────────────────────────────────────────────────────
+
+/** Events per second over the last whole second and the one under way, whichever is higher. */
+export type ArrivalRate = {
+  /** Counts `events` arrived at `nowMs` and returns the rate including them. */
+  note(events: number, nowMs: number): number
+}
+
+export function createArrivalRate(): ArrivalRate {
+  let windowStart = Number.NEGATIVE_INFINITY
+  let inWindow = 0
+  let lastRate = 0
+  return {
+    note(events, nowMs) {
+      if (nowMs - windowStart >= 1_000) {
+        // A gap of more than a window means nothing arrived in the last one.
+        lastRate = nowMs - windowStart < 2_000 ? inWindow : 0
+        windowStart = nowMs
+        inWindow = 0
+      }
+      inWindow += events
+      return Math.max(lastRate, inWindow)
+    },
   }
 }

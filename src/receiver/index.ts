@@ -14,17 +14,30 @@ export type {
   SignatureFailureReason,
   Payload,
 } from '../signing/index.js'
-export { parseEnvelope } from './envelope.js'
-export type { ParsedEnvelope, EnvelopeProblem } from './envelope.js'
-export { statusOf } from './delivery-answer.js'
-export type { DeliveryAnswer, DeliveryOutcome, ReceiverErrorCode } from './delivery-answer.js'
+export { parseEnvelope, statusOf } from './delivery.js'
+export type {
+  ParsedEnvelope,
+  EnvelopeProblem,
+  DeliveryAnswer,
+  DeliveryOutcome,
+  ReceiverErrorCode,
+} from './delivery.js'
 export { createBatchingEnqueue } from './batching-enqueue.js'
 export type { Enqueue, BatchingEnqueue, BatchingEnqueueOptions } from './batching-enqueue.js'
 export { createReceiverMetrics } from './metrics.js'
 export type { ReceiverMetrics } from './metrics.js'
-export { createWebhookReceiver, DEFAULT_BODY_LIMIT_BYTES } from './webhook-receiver.js'
-export type { WebhookReceiver, WebhookReceiverOptions, Delivery, ReceiverLogger } from './webhook-receiver.js'
-export { createWebhookMiddleware } from './middleware.js'
-export type { WebhookMiddleware, WebhookMiddlewareOptions } from './middleware.js'
+export {
+  createWebhookReceiver,
+  createWebhookMiddleware,
+  DEFAULT_BODY_LIMIT_BYTES,
+} from './webhook-receiver.js'
+export type {
+  WebhookReceiver,
+  WebhookReceiverOptions,
+  Delivery,
+  ReceiverLogger,
+  WebhookMiddleware,
+  WebhookMiddlewareOptions,
+} from './webhook-receiver.js'
 export { createReceiverServer } from './server.js'
 export type { ReceiverServer, ReceiverServerOptions } from './server.js'

@@ -1,5 +1,5 @@
 import { Counter, Histogram, Registry } from 'prom-client'
-import type { DeliveryOutcome } from './delivery-answer.js'
+import type { DeliveryOutcome } from './delivery.js'
 
 export type ReceiverMetrics = {
   registry: Registry

@@ -8,8 +8,7 @@ import {
   type BatchingEnqueueOptions,
   type Enqueue,
 } from './batching-enqueue.js'
-import { acceptedAnswer, errorAnswer, type DeliveryAnswer } from './delivery-answer.js'
-import { parseEnvelope } from './envelope.js'
+import { acceptedAnswer, errorAnswer, parseEnvelope, type DeliveryAnswer } from './delivery.js'
 import { createReceiverMetrics, type ReceiverMetrics } from './metrics.js'
 import {
   SIGNATURE_HEADER,
@@ -328,4 +327,31 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (size > limit) return tooLarge(requestId)
     return verifiedBody(delivery, requestId)
   }
+}
+
+// ── the express face of the core ────────────────────────────────────────────────────────────────────────────────
+
+export type WebhookMiddlewareOptions = WebhookReceiverOptions
+
+/** An express (or connect) request handler; typed on node:http so the receiver imports no framework. */
+export type WebhookMiddleware = ((
+  req: IncomingMessage & { body?: unknown },
+  res: ServerResponse,
+  next?: (error?: unknown) => void,
+) => void) & { flush(): Promise<void> }
+
+/**
+ * The webhook endpoint as express middleware: it reads the raw body itself, so mount it before express.json().
+ * It answers every request itself and never calls `next`.
+ *
+ * @example app.post('/webhooks', createWebhookMiddleware({ secrets, queue }))
+ */
+export function createWebhookMiddleware(options: WebhookMiddlewareOptions): WebhookMiddleware {
+  const receiver = createWebhookReceiver(options)
+  const webhookMiddleware = (req: IncomingMessage & { body?: unknown }, res: ServerResponse): void => {
+    // Express 5 leaves req.body undefined unless a parser ran. Bytes from express.raw() are used as they are;
+    // express.json()'s object no longer holds the bytes the signature covers and is answered 500 (parsed_body).
+    void receiver.handle(req, req.body).then((answer) => receiver.send(res, answer))
+  }
+  return Object.assign(webhookMiddleware, { flush: () => receiver.flush() })
 }

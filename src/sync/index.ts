@@ -1,10 +1,16 @@
 export { requestConnectionSync } from './request-sync.js'
 export type { SyncRequester } from './request-sync.js'
-export { createSyncWorker, processSyncJob, syncWhenFree, ALL_CONNECTIONS } from './sync-worker.js'
+export {
+  createSyncWorker,
+  processSyncJob,
+  syncWhenFree,
+  refreshConnectionMirror,
+  ALL_CONNECTIONS,
+} from './sync-worker.js'
 export type { SyncWorkerDeps, SyncProblem, SyncJobOutcome } from './sync-worker.js'
 export { runConnectionSync, ConcurrentSyncError } from './run-connection-sync.js'
 export type { ConnectionSyncDeps, ConnectionSyncResult } from './run-connection-sync.js'
 export { planSyncPage } from './plan-sync-page.js'
-export { bankSyncSource } from './bank-sync-source.js'
+export { bankSyncSource } from './sync-source.js'
 export type { SyncSource } from './sync-source.js'
 export { requestSyncOfAllReadyConnections } from './sync-all.js'

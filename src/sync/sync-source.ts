@@ -1,4 +1,12 @@
-import type { Account, AccountBalance, Connection, SyncPageRead, Transaction } from '../api-client/index.js'
+import {
+  BankNotFoundError,
+  type Account,
+  type AccountBalance,
+  type BankClient,
+  type Connection,
+  type SyncPageRead,
+  type Transaction,
+} from '../api-client/index.js'
 
 /**
  * What a connection sync needs from the bank. The worker passes an adapter over the API client; keeping the port
@@ -17,7 +25,40 @@ export type SyncSource = {
   balancePages(connectionId: string, dateGte: string | undefined): AsyncIterable<AccountBalance[]>
 }
 
-/** The bank said the cursor is too old (seed: 90 days): the stream starts over from a new head. */
-export class CursorExpiredSignal extends Error {}
-/** The bank refused the cursor as malformed or for other filters: a bug or tampering; start over and alert. */
-export class InvalidCursorSignal extends Error {}
+/** The SyncSource a worker uses: the API client, 500 rows a page (the seed's maximum). */
+export function bankSyncSource(client: BankClient): SyncSource {
+  return {
+    syncPage: ({ connectionId, cursor, limit }) =>
+      client.transactions.sync({ connectionId, limit, ...(cursor ? { cursor } : {}) }),
+    async *transactionPages(connectionId) {
+      for await (const page of client.transactions.listPages({
+        connectionId,
+        limit: 500,
+        sort: 'updatedAt',
+      })) {
+        yield page.data
+      }
+    },
+    getTransaction: (id) =>
+      client.transactions.get(id).catch((error: unknown) => {
+        if (error instanceof BankNotFoundError) return null
+        throw error
+      }),
+    getConnection: (connectionId) => client.connections.get(connectionId),
+    async accounts(connectionId) {
+      const accounts: Account[] = []
+      for await (const account of client.accounts.listAll({ connectionId, limit: 500 }))
+        accounts.push(account as Account)
+      return accounts
+    },
+    async *balancePages(connectionId, dateGte) {
+      for await (const page of client.balances.listPages({
+        connectionId,
+        limit: 500,
+        ...(dateGte ? { dateGte } : {}),
+      })) {
+        yield page.data
+      }
+    },
+  }
+}

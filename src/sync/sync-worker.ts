@@ -28,13 +28,15 @@ import {
 import {
   hasUnservedSyncRequests,
   markSyncRequestsCompleted,
+  observeConnection,
   pendingSyncRequests,
   purgeConnection,
   recordSyncError,
+  replaceConnectionAccounts,
+  upsertDailyBalances,
   type Database,
 } from '../store/index.js'
-import { bankSyncSource } from './bank-sync-source.js'
-import { refreshConnectionMirror } from './refresh-connection-mirror.js'
+import { bankSyncSource, type SyncSource } from './sync-source.js'
 import { runConnectionSync, type ConnectionSyncResult } from './run-connection-sync.js'
 
 export type SyncProblem =
@@ -318,5 +320,38 @@ async function notify(deps: SyncWorkerDeps, problem: SyncProblem): Promise<void>
     await deps.onProblem?.(problem)
   } catch (error) {
     deps.logger.error({ err: error, problem }, 'sync problem handler failed')
+  }
+}
+
+// ── after the sync: the connection, its accounts and balances ───────────────────────────────────────────────────
+
+/**
+ * After a sync: the connection as the bank shows it now, its accounts, and its balance rows from the earliest
+ * posted date the sync touched (balance rows are mutable projections; seed, Account balance).
+ */
+export async function refreshConnectionMirror(
+  deps: {
+    db: Kysely<Database>
+    source: SyncSource
+    clock: Clock
+    /**
+     * Writes the connection read here: its mirrored row and its health in one transaction (the sidecar's
+     * connection health). @defaultValue the mirrored row alone
+     */
+    recordConnection?(connection: Connection): Promise<void>
+  },
+  connectionId: string,
+  balancesFrom: string | null | 'all',
+): Promise<void> {
+  const connection = await deps.source.getConnection(connectionId)
+  if (deps.recordConnection) await deps.recordConnection(connection)
+  else await observeConnection(deps.db, connection, 'sync', deps.clock.now())
+  await replaceConnectionAccounts(deps.db, connectionId, await deps.source.accounts(connectionId))
+  if (balancesFrom === null) return
+  for await (const page of deps.source.balancePages(
+    connectionId,
+    balancesFrom === 'all' ? undefined : balancesFrom,
+  )) {
+    await upsertDailyBalances(deps.db, page)
   }
 }

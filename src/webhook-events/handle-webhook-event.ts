@@ -1,15 +1,54 @@
+import type { Worker } from 'bullmq'
 import type { Kysely } from 'kysely'
-import type { WebhookJob } from '../queue/index.js'
+import type { Connection } from '../api-client/index.js'
+import type { Clock } from '../clock/index.js'
+import type { Logger } from '../observability/index.js'
+import {
+  WEBHOOK_EVENTS_QUEUE,
+  createBackendWorker,
+  type QueueBackendConfig,
+  type WebhookJob,
+  type WebhookJobData,
+} from '../queue/index.js'
 import {
   claimEvent,
+  getMirroredConnection,
   isEventProcessed,
   recordStatus,
   recordUninterpretableEvent,
   type Database,
   type EventOutcome,
 } from '../store/index.js'
-import { interpretEvent, type InterpretedEvent } from './interpret-event/index.js'
-import { knownConnection as known, type ConnectionLookup } from './known-connection.js'
+import { interpretEvent, type InterpretedEvent } from './interpret-event.js'
+
+export type ConnectionLookup = {
+  db: Kysely<Database>
+  /** The connection as the bank shows it now, or null when the bank does not know it (404, not an id). */
+  lookupConnection(connectionId: string): Promise<Connection | null>
+  /** A connection read from the bank: its mirrored row and its health, together. */
+  recordConnection(connection: Connection): Promise<void>
+}
+
+/** What bankrec knows of a connection: the mirror's status, or the bank's read just now (then mirrored). */
+export type KnownConnection = { status: string; read: Connection | null }
+
+/**
+ * The mirror's row, else the bank asked once (and its answer mirrored): nothing is synced or acted on for an id
+ * that is no connection (finding 12), while a connection created since the mirror last looked is still found.
+ */
+export async function knownConnection(
+  deps: ConnectionLookup,
+  connectionId: string,
+): Promise<KnownConnection | null> {
+  const row = await getMirroredConnection(deps.db, connectionId)
+  if (row && row.kind !== 'deleted') return { status: row.status, read: null }
+  const read = await deps.lookupConnection(connectionId)
+  if (!read) return null
+  await deps.recordConnection(read)
+  return { status: read.status, read }
+}
+
+// ── one event ───────────────────────────────────────────────────────────────────────────────────────────────────
 
 type Uninterpretable = Extract<InterpretedEvent, { kind: 'uninterpretable' }>
 type StatusChanged = Extract<InterpretedEvent, { kind: 'status_changed' }>
@@ -41,8 +80,8 @@ export type WebhookEventEffects = Omit<ConnectionLookup, 'db'> & {
 
 export type HandledOutcome = 'processed' | 'ignored' | 'duplicate' | 'uninterpretable'
 
-const knownConnection = (db: Kysely<Database>, effects: WebhookEventEffects, connectionId: string) =>
-  known(
+const knownFor = (db: Kysely<Database>, effects: WebhookEventEffects, connectionId: string) =>
+  knownConnection(
     { db, lookupConnection: effects.lookupConnection, recordConnection: effects.recordConnection },
     connectionId,
   )
@@ -57,7 +96,7 @@ async function claimOnly(
 }
 
 /**
- * What one queued webhook delivery does, whatever dialect it speaks (interpret-event/). The event id is claimed in
+ * What one queued webhook delivery does, whatever dialect it speaks (interpret-event.ts). The event id is claimed in
  * the same transaction as the store writes, so a redelivered or retried event writes them once; effects outside
  * the database (queueing a sync, health, alerts) are idempotent by themselves and run first, so a crash between
  * them and the claim repeats them on the retried job instead of losing them.
@@ -78,7 +117,7 @@ export async function handleWebhookEvent(
     case 'uninterpretable':
       return uninterpretable(db, job, event, effects, now)
     case 'sync_available': {
-      if (!(await knownConnection(db, effects, event.connectionId))) {
+      if (!(await knownFor(db, effects, event.connectionId))) {
         return uninterpretable(db, job, unknownConnection(event), effects, now)
       }
       await effects.requestSync(event.connectionId, 'webhook')
@@ -107,7 +146,7 @@ async function statusChanged(
   now: Date,
 ): Promise<HandledOutcome> {
   const { connectionId } = event
-  const known = await knownConnection(db, effects, connectionId)
+  const known = await knownFor(db, effects, connectionId)
   if (!known) return uninterpretable(db, job, unknownConnection(event), effects, now)
   const { status } = event
   let { errorCode, errorMessage } = event
@@ -167,7 +206,7 @@ async function uninterpretable(
 ): Promise<HandledOutcome> {
   const concerned: string[] = []
   for (const connectionId of event.connectionIds) {
-    if (await knownConnection(db, effects, connectionId)) concerned.push(connectionId)
+    if (await knownFor(db, effects, connectionId)) concerned.push(connectionId)
   }
   for (const connectionId of concerned) await effects.requestSync(connectionId, 'uninterpretable event')
   if (concerned.length === 0) await effects.requestSyncOfAll('uninterpretable event')
@@ -201,4 +240,59 @@ async function uninterpretable(
     return true
   })
   return claimed ? 'uninterpretable' : 'duplicate'
+}
+
+// ── the worker that takes the webhook-events queue ──────────────────────────────────────────────────────────────
+
+export type EventWorkerDeps = {
+  db: Kysely<Database>
+  backend: QueueBackendConfig
+  effects: WebhookEventEffects
+  clock: Clock
+  logger: Logger
+  /** @defaultValue 4 */
+  concurrency?: number
+  /**
+   * How long a job stays locked to a worker that stopped renewing it (crashed): another worker takes it over
+   * after this. @defaultValue BullMQ's 30000
+   */
+  jobLockMs?: number
+}
+
+/** The envelope's `id` when it has one; else the job id, which the receiver derived from the delivery. */
+function eventIdOf(event: unknown, jobId: string | undefined): string {
+  const id = typeof event === 'object' && event !== null ? (event as { id?: unknown }).id : undefined
+  return typeof id === 'string' ? id : String(jobId)
+}
+
+/** Processes verified webhook deliveries from the receiver's queue, each event's effects once. */
+export function createEventWorker(deps: EventWorkerDeps): Worker<WebhookJobData, HandledOutcome> {
+  return createBackendWorker<WebhookJobData, HandledOutcome>(
+    WEBHOOK_EVENTS_QUEUE,
+    deps.backend,
+    async (job) => {
+      const eventId = eventIdOf(job.data.event, job.id)
+      const outcome = await handleWebhookEvent(
+        deps.db,
+        {
+          eventId,
+          type: job.name,
+          event: job.data.event,
+          receivedAt: job.data.receivedAt,
+          ignored: job.data.ignored,
+        },
+        deps.effects,
+        deps.clock.now(),
+      )
+      // The body stays out of the log: it is kept in uninterpretable_events for whoever needs it.
+      if (outcome === 'uninterpretable')
+        deps.logger.warn({ eventId, type: job.name }, 'webhook event not interpretable')
+      else deps.logger.info({ eventId, type: job.name, outcome }, 'webhook event handled')
+      return outcome
+    },
+    {
+      concurrency: deps.concurrency ?? 4,
+      ...(deps.jobLockMs ? { lockDuration: deps.jobLockMs, stalledInterval: deps.jobLockMs } : {}),
+    },
+  )
 }

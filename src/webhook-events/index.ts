@@ -1,8 +1,10 @@
-export { createEventWorker } from './event-worker.js'
-export type { EventWorkerDeps } from './event-worker.js'
-export { handleWebhookEvent } from './handle-webhook-event.js'
-export type { WebhookEventEffects, HandledOutcome } from './handle-webhook-event.js'
-export { interpretEvent } from './interpret-event/index.js'
-export { knownConnection } from './known-connection.js'
-export type { ConnectionLookup, KnownConnection } from './known-connection.js'
-export type { InterpretedEvent, UninterpretableProblem } from './interpret-event/index.js'
+export { createEventWorker, handleWebhookEvent, knownConnection } from './handle-webhook-event.js'
+export type {
+  EventWorkerDeps,
+  WebhookEventEffects,
+  HandledOutcome,
+  ConnectionLookup,
+  KnownConnection,
+} from './handle-webhook-event.js'
+export { interpretEvent } from './interpret-event.js'
+export type { InterpretedEvent, UninterpretableProblem } from './interpret-event.js'

@@ -14,8 +14,8 @@ import {
   streamBalanceProof,
   type AccountProofDay,
 } from '../../src/balance-proof/index.js'
-import { bankSyncSource } from '../../src/sync/bank-sync-source.js'
-import { refreshConnectionMirror } from '../../src/sync/refresh-connection-mirror.js'
+import { bankSyncSource } from '../../src/sync/sync-source.js'
+import { refreshConnectionMirror } from '../../src/sync/index.js'
 import { runConnectionSync } from '../../src/sync/run-connection-sync.js'
 import {
   listOpenBalanceExceptions,

@@ -13,7 +13,7 @@ import {
   ResponseValidationError,
   type BankClient,
 } from '../../src/api-client/index.js'
-import { bankSyncSource } from '../../src/sync/bank-sync-source.js'
+import { bankSyncSource } from '../../src/sync/sync-source.js'
 import { runConnectionSync } from '../../src/sync/run-connection-sync.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { snapshotTables } from '../support/table-snapshot.js'

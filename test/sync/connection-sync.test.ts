@@ -5,7 +5,7 @@ import {
   createBankClient,
   type BankClient,
 } from '../../src/api-client/index.js'
-import { bankSyncSource } from '../../src/sync/bank-sync-source.js'
+import { bankSyncSource } from '../../src/sync/sync-source.js'
 import {
   ConcurrentSyncError,
   runConnectionSync,

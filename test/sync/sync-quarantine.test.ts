@@ -5,7 +5,7 @@ import {
   createBankClient,
 } from '../../src/api-client/index.js'
 import type { SyncQuarantineIncident } from '../../src/alerts/index.js'
-import { bankSyncSource } from '../../src/sync/bank-sync-source.js'
+import { bankSyncSource } from '../../src/sync/sync-source.js'
 import { runConnectionSync, type ConnectionSyncDeps } from '../../src/sync/run-connection-sync.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'

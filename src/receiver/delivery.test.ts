@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { MAX_JSON_DEPTH } from '../store/index.js'
-import { parseEnvelope } from './envelope.js'
+import { parseEnvelope } from './delivery.js'
 
 const base = { id: 'evt_1', createdAt: '2026-03-02T09:00:00.000Z', apiVersion: 'v1' }
 const json = (value: unknown) => JSON.stringify(value)

@@ -1,17 +1,91 @@
-import { ConnectionStatus } from '../../api-client/index.js'
-import {
-  CONNECTION_ID_FIELDS,
-  CONNECTION_OBJECT_ID_FIELDS,
-  ENVELOPE_ROOTS,
-  ERROR_CODE_FIELDS,
-  ERROR_MESSAGE_FIELDS,
-  OCCURRED_AT_FIELDS,
-  PREVIOUS_STATUS_FIELDS,
-  STATUS_FIELDS,
-  TYPE_FIELDS,
-  pathsOf,
-  valueAt,
-} from './event-paths.js'
+import { ConnectionStatus } from '../api-client/index.js'
+
+/**
+ * Where plausible dialects put each part of a webhook delivery. The seed leaves the payload shape open
+ * ("Payload shape of deliveries: not shown"), so the worker looks in every place below, in this order. A path is
+ * dotted from the delivered body; `*` stands for each envelope root.
+ */
+
+/** Where the envelope itself may sit: the body, or a wrapper around it. */
+const ENVELOPE_ROOTS = ['', 'payload.', 'event.', 'body.'] as const
+
+/** Fields that name the event type, relative to an envelope root. */
+const TYPE_FIELDS = ['type', 'eventType', 'event_type', 'event', 'kind'] as const
+
+/** Where the event's object may sit, relative to an envelope root ('' is the envelope itself). */
+const DATA_CONTAINERS = ['data.', 'data.object.', 'object.', 'payload.', 'resource.', ''] as const
+
+/** Fields that carry the connection id, relative to a data container. */
+const CONNECTION_ID_FIELDS = [
+  'connectionId',
+  'connection_id',
+  'connectionID',
+  'connection.id',
+  'connection',
+] as const
+
+/**
+ * For connection events only: the data object may be the connection itself, so its `id` is the connection id.
+ * Never for other types, where `data.id` is something else.
+ */
+const CONNECTION_OBJECT_ID_FIELDS = ['id'] as const
+
+const STATUS_FIELDS = [
+  'status',
+  'newStatus',
+  'new_status',
+  'currentStatus',
+  'current_status',
+  'connection.status',
+  'to',
+] as const
+const PREVIOUS_STATUS_FIELDS = [
+  'previousStatus',
+  'previous_status',
+  'oldStatus',
+  'old_status',
+  'previous.status',
+  'previous_attributes.status',
+  'from',
+] as const
+const ERROR_CODE_FIELDS = ['errorCode', 'error_code', 'error.code', 'connection.errorCode'] as const
+const ERROR_MESSAGE_FIELDS = [
+  'errorMessage',
+  'error_message',
+  'error.message',
+  'connection.errorMessage',
+] as const
+
+/** When the bank says the event happened, relative to an envelope root (ISO 8601, or Unix seconds). */
+const OCCURRED_AT_FIELDS = [
+  'createdAt',
+  'created_at',
+  'occurredAt',
+  'occurred_at',
+  'timestamp',
+  'time',
+  'created',
+] as const
+
+/** Every full path for `fields` under every root and container, in lookup order. */
+function pathsOf(fields: readonly string[], containers: readonly string[] = DATA_CONTAINERS): string[] {
+  return ENVELOPE_ROOTS.flatMap((root) =>
+    containers.flatMap((container) => fields.map((field) => `${root}${container}${field}`)),
+  )
+}
+
+/** The value at a dotted path, or undefined when any step is missing or not an object. */
+function valueAt(body: unknown, path: string): unknown {
+  let at: unknown = body
+  for (const key of path.split('.')) {
+    if (typeof at !== 'object' || at === null || Array.isArray(at)) return undefined
+    if (!Object.hasOwn(at, key)) return undefined
+    at = (at as Record<string, unknown>)[key]
+  }
+  return at
+}
+
+// ── the reading ─────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** Why a delivery could not be read as an event bankrec acts on. */
 export type UninterpretableProblem =
@@ -156,7 +230,7 @@ function uninterpretable(
 
 /**
  * Reads one delivered body (any JSON) as the event bankrec acts on, whatever plausible dialect the service
- * speaks: the type under any of TYPE_FIELDS, the connection id wherever event-paths.ts lists it. Pure: what it
+ * speaks: the type under any of TYPE_FIELDS, the connection id wherever the paths above list it. Pure: what it
  * cannot tell (a missing status, an unknown connection) the worker looks up.
  */
 export function interpretEvent(body: unknown): InterpretedEvent {
