@@ -1,13 +1,8 @@
 import { validSchemes, type ReferenceScheme } from './check-digits.js'
 import { dateSpans, overlaps, type Span } from './date-spans.js'
 import type { InvoiceIndex } from './invoice-index.js'
-import {
-  compactIssuedReference,
-  compactReference,
-  kidDashAt,
-  numberParts,
-  type NumberParts,
-} from './invoice-number.js'
+import { factsOf } from './invoice-facts.js'
+import { compactIssuedReference, compactReference, kidDashAt } from './invoice-number.js'
 import { referenceTypos } from './match-keys.js'
 import { normalizeReference, type ReferencePart } from './normalize-reference.js'
 import {
@@ -75,17 +70,6 @@ export type ReferenceSource = Pick<
 
 const NONE: TransactionReferences = { outcome: 'none' }
 
-// Invoices are immutable values (an upsert replaces the object): their number's parts can be kept with them.
-const partsOf = new WeakMap<MatchInvoice, NumberParts>()
-
-function invoiceParts(invoice: MatchInvoice): NumberParts {
-  let parts = partsOf.get(invoice)
-  if (!parts) {
-    parts = numberParts(invoice.number)
-    partsOf.set(invoice, parts)
-  }
-  return parts
-}
 const SHORT_CORE_DIGITS = 4
 
 function idOf(invoice: MatchInvoice): string {
@@ -317,7 +301,7 @@ class FieldScan {
           at,
           at + 1,
           impliedWord,
-          invoiceParts(found[0] as MatchInvoice).coreDigits,
+          factsOf(found[0] as MatchInvoice).numberParts().coreDigits,
         )
     }
   }

@@ -1,4 +1,5 @@
-import { CustomerDirectory, customerKeyOf, type CustomerKey } from './customer-directory.js'
+import { CustomerDirectory } from './customer-directory.js'
+import { customerKeyOf, factsOf, type CustomerKey } from './invoice-facts.js'
 import { compactIssuedReference, compactReference, numberParts } from './invoice-number.js'
 import { TokenTrie, type TrieMatch } from './token-trie.js'
 import type { MatchCustomer, MatchInvoice } from './types.js'
@@ -86,12 +87,21 @@ export class InvoiceIndex {
       count(this.issuedLengths, issued.length, 1)
       if (readsAsDigits(issued)) count(this.issuedDigitLengths, issued.length, 1)
     }
-    const key = customerKeyOf(invoice)
+    // The invoice's facts are made here, in index order (a customer's invoices' records near one another in
+    // memory, one key string per customer), rather than wherever a run first asks.
+    const facts = factsOf(invoice)
+    const key = facts.customerKey()
     if (key) {
       let invoices = this.byCustomerKey.get(key)
       if (!invoices) this.byCustomerKey.set(key, (invoices = new Map()))
+      else facts.shareKey(firstKey(invoices))
       invoices.set(invoice.id, invoice)
       this.customerLists.delete(key)
+    }
+    try {
+      facts.parseAmount()
+    } catch {
+      // A bad amount fails the run that needs it, as it would without this.
     }
     this.customers.countInvoiceNames(invoice, 1)
   }
@@ -193,6 +203,12 @@ export class InvoiceIndex {
   ofCustomer(name: string | null | undefined): MatchInvoice[] {
     return this.customers.byName(name).flatMap((key) => this.ofCustomerKey(key))
   }
+}
+
+/** The customer key the first invoice of a customer's map carries (the one its invoices share). */
+function firstKey(invoices: Map<string, MatchInvoice>): CustomerKey {
+  const first = invoices.values().next().value as MatchInvoice
+  return customerKeyOf(first) as CustomerKey
 }
 
 function readsAsDigits(issued: string): boolean {
