@@ -21,11 +21,16 @@ export class InvoiceFacts {
   /** Credit notes netted against the invoice and what a person wrote off, in money units (never below 0). */
   credits = 0n
   writtenOff = 0n
+  /**
+   * The facts of the invoice after this one in its customer's list (`InvoiceIndex.ofCustomerKey` links them):
+   * a run takes a customer's invoices in that order, so `factsOf` finds the next one without a lookup.
+   */
+  next: InvoiceFacts | null = null
   private parsed = false
   private key: CustomerKey | null | undefined = undefined
   private parts: NumberParts | null = null
 
-  constructor(private readonly invoice: MatchInvoice) {}
+  constructor(readonly invoice: MatchInvoice) {}
 
   /** Parses the amounts once (a bad amount throws, each time it is asked for). */
   parseAmount(): this {
@@ -65,19 +70,21 @@ export class InvoiceFacts {
 // Invoices are immutable values (an upsert replaces the object), so what is worked out from one can be kept with it.
 const facts = new WeakMap<MatchInvoice, InvoiceFacts>()
 
-// A run asks about the same invoice several times in a row (its amount, its ledger, its customer): the last one
-// asked about is kept beside the map.
-let lastInvoice: MatchInvoice | null = null
+// A run asks about the same invoice several times in a row (its amount, its ledger, its customer), and about a
+// customer's invoices in the order of the customer's list: the last one asked about is kept, with its `next`.
 let lastFacts: InvoiceFacts | null = null
 
 export function factsOf(invoice: MatchInvoice): InvoiceFacts {
-  if (invoice === lastInvoice) return lastFacts as InvoiceFacts
+  const last = lastFacts
+  if (last !== null) {
+    if (last.invoice === invoice) return last
+    if (last.next !== null && last.next.invoice === invoice) return (lastFacts = last.next)
+  }
   let found = facts.get(invoice)
   if (!found) {
     found = new InvoiceFacts(invoice)
     facts.set(invoice, found)
   }
-  lastInvoice = invoice
   lastFacts = found
   return found
 }

@@ -1,5 +1,5 @@
 import { CustomerDirectory } from './customer-directory.js'
-import { customerKeyOf, factsOf, type CustomerKey } from './invoice-facts.js'
+import { customerKeyOf, factsOf, type CustomerKey, type InvoiceFacts } from './invoice-facts.js'
 import { compactIssuedReference, compactReference, numberParts } from './invoice-number.js'
 import { TokenTrie, type TrieMatch } from './token-trie.js'
 import type { MatchCustomer, MatchInvoice } from './types.js'
@@ -195,6 +195,13 @@ export class InvoiceIndex {
       // By id: the order the matcher weighs a customer's invoices in, so callers' sorts find them sorted.
       list = [...invoices.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       this.customerLists.set(key, list)
+      let previous: InvoiceFacts | null = null
+      for (const invoice of list) {
+        const facts = factsOf(invoice)
+        if (previous) previous.next = facts
+        previous = facts
+      }
+      if (previous) previous.next = null
     }
     return list
   }
