@@ -89,6 +89,12 @@ export function factsOf(invoice: MatchInvoice): InvoiceFacts {
   return found
 }
 
+/** These facts become the last asked about (their invoice is asked about next); returns their invoice. */
+export function recall(facts: InvoiceFacts): MatchInvoice {
+  lastFacts = facts
+  return facts.invoice
+}
+
 export function customerKeyOf(invoice: MatchInvoice): CustomerKey | null {
   return factsOf(invoice).customerKey()
 }

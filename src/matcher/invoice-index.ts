@@ -1,5 +1,5 @@
 import { CustomerDirectory } from './customer-directory.js'
-import { customerKeyOf, factsOf, type CustomerKey, type InvoiceFacts } from './invoice-facts.js'
+import { customerKeyOf, factsOf, recall, type CustomerKey, type InvoiceFacts } from './invoice-facts.js'
 import { compactIssuedReference, compactReference, numberParts } from './invoice-number.js'
 import { TokenTrie, type TrieMatch } from './token-trie.js'
 import type { MatchCustomer, MatchInvoice } from './types.js'
@@ -39,7 +39,8 @@ function count(map: Map<number, number>, key: number, delta: 1 | -1): void {
  */
 export class InvoiceIndex {
   readonly customers = new CustomerDirectory()
-  private readonly byId = new Map<string, MatchInvoice>()
+  /** Every invoice's facts (`facts.invoice` is the invoice), by id. */
+  private readonly byId = new Map<string, InvoiceFacts>()
   private readonly byNumber = new TokenTrie<MatchInvoice>()
   private readonly byCore = new TokenTrie<MatchInvoice>()
   private readonly byCompactCore = new Map<string, MatchInvoice[]>()
@@ -71,7 +72,7 @@ export class InvoiceIndex {
 
   upsert(invoice: MatchInvoice): void {
     this.remove(invoice.id)
-    this.byId.set(invoice.id, invoice)
+    this.byId.set(invoice.id, factsOf(invoice))
     const parts = numberParts(invoice.number)
     this.byNumber.add(parts.key, invoice)
     // A number of digits only is its own core: finding it without a word for invoice is finding its core.
@@ -87,8 +88,8 @@ export class InvoiceIndex {
       count(this.issuedLengths, issued.length, 1)
       if (readsAsDigits(issued)) count(this.issuedDigitLengths, issued.length, 1)
     }
-    // The invoice's facts are made here, in index order (a customer's invoices' records near one another in
-    // memory, one key string per customer), rather than wherever a run first asks.
+    // The invoice's facts are made and filled in here, in index order (a customer's invoices' records near one
+    // another in memory, one key string per customer), rather than wherever a run first asks.
     const facts = factsOf(invoice)
     const key = facts.customerKey()
     if (key) {
@@ -107,7 +108,7 @@ export class InvoiceIndex {
   }
 
   remove(invoiceId: string): void {
-    const old = this.byId.get(invoiceId)
+    const old = this.byId.get(invoiceId)?.invoice
     if (!old) return
     this.byId.delete(invoiceId)
     const parts = numberParts(old.number)
@@ -134,7 +135,9 @@ export class InvoiceIndex {
   }
 
   get(invoiceId: string): MatchInvoice | undefined {
-    return this.byId.get(invoiceId)
+    const facts = this.byId.get(invoiceId)
+    // The caller asks about the invoice next (its amount, its ledger): its facts are then found without a lookup.
+    return facts && recall(facts)
   }
 
   /** The invoices whose number has exactly this token key (several: the same number in two entities). */
