@@ -88,6 +88,14 @@ function anyTaken(taken: readonly boolean[], from: number, to: number): boolean 
   return false
 }
 
+function isAsciiLetters(text: string, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at) | 32
+    if (code < 97 || code > 122) return false
+  }
+  return true
+}
+
 function isDigitToken(token: Token): boolean {
   const code = token.text.charCodeAt(0)
   return code >= 48 && code <= 57
@@ -374,7 +382,13 @@ class FieldScan {
         const stop = (tokens[end - 1] as Token).end
         // A KID's mod-11 check digit `-` right after its digits is part of it.
         const dash = isDigitToken(tokens[end - 1] as Token) && kidDashAt(this.text, stop)
-        const known = digits ? this.index.hasIssuedDigitsLength(length) : this.index.hasIssuedLength(length)
+        // A word of ASCII letters is its own compact form (upper-cased): only a reference of letters that long can
+        // be it. Most words are not looked up in the map of every issued reference.
+        const known = digits
+          ? this.index.hasIssuedDigitsLength(length)
+          : isAsciiLetters(this.text, (tokens[from] as Token).start, (tokens[from] as Token).end)
+            ? this.index.hasIssuedLettersLength(length)
+            : this.index.hasIssuedLength(length)
         if (known || (dash && this.index.hasIssuedLength(length + 1))) {
           // One run of digits is its own compact form.
           const compact =

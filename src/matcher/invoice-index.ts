@@ -55,6 +55,8 @@ export class InvoiceIndex {
    * digits and its mod-11 `-`, for which a payer may write a digit): most numbers are not one.
    */
   private readonly issuedDigitLengths = new Map<number, number>()
+  /** The lengths of the issued references of letters only: a word in free text can be no other. */
+  private readonly issuedLetterLengths = new Map<number, number>()
   private readonly compactCoreLengths = new Map<number, number>()
 
   constructor(invoices: Iterable<MatchInvoice> = [], customers: Iterable<MatchCustomer> = []) {
@@ -87,6 +89,7 @@ export class InvoiceIndex {
       add(this.byIssued, issued, invoice)
       count(this.issuedLengths, issued.length, 1)
       if (readsAsDigits(issued)) count(this.issuedDigitLengths, issued.length, 1)
+      if (isLetters(issued)) count(this.issuedLetterLengths, issued.length, 1)
     }
     // The invoice's facts are made and filled in here, in index order (a customer's invoices' records near one
     // another in memory, one key string per customer), rather than wherever a run first asks.
@@ -125,6 +128,7 @@ export class InvoiceIndex {
       drop(this.byIssued, issued, invoiceId)
       count(this.issuedLengths, issued.length, -1)
       if (readsAsDigits(issued)) count(this.issuedDigitLengths, issued.length, -1)
+      if (isLetters(issued)) count(this.issuedLetterLengths, issued.length, -1)
     }
     const key = customerKeyOf(old)
     const invoices = key ? this.byCustomerKey.get(key) : undefined
@@ -189,6 +193,11 @@ export class InvoiceIndex {
     return this.issuedDigitLengths.has(length)
   }
 
+  /** Whether some invoice's payment reference is `length` letters (A–Z) and nothing else. */
+  hasIssuedLettersLength(length: number): boolean {
+    return this.issuedLetterLengths.has(length)
+  }
+
   /** The invoices of one customer, by id. */
   ofCustomerKey(key: CustomerKey): readonly MatchInvoice[] {
     let list = this.customerLists.get(key)
@@ -219,6 +228,14 @@ export class InvoiceIndex {
 function firstKey(invoices: Map<string, MatchInvoice>): CustomerKey {
   const first = invoices.values().next().value as MatchInvoice
   return customerKeyOf(first) as CustomerKey
+}
+
+function isLetters(issued: string): boolean {
+  for (let at = 0; at < issued.length; at++) {
+    const code = issued.charCodeAt(at)
+    if (code < 65 || code > 90) return false
+  }
+  return issued.length > 0
 }
 
 function readsAsDigits(issued: string): boolean {
