@@ -1,26 +1,7 @@
 import { accountMatches, accountTail, compactAccount, parseMaskedAccount } from './bank-account.js'
 import { mayBeCut, nameKey, type NameKey } from './normalize-name.js'
+import { customerKeyOf, type CustomerKey } from './invoice-facts.js'
 import type { MatchCustomer, MatchInvoice } from './types.js'
-
-/**
- * Who a customer is to the matcher: `c:<id>` for a customer of the master data, `n:<name>` for the customer an
- * invoice without `customerId` names (its name with the legal form, so legal-form twins stay apart).
- */
-export type CustomerKey = string
-
-// Invoices are immutable values (an upsert replaces the object): the key is worked out once per invoice, and the
-// same string then serves every Map lookup.
-const keysOf = new WeakMap<MatchInvoice, CustomerKey | null>()
-
-export function customerKeyOf(invoice: MatchInvoice): CustomerKey | null {
-  let key = keysOf.get(invoice)
-  if (key === undefined) {
-    const name = invoice.customerId ? null : nameKey(invoice.customerName)
-    key = invoice.customerId ? `c:${invoice.customerId}` : name ? `n:${name.full}` : null
-    keysOf.set(invoice, key)
-  }
-  return key
-}
 
 /** How the payer of a transaction was recognised, strongest first. */
 export type PayerHow = 'account' | 'learned_account' | 'learned_name' | 'name'

@@ -36,6 +36,20 @@ describe('findReferences', () => {
     })
   })
 
+  it('finds an issued reference of letters only in free text, and none in a word of another length', () => {
+    const lettered = new InvoiceIndex([
+      invoice('d', 'INV-4', { paymentReference: 'KXQWZ' }),
+      invoice('e', 'INV-5', { paymentReference: 'RF18539007547034' }),
+    ])
+    expect(findReferences(lettered, { accountId: 'x', description: 'paid kxqwz thanks' })).toMatchObject({
+      outcome: 'named',
+      hits: [{ invoiceIds: ['d'], reference: 'kxqwz', via: 'issued', kind: 'issued' }],
+    })
+    expect(findReferences(lettered, { accountId: 'x', description: 'paid kxqwzz thanks' })).toEqual({
+      outcome: 'none',
+    })
+  })
+
   it('names nothing when no field names a known invoice', () => {
     expect(findReferences(index, { accountId: 'x', paymentReference: 'INV-3', description: null })).toEqual({
       outcome: 'none',

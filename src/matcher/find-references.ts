@@ -1,13 +1,8 @@
 import { validSchemes, type ReferenceScheme } from './check-digits.js'
 import { dateSpans, overlaps, type Span } from './date-spans.js'
 import type { InvoiceIndex } from './invoice-index.js'
-import {
-  compactIssuedReference,
-  compactReference,
-  kidDashAt,
-  numberParts,
-  type NumberParts,
-} from './invoice-number.js'
+import { factsOf } from './invoice-facts.js'
+import { compactIssuedReference, compactReference, kidDashAt } from './invoice-number.js'
 import { referenceTypos } from './match-keys.js'
 import { normalizeReference, type ReferencePart } from './normalize-reference.js'
 import {
@@ -75,17 +70,6 @@ export type ReferenceSource = Pick<
 
 const NONE: TransactionReferences = { outcome: 'none' }
 
-// Invoices are immutable values (an upsert replaces the object): their number's parts can be kept with them.
-const partsOf = new WeakMap<MatchInvoice, NumberParts>()
-
-function invoiceParts(invoice: MatchInvoice): NumberParts {
-  let parts = partsOf.get(invoice)
-  if (!parts) {
-    parts = numberParts(invoice.number)
-    partsOf.set(invoice, parts)
-  }
-  return parts
-}
 const SHORT_CORE_DIGITS = 4
 
 function idOf(invoice: MatchInvoice): string {
@@ -102,6 +86,14 @@ function digitCount(keys: readonly string[], from: number, to: number): number {
 function anyTaken(taken: readonly boolean[], from: number, to: number): boolean {
   for (let index = from; index < to; index++) if (taken[index]) return true
   return false
+}
+
+function isAsciiLetters(text: string, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at) | 32
+    if (code < 97 || code > 122) return false
+  }
+  return true
 }
 
 function isDigitToken(token: Token): boolean {
@@ -317,7 +309,7 @@ class FieldScan {
           at,
           at + 1,
           impliedWord,
-          invoiceParts(found[0] as MatchInvoice).coreDigits,
+          factsOf(found[0] as MatchInvoice).numberParts().coreDigits,
         )
     }
   }
@@ -390,7 +382,13 @@ class FieldScan {
         const stop = (tokens[end - 1] as Token).end
         // A KID's mod-11 check digit `-` right after its digits is part of it.
         const dash = isDigitToken(tokens[end - 1] as Token) && kidDashAt(this.text, stop)
-        const known = digits ? this.index.hasIssuedDigitsLength(length) : this.index.hasIssuedLength(length)
+        // A word of ASCII letters is its own compact form (upper-cased): only a reference of letters that long can
+        // be it. Most words are not looked up in the map of every issued reference.
+        const known = digits
+          ? this.index.hasIssuedDigitsLength(length)
+          : isAsciiLetters(this.text, (tokens[from] as Token).start, (tokens[from] as Token).end)
+            ? this.index.hasIssuedLettersLength(length)
+            : this.index.hasIssuedLength(length)
         if (known || (dash && this.index.hasIssuedLength(length + 1))) {
           // One run of digits is its own compact form.
           const compact =

@@ -1,4 +1,5 @@
-import { CustomerDirectory, customerKeyOf, type CustomerKey } from './customer-directory.js'
+import { CustomerDirectory } from './customer-directory.js'
+import { customerKeyOf, factsOf, recall, type CustomerKey, type InvoiceFacts } from './invoice-facts.js'
 import { compactIssuedReference, compactReference, numberParts } from './invoice-number.js'
 import { TokenTrie, type TrieMatch } from './token-trie.js'
 import type { MatchCustomer, MatchInvoice } from './types.js'
@@ -38,7 +39,8 @@ function count(map: Map<number, number>, key: number, delta: 1 | -1): void {
  */
 export class InvoiceIndex {
   readonly customers = new CustomerDirectory()
-  private readonly byId = new Map<string, MatchInvoice>()
+  /** Every invoice's facts (`facts.invoice` is the invoice), by id. */
+  private readonly byId = new Map<string, InvoiceFacts>()
   private readonly byNumber = new TokenTrie<MatchInvoice>()
   private readonly byCore = new TokenTrie<MatchInvoice>()
   private readonly byCompactCore = new Map<string, MatchInvoice[]>()
@@ -53,6 +55,8 @@ export class InvoiceIndex {
    * digits and its mod-11 `-`, for which a payer may write a digit): most numbers are not one.
    */
   private readonly issuedDigitLengths = new Map<number, number>()
+  /** The lengths of the issued references of letters only: a word in free text can be no other. */
+  private readonly issuedLetterLengths = new Map<number, number>()
   private readonly compactCoreLengths = new Map<number, number>()
 
   constructor(invoices: Iterable<MatchInvoice> = [], customers: Iterable<MatchCustomer> = []) {
@@ -70,7 +74,7 @@ export class InvoiceIndex {
 
   upsert(invoice: MatchInvoice): void {
     this.remove(invoice.id)
-    this.byId.set(invoice.id, invoice)
+    this.byId.set(invoice.id, factsOf(invoice))
     const parts = numberParts(invoice.number)
     this.byNumber.add(parts.key, invoice)
     // A number of digits only is its own core: finding it without a word for invoice is finding its core.
@@ -85,19 +89,29 @@ export class InvoiceIndex {
       add(this.byIssued, issued, invoice)
       count(this.issuedLengths, issued.length, 1)
       if (readsAsDigits(issued)) count(this.issuedDigitLengths, issued.length, 1)
+      if (isLetters(issued)) count(this.issuedLetterLengths, issued.length, 1)
     }
-    const key = customerKeyOf(invoice)
+    // The invoice's facts are made and filled in here, in index order (a customer's invoices' records near one
+    // another in memory, one key string per customer), rather than wherever a run first asks.
+    const facts = factsOf(invoice)
+    const key = facts.customerKey()
     if (key) {
       let invoices = this.byCustomerKey.get(key)
       if (!invoices) this.byCustomerKey.set(key, (invoices = new Map()))
+      else facts.shareKey(firstKey(invoices))
       invoices.set(invoice.id, invoice)
       this.customerLists.delete(key)
+    }
+    try {
+      facts.parseAmount()
+    } catch {
+      // A bad amount fails the run that needs it, as it would without this.
     }
     this.customers.countInvoiceNames(invoice, 1)
   }
 
   remove(invoiceId: string): void {
-    const old = this.byId.get(invoiceId)
+    const old = this.byId.get(invoiceId)?.invoice
     if (!old) return
     this.byId.delete(invoiceId)
     const parts = numberParts(old.number)
@@ -114,6 +128,7 @@ export class InvoiceIndex {
       drop(this.byIssued, issued, invoiceId)
       count(this.issuedLengths, issued.length, -1)
       if (readsAsDigits(issued)) count(this.issuedDigitLengths, issued.length, -1)
+      if (isLetters(issued)) count(this.issuedLetterLengths, issued.length, -1)
     }
     const key = customerKeyOf(old)
     const invoices = key ? this.byCustomerKey.get(key) : undefined
@@ -124,7 +139,9 @@ export class InvoiceIndex {
   }
 
   get(invoiceId: string): MatchInvoice | undefined {
-    return this.byId.get(invoiceId)
+    const facts = this.byId.get(invoiceId)
+    // The caller asks about the invoice next (its amount, its ledger): its facts are then found without a lookup.
+    return facts && recall(facts)
   }
 
   /** The invoices whose number has exactly this token key (several: the same number in two entities). */
@@ -176,6 +193,11 @@ export class InvoiceIndex {
     return this.issuedDigitLengths.has(length)
   }
 
+  /** Whether some invoice's payment reference is `length` letters (A–Z) and nothing else. */
+  hasIssuedLettersLength(length: number): boolean {
+    return this.issuedLetterLengths.has(length)
+  }
+
   /** The invoices of one customer, by id. */
   ofCustomerKey(key: CustomerKey): readonly MatchInvoice[] {
     let list = this.customerLists.get(key)
@@ -185,6 +207,13 @@ export class InvoiceIndex {
       // By id: the order the matcher weighs a customer's invoices in, so callers' sorts find them sorted.
       list = [...invoices.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       this.customerLists.set(key, list)
+      let previous: InvoiceFacts | null = null
+      for (const invoice of list) {
+        const facts = factsOf(invoice)
+        if (previous) previous.next = facts
+        previous = facts
+      }
+      if (previous) previous.next = null
     }
     return list
   }
@@ -193,6 +222,20 @@ export class InvoiceIndex {
   ofCustomer(name: string | null | undefined): MatchInvoice[] {
     return this.customers.byName(name).flatMap((key) => this.ofCustomerKey(key))
   }
+}
+
+/** The customer key the first invoice of a customer's map carries (the one its invoices share). */
+function firstKey(invoices: Map<string, MatchInvoice>): CustomerKey {
+  const first = invoices.values().next().value as MatchInvoice
+  return customerKeyOf(first) as CustomerKey
+}
+
+function isLetters(issued: string): boolean {
+  for (let at = 0; at < issued.length; at++) {
+    const code = issued.charCodeAt(at)
+    if (code < 65 || code > 90) return false
+  }
+  return issued.length > 0
 }
 
 function readsAsDigits(issued: string): boolean {

@@ -1,37 +1,11 @@
-import { formatUnits, toUnits } from './money.js'
+import { factsOf, type InvoiceFacts } from './invoice-facts.js'
+import { formatUnits } from './money.js'
 import type { InvoiceState, InvoiceStatus, MatchInvoice } from './types.js'
-
-type ParsedAmount = { units: bigint; text: string; credits: bigint; writtenOff: bigint }
-
-// Invoices are immutable values (an upsert replaces the object), so their parsed amount can be kept with them.
-const parsedAmounts = new WeakMap<MatchInvoice, ParsedAmount>()
-
-function parsedAmount(invoice: MatchInvoice): ParsedAmount {
-  let parsed = parsedAmounts.get(invoice)
-  if (!parsed) {
-    const units = toUnits(invoice.amount)
-    const credits = invoice.credits ? toUnits(invoice.credits) : 0n
-    const writtenOff = invoice.writtenOff ? toUnits(invoice.writtenOff) : 0n
-    parsed = {
-      units,
-      text: formatUnits(units > 0n ? units : 0n),
-      credits: credits > 0n ? credits : 0n,
-      writtenOff: writtenOff > 0n ? writtenOff : 0n,
-    }
-    parsedAmounts.set(invoice, parsed)
-  }
-  return parsed
-}
-
-/** An invoice's amount in money units, parsed once per invoice. */
-export function invoiceUnits(invoice: MatchInvoice): bigint {
-  return parsedAmount(invoice).units
-}
 
 /** The running totals of one invoice, in money units, while a set of transactions is allocated to it. */
 export class InvoiceLedger {
   readonly amount: bigint
-  private readonly parsed: ParsedAmount
+  private readonly parsed: InvoiceFacts
   paid = 0n
   pending = 0n
   /** Residuals written off, starting with a person's write-offs of the invoice's rest. */
@@ -41,7 +15,7 @@ export class InvoiceLedger {
   credits: bigint
 
   constructor(readonly invoice: MatchInvoice) {
-    this.parsed = parsedAmount(invoice)
+    this.parsed = factsOf(invoice).parseAmount()
     this.amount = this.parsed.units
     this.credits = this.parsed.credits
     this.writtenOff = this.parsed.writtenOff
@@ -49,7 +23,7 @@ export class InvoiceLedger {
 
   /** `amount` as a decimal string (formatted once per invoice). */
   get amountText(): string {
-    return this.parsed.text
+    return this.parsed.amountText
   }
 
   /** What settled money may still pay. */
@@ -91,7 +65,7 @@ export class InvoiceLedger {
       this.overpaid === 0n &&
       this.credits === 0n
     ) {
-      const open = this.parsed.text
+      const open = this.parsed.amountText
       const status = this.invoice.void ? 'void' : open === '0' ? 'paid' : 'open'
       return {
         invoiceId: this.invoice.id,

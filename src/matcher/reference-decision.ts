@@ -1,5 +1,5 @@
 import type { Payment } from './payment.js'
-import { customerKeyOf } from './customer-directory.js'
+import { customerKeyOf } from './invoice-facts.js'
 import {
   hasUnexplainedConflict,
   payerEvidence,
