@@ -1,5 +1,6 @@
 import { UnrecoverableError, type Job, type Worker } from 'bullmq'
 import type { Kysely } from 'kysely'
+import pRetry from 'p-retry'
 import {
   AlertDeliveryError,
   logAlert,
@@ -51,6 +52,9 @@ async function send(deps: AlertDeliveryWorkerDeps, sink: string, notice: AlertNo
   throw new UnrecoverableError(`the ${sink} alert sink is no longer configured`)
 }
 
+/** A few quick tries on a fresh pool session: enough for a terminated session or a failover's first seconds. */
+const RECORD_RETRIES = { retries: 4, minTimeout: 50, maxTimeout: 1_000 }
+
 async function deliver(
   deps: AlertDeliveryWorkerDeps,
   job: Job<AlertDeliveryJobData, DeliveryOutcome>,
@@ -74,7 +78,9 @@ async function deliver(
     if (!retryable && !(error instanceof UnrecoverableError)) throw new UnrecoverableError(message)
     throw error
   }
-  await recordDeliveryAttempt(deps.db, ref, { status: 'delivered', at: deps.clock.now() })
+  // The sink has it: a lost database session must not turn into a retry that sends it again.
+  const at = deps.clock.now()
+  await pRetry(() => recordDeliveryAttempt(deps.db, ref, { status: 'delivered', at }), RECORD_RETRIES)
   return 'delivered'
 }
 

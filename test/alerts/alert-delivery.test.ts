@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Queue, Worker } from 'bullmq'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { parseAlertEnv, type AlertConfig, type AlertNotice } from '../../src/alerts/index.js'
 import { systemClock } from '../../src/clock/index.js'
@@ -98,6 +99,35 @@ describe('alert delivery pipeline', () => {
     await pipeline.requeueStale(new Date(Date.now() + 60_000))
     const stored = await database.db.selectFrom('alert_notices').select('id').where('id', '=', id).execute()
     expect(stored).toHaveLength(1)
+    expect(slack.received.filter((r) => JSON.stringify(r.body).includes(id))).toHaveLength(1)
+  })
+
+  it('sends once when recording the delivery fails after the sink took the notice', async () => {
+    const id = 'inc-record-fails:alert'
+    // A fault in the database, once: the first write of this delivery as delivered raises (a sequence is not rolled
+    // back with the failed statement, so the second try passes).
+    await sql`create sequence record_fault`.execute(database.db)
+    await sql`
+      create function record_fault() returns trigger language plpgsql as $$
+      begin
+        if nextval('record_fault') = 1 then raise exception 'injected: the session went away'; end if;
+        return new;
+      end $$
+    `.execute(database.db)
+    await sql`
+      create trigger record_fault before update on alert_deliveries for each row
+      when (new.status = 'delivered' and new.notice_id = ${sql.lit(id)} and new.sink = 'slack')
+      execute function record_fault()
+    `.execute(database.db)
+    await pipeline.publish([notice(id)])
+    await vi.waitFor(
+      async () =>
+        expect((await deliveries(id)).map((d) => [d.sink, d.status])).toEqual([
+          ['log', 'delivered'],
+          ['slack', 'delivered'],
+        ]),
+      { timeout: 10_000, interval: 50 },
+    )
     expect(slack.received.filter((r) => JSON.stringify(r.body).includes(id))).toHaveLength(1)
   })
 
