@@ -56,6 +56,18 @@ async function deliveries(noticeId: string) {
     .execute()
 }
 
+/** Waits until the notice is recorded delivered to the log and to Slack. */
+async function deliveredToBoth(noticeId: string) {
+  await vi.waitFor(
+    async () =>
+      expect((await deliveries(noticeId)).map((d) => [d.sink, d.status])).toEqual([
+        ['log', 'delivered'],
+        ['slack', 'delivered'],
+      ]),
+    { timeout: 10_000, interval: 50 },
+  )
+}
+
 beforeAll(async () => {
   database = await createTestDatabase('alert_delivery')
   slack = await startAlertEndpoint()
@@ -87,14 +99,7 @@ describe('alert delivery pipeline', () => {
     const id = 'inc-1:alert'
     await pipeline.publish([notice(id)])
     await pipeline.publish([notice(id)])
-    await vi.waitFor(
-      async () =>
-        expect((await deliveries(id)).map((d) => [d.sink, d.status])).toEqual([
-          ['log', 'delivered'],
-          ['slack', 'delivered'],
-        ]),
-      { timeout: 10_000, interval: 50 },
-    )
+    await deliveredToBoth(id)
     await pipeline.publish([notice(id)])
     await pipeline.requeueStale(new Date(Date.now() + 60_000))
     const stored = await database.db.selectFrom('alert_notices').select('id').where('id', '=', id).execute()
@@ -120,14 +125,7 @@ describe('alert delivery pipeline', () => {
       execute function record_fault()
     `.execute(database.db)
     await pipeline.publish([notice(id)])
-    await vi.waitFor(
-      async () =>
-        expect((await deliveries(id)).map((d) => [d.sink, d.status])).toEqual([
-          ['log', 'delivered'],
-          ['slack', 'delivered'],
-        ]),
-      { timeout: 10_000, interval: 50 },
-    )
+    await deliveredToBoth(id)
     expect(slack.received.filter((r) => JSON.stringify(r.body).includes(id))).toHaveLength(1)
   })
 
