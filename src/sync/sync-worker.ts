@@ -222,7 +222,6 @@ async function syncUnderLock(
 async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Promise<SyncJobOutcome> {
   const source = bankSyncSource(deps.client)
   let runs = 0
-  let balancesFrom: string | null | 'all' = null
   for (;;) {
     const covered = await pendingSyncRequests(deps.db, connectionId)
     const result = await runConnectionSync(
@@ -251,31 +250,18 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
       connectionId,
     )
     await deps.onChangesApplied?.(connectionId, result)
-    runs++
-    await markSyncRequestsCompleted(deps.db, connectionId, covered)
-    deps.logger.info({ connectionId, ...result }, 'connection synced')
-    balancesFrom = earlierBalancesFrom(balancesFrom, result.bootstrapped ? 'all' : result.earliestPostedDate)
-    // While requests keep coming (a busy connection), the next sync goes first: accounts, balances and the
-    // balance proof are read once the connection is caught up, from the earliest date any run changed.
-    if ((await pendingSyncRequests(deps.db, connectionId)) !== covered) continue
     await refreshConnectionMirror(
       { db: deps.db, source, clock: deps.clock, recordConnection: deps.recordConnection },
       connectionId,
-      balancesFrom,
+      result.bootstrapped ? 'all' : result.earliestPostedDate,
     )
-    balancesFrom = null
+    runs++
+    await markSyncRequestsCompleted(deps.db, connectionId, covered)
     await deps.onSynced?.(connectionId, result)
+    deps.logger.info({ connectionId, ...result }, 'connection synced')
     if ((await pendingSyncRequests(deps.db, connectionId)) === covered) break
   }
   return { connectionId, runs }
-}
-
-/** The earlier of two refresh starts: 'all' before any date, any date before none. */
-function earlierBalancesFrom(a: string | null | 'all', b: string | null | 'all'): string | null | 'all' {
-  if (a === 'all' || b === 'all') return 'all'
-  if (a === null) return b
-  if (b === null) return a
-  return a < b ? a : b
 }
 
 async function classifyFailure(

@@ -16,7 +16,6 @@ import {
   type SyncProblem,
 } from '../../src/sync/sync-worker.js'
 import { requestConnectionSync } from '../../src/sync/request-sync.js'
-import { noteSyncRequest } from '../../src/store/index.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
 
@@ -206,40 +205,6 @@ describe('sync worker', () => {
         undefined,
       )
       expect(calls).toEqual(['changes applied: true', 'connection re-read', 'synced'])
-    } finally {
-      await queue.close()
-    }
-  })
-
-  it('syncs again first while requests keep coming, then re-reads accounts and balances once', async () => {
-    const { connection } = await connectReadyBank(harness)
-    const queue = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
-    const calls: string[] = []
-    let requestsDuringRuns = 2
-    try {
-      const outcome = await processSyncJob(
-        {
-          ...workerDeps(queue),
-          onChangesApplied: async () => {
-            calls.push('changes applied')
-            // A busy connection: another sync_available arrives while this run is going.
-            if (requestsDuringRuns-- > 0) await noteSyncRequest(database.db, connection.id)
-          },
-          recordConnection: async () => void calls.push('connection re-read'),
-          onSynced: () => void calls.push('synced'),
-        },
-        { data: { connectionId: connection.id, reason: 't' } } as any,
-        undefined,
-      )
-      expect(outcome.runs).toBe(3)
-      expect(calls).toEqual([
-        'changes applied',
-        'changes applied',
-        'changes applied',
-        'connection re-read',
-        'synced',
-      ])
-      expect(await mirrorCount(connection.id)).toBe(await truthCount(connection.id))
     } finally {
       await queue.close()
     }
