@@ -123,7 +123,7 @@ describe('app events', () => {
     await publishAppEvent(database.db, { id: known, type: 'invoice.paid', data: { first: true } })
     await app.waitFor(known)
     const fresh = [id(), id()]
-    // The rescan runs every 60 s: within the wait below only the batch's NOTIFYs can queue these.
+    // The rescan runs every 60 s: within the wait below only the batch's NOTIFYs can get these sent.
     const recorded = await database.db.transaction().execute((trx) =>
       publishAppEvents(trx, [
         { id: fresh[0]!, type: 'invoice.paid', data: { n: 0 } },
