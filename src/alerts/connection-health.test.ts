@@ -132,6 +132,36 @@ describe('connection health: status incidents', () => {
     ])
   })
 
+  it('tells two re-authentication episodes apart when the event says the connection was active in between', () => {
+    const { notices, record } = run([
+      event('reauthRequired', 0, 'e1', { enteredFrom: 'active' }),
+      // The "active" webhook of the first episode was lost and no poll fell between the two.
+      poll('reauthRequired', 300),
+      event('reauthRequired', 300, 'e3', { enteredFrom: 'active' }),
+      event('active', 900, 'e4', { enteredFrom: 'reauthRequired' }),
+    ])
+    const first = incidentIdFor(CONNECTION, 'reauthRequired', isoAt(0))
+    const second = incidentIdFor(CONNECTION, 'reauthRequired', isoAt(300))
+    expect(notices.map((n) => n.type !== 'history' && n.id)).toEqual([
+      `${first}:alert`,
+      `${first}:recovery`,
+      `${second}:alert`,
+      `${second}:recovery`,
+    ])
+    expect(notices[1]).toMatchObject({ recoveredAt: isoAt(300) })
+    expect(record.closedIncidents.map((c) => c.id)).toEqual([first, second])
+  })
+
+  it('keeps one incident when the stated previous status does not end it, or says nothing new', () => {
+    const { notices } = run([
+      event('reauthRequired', 0, 'e1'),
+      event('reauthRequired', 300, 'e2', { enteredFrom: 'pendingActivation' }),
+      event('reauthRequired', 400, 'e3', { enteredFrom: 'reauthRequired' }),
+      event('active', 900, 'e4'),
+    ])
+    expect(summary(notices)).toEqual(['alert:reauthRequired', 'recovery:reauthRequired'])
+  })
+
   it.each(['draft', 'pendingActivation', 'active'] as const)(
     'says nothing about a connection in %s',
     (status) => {

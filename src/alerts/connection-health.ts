@@ -149,6 +149,7 @@ type Normalized = {
   lastSyncedAt: string | null
   source: ObservationSource
   eventId: string | null
+  enteredFrom: ConnectionStatus | null
 }
 
 function normalize(observation: HealthObservation): Normalized {
@@ -161,6 +162,7 @@ function normalize(observation: HealthObservation): Normalized {
       observation.lastSyncedAt == null ? null : canonical(observation.lastSyncedAt, 'lastSyncedAt'),
     source: observation.source,
     eventId: observation.eventId ?? null,
+    enteredFrom: observation.enteredFrom ?? null,
   }
 }
 
@@ -211,6 +213,26 @@ function applyCurrent(record: ConnectionHealth, obs: Normalized, now: Date): Hea
     return { record: next, effects: [infoFor(next, 'paused', obs.observedAt, now)] }
   }
   return { record: next, effects: [] }
+}
+
+/**
+ * A current observation the bank says entered its status from another one. When bankrec still believes the
+ * status it enters, with the open incident older than the change, the connection left it in between unseen
+ * (a lost webhook, a poll between the two): the stated status is applied first, at the same moment, so a
+ * recovery and a new incident are not merged into one.
+ */
+function applyEntered(record: ConnectionHealth, obs: Normalized, now: Date): HealthTransition {
+  const from = obs.enteredFrom
+  const missed =
+    from !== null &&
+    from !== obs.status &&
+    record.status === obs.status &&
+    record.incident !== null &&
+    ms(record.incident.startedAt) < ms(obs.observedAt)
+  if (!missed) return applyCurrent(record, obs, now)
+  const left = applyCurrent(record, { ...obs, status: from, errorCode: null, errorMessage: null }, now)
+  const entered = applyCurrent(left.record, obs, now)
+  return { record: entered.record, effects: [...left.effects, ...entered.effects] }
 }
 
 function coveredAt(record: ConnectionHealth, at: number): boolean {
@@ -391,7 +413,7 @@ export function observe(
       step = { record: late.record, effects: [history(false, false), ...late.effects] }
     }
   } else {
-    const current = applyCurrent({ ...base, seen: remember(base.seen, entry) }, obs, now)
+    const current = applyEntered({ ...base, seen: remember(base.seen, entry) }, obs, now)
     step = { record: current.record, effects: [history(true, false), ...current.effects] }
   }
   const timed = tick(step.record, now, thresholds)

@@ -21,6 +21,11 @@ export type HealthObservation = {
   source: ObservationSource
   /** The webhook event id; breaks ties between observations with the same observedAt. */
   eventId?: string | null
+  /**
+   * The status the bank says the connection left at observedAt (a status_changed event's previousStatus), never
+   * bankrec's own belief: it shows a change between two observations of the same status that bankrec missed.
+   */
+  enteredFrom?: ConnectionStatus | null
 }
 
 export type OpenIncident = {

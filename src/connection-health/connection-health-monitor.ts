@@ -45,6 +45,8 @@ export type ConnectionHealthMonitor = {
 export type StatusChange = {
   connectionId: string
   status: string
+  /** The previous status the event states, if it does. */
+  enteredFrom?: string | null
   errorCode: string | null
   errorMessage: string | null
   eventId: string
@@ -161,6 +163,7 @@ export function createConnectionHealthMonitor(deps: ConnectionHealthMonitorDeps)
     async observeStatusChange(change) {
       const status = ConnectionStatus.safeParse(change.status)
       if (!status.success) return
+      const enteredFrom = ConnectionStatus.safeParse(change.enteredFrom)
       // Runs before the event is claimed: a failure fails the job, whose retry observes again (deduped by event id).
       await monitor.observe(change.connectionId, {
         status: status.data,
@@ -169,6 +172,7 @@ export function createConnectionHealthMonitor(deps: ConnectionHealthMonitorDeps)
         observedAt: change.occurredAt,
         source: 'webhook',
         eventId: change.eventId,
+        enteredFrom: enteredFrom.success ? enteredFrom.data : null,
       })
     },
 

@@ -62,6 +62,8 @@ export type WebhookEventEffects = Omit<ConnectionLookup, 'db'> & {
   onStatusChanged(change: {
     connectionId: string
     previousStatus: string | null
+    /** The previous status as the bank stated it in the event; never bankrec's own belief. */
+    enteredFrom: string | null
     status: string
     errorCode: string | null
     errorMessage: string | null
@@ -172,6 +174,7 @@ async function statusChanged(
     connectionId,
     // A fresh read already shows the new status, so only the mirror's row tells what it was before.
     previousStatus: event.previousStatus ?? (known.read ? null : known.status),
+    enteredFrom: event.previousStatus ?? null,
     status,
     errorCode: errorCode ?? null,
     errorMessage: errorMessage ?? null,

@@ -355,8 +355,10 @@ async function runChaos(context: ChaosContext) {
     }
   }
 
-  const alertsOf = (connectionId: string) =>
-    context.slack.received.filter((r) => r.raw.includes(connectionId) && /:alert\b/.test(r.raw)).length
+  const noticesOf = (connectionId: string, type: 'alert' | 'recovery') =>
+    context.slack.received.filter(
+      (r) => r.raw.includes(connectionId) && new RegExp(`:${type}\\b`).test(r.raw),
+    ).length
   const reauth = async () => {
     const inEpisode = new Set<string>()
     const tasks: Promise<void>[] = []
@@ -368,7 +370,8 @@ async function runChaos(context: ChaosContext) {
       if (free.length === 0) continue
       const connectionId = random.pick(free)
       inEpisode.add(connectionId)
-      const alertsBefore = alertsOf(connectionId)
+      const alertsBefore = noticesOf(connectionId, 'alert')
+      const recoveriesBefore = noticesOf(connectionId, 'recovery')
       const connection = await control(cluster, 'POST', `/_sandbox/connections/${connectionId}/status`, {
         status: 'reauthRequired',
         errorCode: 'password_expired',
@@ -376,13 +379,15 @@ async function runChaos(context: ChaosContext) {
       episodes.push({ connectionId, startedAt: connection.updatedAt })
       injected.reauthEpisodes = episodes.length
       log(`connection ${connectionId} → reauthRequired`)
-      // Back to active once bankrec has alerted (or after a bound): two episodes never blur into one incident.
+      // Back to active once bankrec has alerted, and free for another episode once it has seen the recovery (each
+      // within a bound): two episodes never blur into one incident because no poll fell between them.
       tasks.push(
         (async () => {
-          await waitAtMost(15_000, () => alertsOf(connectionId) > alertsBefore, 250)
+          await waitAtMost(15_000, () => noticesOf(connectionId, 'alert') > alertsBefore, 250)
           await delay(1_000)
           await control(cluster, 'POST', `/_sandbox/connections/${connectionId}/status`, { status: 'active' })
           log(`connection ${connectionId} → active`)
+          await waitAtMost(15_000, () => noticesOf(connectionId, 'recovery') > recoveriesBefore, 250)
           inEpisode.delete(connectionId)
         })(),
       )
