@@ -1,12 +1,20 @@
-import { accountTail, compactAccount, normalizeName } from '../matcher/index.js'
+import { accountTail, compactAccount, nameLookupKeys } from '../matcher/index.js'
 import type { CustomerWrite } from '../store/index.js'
 import type { CustomerInput } from './customer-input.js'
 
-/** A customer as the store writes it: what payers are compared by, worked out by the matcher's rules. */
-export function customerWrite(customer: CustomerInput): CustomerWrite {
+/** Bump when any rule below changes: the sidecar re-keys stored customers of an older version at start-up. */
+export const CUSTOMER_KEYS_VERSION = 1
+
+/** What payers are compared by, worked out by the matcher's rules (version 1: names also as a bank cuts them). */
+export function customerKeys(customer: Pick<CustomerInput, 'name' | 'aliases' | 'bankAccounts'>) {
   return {
-    ...customer,
-    nameKeys: [...new Set([customer.name, ...customer.aliases].map(normalizeName).filter(Boolean))],
+    nameKeys: nameLookupKeys([customer.name, ...customer.aliases]),
     accountTails: [...new Set(customer.bankAccounts.map((account) => accountTail(compactAccount(account))))],
+    keysVersion: CUSTOMER_KEYS_VERSION,
   }
+}
+
+/** A customer as the store writes it: the caller's fields and their keys. */
+export function customerWrite(customer: CustomerInput): CustomerWrite {
+  return { ...customer, ...customerKeys(customer) }
 }

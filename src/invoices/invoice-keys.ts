@@ -1,20 +1,15 @@
-import { invoiceMatchKeys, normalizedInvoiceNumber, normalizeName } from '../matcher/index.js'
+import { invoiceMatchKeys, nameLookupKeys, normalizedInvoiceNumber } from '../matcher/index.js'
 import type { InvoiceKeys } from '../store/index.js'
 
 /** Bump when any rule below changes: the sidecar re-keys stored invoices of an older version at start-up. */
-export const INVOICE_KEYS_VERSION = 1
+export const INVOICE_KEYS_VERSION = 2
 
-/** The normalized customer name and aliases, without empties or repeats. */
+/** The normalized customer name and aliases, and the same cut where a bank cuts names (version 2). */
 export function customerKeys(
   name: string | null | undefined,
   aliases: readonly string[] | null | undefined,
 ): string[] {
-  const keys = new Set<string>()
-  for (const value of [name, ...(aliases ?? [])]) {
-    const key = normalizeName(value)
-    if (key) keys.add(key)
-  }
-  return [...keys]
+  return nameLookupKeys([name, ...(aliases ?? [])])
 }
 
 /** Everything matching looks an invoice up by. */

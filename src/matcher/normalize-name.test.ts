@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { mayBeCut, nameKey, normalizeName } from './normalize-name.js'
+import { mayBeCut, nameKey, nameLookupKeys, normalizeName } from './normalize-name.js'
 
 describe('normalizeName', () => {
   it('ignores case, punctuation and legal-form suffixes', () => {
@@ -56,5 +56,31 @@ describe('mayBeCut', () => {
     expect(mayBeCut('Internationale Maschinenbau Gesells')).toBe(true)
     expect(mayBeCut('Internationale Maschinenbau')).toBe(false)
     expect(mayBeCut('x'.repeat(70))).toBe(true)
+  })
+})
+
+describe('nameLookupKeys', () => {
+  const long = 'Müller Maschinenbau und Anlagentechnik GmbH'
+
+  it('is the name’s own key for a name no bank cuts', () => {
+    expect(nameLookupKeys(['Acme Trading GmbH', 'ACME TRADING', null, ''])).toEqual(['acme trading'])
+  })
+
+  it('holds the key of every cut a bank writes: at 35 characters as written and with ü spelled ue', () => {
+    const keys = nameLookupKeys([long])
+    expect(keys[0]).toBe(normalizeName(long))
+    expect(keys).toContain(normalizeName('Müller Maschinenbau und Anlagentech'))
+    expect(keys).toContain(normalizeName('MUELLER MASCHINENBAU UND ANLAGENTEC'))
+  })
+
+  it('cuts at 70 characters too, and cuts aliases like the name', () => {
+    const seventy = 'Nordic Offshore Engineering and Marine Logistics Services Aktiebolag Goteborg'
+    const cut = seventy.slice(0, 70)
+    expect(nameLookupKeys([seventy])).toEqual([
+      normalizeName(seventy),
+      normalizeName(seventy.slice(0, 35)),
+      normalizeName(cut),
+    ])
+    expect(nameLookupKeys(['X', long])).toContain(normalizeName('MUELLER MASCHINENBAU UND ANLAGENTEC'))
   })
 })

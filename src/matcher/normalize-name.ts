@@ -131,3 +131,42 @@ export const NAME_CUT_LENGTHS: ReadonlySet<number> = new Set([35, 70])
 export function mayBeCut(name: string): boolean {
   return NAME_CUT_LENGTHS.has(name.trimStart().length) || NAME_CUT_LENGTHS.has(name.length)
 }
+
+/** How a bank without those letters writes them: one letter becomes two, so the name is cut at another place. */
+const TWO_LETTER_SPELLINGS: Record<string, string> = {
+  ä: 'ae',
+  ö: 'oe',
+  ü: 'ue',
+  Ä: 'Ae',
+  Ö: 'Oe',
+  Ü: 'Ue',
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'Ae',
+  œ: 'oe',
+  Œ: 'Oe',
+  þ: 'th',
+  Þ: 'Th',
+}
+const TWO_LETTER = /[äöüÄÖÜßæÆœŒþÞ]/g
+
+/**
+ * The keys a customer name is looked up by: its own, and those of the name cut at 35 and 70 characters as a bank
+ * writes it (as written, and with ü, ß, … spelled with two letters), so that a payer whose name the bank cut
+ * finds the customer in the store. A cut key only widens which customers are loaded; the matcher still decides.
+ */
+export function nameLookupKeys(names: ReadonlyArray<string | null | undefined>): string[] {
+  const keys = new Set<string>()
+  for (const name of names) {
+    if (!name) continue
+    keys.add(normalizeName(name))
+    const spelled = name.replace(TWO_LETTER, (letter) => TWO_LETTER_SPELLINGS[letter] ?? letter)
+    for (const written of spelled === name ? [name] : [name, spelled]) {
+      for (const length of NAME_CUT_LENGTHS) {
+        if (written.length > length) keys.add(normalizeName(written.slice(0, length)))
+      }
+    }
+  }
+  keys.delete('')
+  return [...keys]
+}

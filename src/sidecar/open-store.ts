@@ -1,5 +1,6 @@
 import path from 'node:path'
 import type { BankrecEnv } from '../config/index.js'
+import { rekeyCustomers } from '../customers/index.js'
 import { rekeyInvoices } from '../invoices/index.js'
 import type { Logger } from '../observability/index.js'
 import {
@@ -51,6 +52,9 @@ export async function openStore(config: BankrecEnv, logger: Logger, cwd = proces
     if (sealed > 0) logger.info({ sealed }, 'webhook signing secrets sealed at rest')
     const rekeyed = await rekeyInvoices(store.db)
     if (rekeyed > 0) logger.info({ rekeyed }, 'invoice lookup keys made with the current rules')
+    const rekeyedCustomers = await rekeyCustomers(store.db)
+    if (rekeyedCustomers > 0)
+      logger.info({ rekeyedCustomers }, 'customer lookup keys made with the current rules')
   } catch (error) {
     await store.db.destroy()
     await embedded?.stop()

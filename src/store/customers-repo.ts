@@ -13,6 +13,8 @@ export type CustomerWrite = {
   /** What payers are compared by, worked out by the caller: normalized name and aliases, bank account tails. */
   nameKeys: readonly string[]
   accountTails: readonly string[]
+  /** The version of the rules that made the keys. */
+  keysVersion: number
 }
 
 export type CustomerUpsertOutcome = { row: CustomerRow; created: boolean; changed: boolean }
@@ -25,12 +27,20 @@ function toRow(customer: CustomerWrite, now: Date) {
     bank_accounts: [...customer.bankAccounts],
     name_keys: [...customer.nameKeys],
     account_tails: [...customer.accountTails],
+    keys_version: customer.keysVersion,
     created_at: now,
     updated_at: now,
   }
 }
 
-const CALLER_COLUMNS = ['name', 'aliases', 'bank_accounts', 'name_keys', 'account_tails'] as const
+const CALLER_COLUMNS = [
+  'name',
+  'aliases',
+  'bank_accounts',
+  'name_keys',
+  'account_tails',
+  'keys_version',
+] as const
 
 /**
  * Inserts or updates customers in the caller's transaction; writing the same fields again changes nothing (no new
@@ -183,4 +193,44 @@ export async function removeCustomerLink(
     .where('removed_at', 'is', null)
     .returningAll()
     .executeTakeFirst()
+}
+
+/** Customers whose keys an older version of the rules made, in id order. */
+export async function customersWithStaleKeys(
+  db: Kysely<Database>,
+  version: number,
+  limit: number,
+): Promise<CustomerRow[]> {
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('keys_version', '<', version)
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+}
+
+/** Replaces customers' keys without a new version: the customer's facts did not change. */
+export async function writeCustomerKeys(
+  db: Kysely<Database>,
+  rows: ReadonlyArray<{
+    id: string
+    nameKeys: readonly string[]
+    accountTails: readonly string[]
+    version: number
+  }>,
+): Promise<void> {
+  if (rows.length === 0) return
+  const values = rows.map((row) => ({
+    id: row.id,
+    name_keys: row.nameKeys,
+    account_tails: row.accountTails,
+    keys_version: row.version,
+  }))
+  await sql`
+    update customers set name_keys = k.name_keys, account_tails = k.account_tails, keys_version = k.keys_version
+    from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+      as k(id text, name_keys text[], account_tails text[], keys_version smallint)
+    where customers.id = k.id
+  `.execute(db)
 }

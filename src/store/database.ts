@@ -441,6 +441,8 @@ export type CustomersTable = {
   name_keys: ColumnType<string[], string[] | undefined, string[]>
   /** The last four characters of each bank account, to find the customer of a masked account. */
   account_tails: ColumnType<string[], string[] | undefined, string[]>
+  /** The version of the rules that made name_keys and account_tails (migration 0024). */
+  keys_version: ColumnType<number, number | undefined, number>
   version: ColumnType<string, string | number | undefined, string | number>
   created_at: DefaultedTimestamp
   updated_at: DefaultedTimestamp

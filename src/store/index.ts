@@ -233,6 +233,8 @@ export {
   loadCustomersForMatching,
   removeCustomerLink,
   upsertCustomers,
+  customersWithStaleKeys,
+  writeCustomerKeys,
 } from './customers-repo.js'
 export type { CustomerLinkRow, CustomerRow, CustomerUpsertOutcome, CustomerWrite } from './customers-repo.js'
 export { loadPaymentAccounting } from './payment-accounting-repo.js'

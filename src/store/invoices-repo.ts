@@ -309,11 +309,16 @@ export async function invoicesWithStaleKeys(
   version: number,
   limit: number,
 ): Promise<
-  Array<Pick<InvoiceRow, 'id' | 'number' | 'customer_name' | 'customer_aliases' | 'payment_reference'>>
+  Array<
+    Pick<
+      InvoiceRow,
+      'id' | 'number' | 'customer_name' | 'customer_aliases' | 'payment_reference' | 'customer_keys'
+    >
+  >
 > {
   return db
     .selectFrom('invoices')
-    .select(['id', 'number', 'customer_name', 'customer_aliases', 'payment_reference'])
+    .select(['id', 'number', 'customer_name', 'customer_aliases', 'payment_reference', 'customer_keys'])
     .where('keys_version', '<', version)
     .orderBy('id')
     .limit(limit)
