@@ -50,6 +50,34 @@ describe('partial returns', () => {
     expect(result.codes).toEqual(expect.arrayContaining(['return_names_invoice', 'return_partial']))
   })
 
+  it('take a second and a last partial chargeback of the same payment off it too, never more than it paid', () => {
+    const part = (id: string, amount: string, day: string) =>
+      tx(id, amount, { postedDate: `2024-03-${day}`, description: 'CHARGEBACK INV-1002' })
+    const twoParts = run({
+      transactions: [paysBoth, part('out1', '-30.00', '10'), part('out2', '-15.00', '11')],
+    })
+    expect(twoParts).toMatchObject({
+      allocations: ['in>a 100', 'in>b 5'],
+      states: ['a paid open 0', 'b partially_paid open 45'],
+      exceptions: ['payment_returned:out1:in 30', 'payment_returned:out2:in 15'],
+    })
+    // The parts may add up to the whole payment; a part beyond what it paid the invoice reverses nothing.
+    const rest = run({
+      transactions: [
+        paysBoth,
+        part('out1', '-30.00', '10'),
+        part('out2', '-15.00', '11'),
+        part('out3', '-10.00', '12'),
+      ],
+    })
+    expect(rest.allocations).toEqual(['in>a 100', 'in>b 5'])
+    expect(rest.exceptions).toEqual([
+      'payment_returned:out1:in 30',
+      'payment_returned:out2:in 15',
+      'ambiguous_reference:out3:return-of-in 10',
+    ])
+  })
+
   it("reopen a one-invoice payment's invoice when the return quotes the payment", () => {
     const single = tx('in', '100.00', { paymentReference: 'INV-1001', bankReference: 'ch_3PaR7c2Lm9' })
     expect(run({ transactions: [single, returning('-75.00', 'CHARGEBACK ch_3PaR7c2Lm9')] })).toMatchObject({

@@ -108,19 +108,24 @@ export type ReturnInput = {
 
 type Inflow = ReturnInput['inflows'][number]
 
+/**
+ * What earlier outflows took back of each inflow: all of it (`whole`), or parts that add up to less (`parts`).
+ */
+type Taken = { whole: Set<string>; parts: Map<string, bigint> }
+
 /** The earlier inflows of the outflow's currency it may return, latest first. */
 function earlierInflows(
   input: ReturnInput,
   outflow: MatchTransaction,
   returned: ReadonlySet<string>,
-  fits: (amount: bigint) => boolean,
+  fits: (amount: bigint, id: string) => boolean,
 ): Inflow[] {
   return input.inflows
     .filter(
       ({ transaction }) =>
         !returned.has(transaction.id) &&
         transaction.currency === outflow.currency &&
-        fits(toUnits(transaction.amount)) &&
+        fits(toUnits(transaction.amount), transaction.id) &&
         (transaction.postedDate ?? '') <= (outflow.postedDate ?? '\uffff') &&
         !input.rejected.has(suggestionKey(outflow.id, [transaction.id])),
     )
@@ -132,22 +137,24 @@ function earlierInflows(
  * names an invoice the inflow named; or when it comes from the same payer (account or name) or quotes the inflow's
  * reference, and says it is a return (a reason code or the word). Failing that, an outflow for less that says it is
  * a return and names an invoice the inflow paid or quotes the inflow's reference returns part of it (`partial`).
- * The latest earlier inflow is the one returned; an inflow is returned once; a return a person rejected is not made
- * again.
+ * The latest earlier inflow is the one returned; an inflow is returned whole once, or in parts (two partial
+ * chargebacks, say) that add up to less than it, never both; a return a person rejected is not made again.
  */
 export function findReturns(input: ReturnInput): PaymentReturn[] {
   const returns: PaymentReturn[] = []
-  const returned = new Set<string>()
+  const taken: Taken = { whole: new Set(), parts: new Map() }
   for (const outflow of input.outflows) {
     const amount = -toUnits(outflow.amount)
     const signals = returnSignals(outflow)
     const named = new Set(referencedInvoiceIds(findReferences(input.index, outflow)))
     if (named.size === 0 && signals.length === 0) continue
-    const whole = wholeReturn(input, outflow, amount, signals, named, returned)
+    const whole = wholeReturn(input, outflow, amount, signals, named, taken)
     const found =
-      whole ?? (signals.length > 0 ? partialReturn(input, outflow, amount, signals, named, returned) : null)
+      whole ?? (signals.length > 0 ? partialReturn(input, outflow, amount, signals, named, taken) : null)
     if (!found) continue
-    returned.add(found.inflowTransactionId)
+    const id = found.inflowTransactionId
+    if (found.partial) taken.parts.set(id, (taken.parts.get(id) ?? 0n) + amount)
+    else taken.whole.add(id)
     returns.push(found)
   }
   return returns
@@ -160,9 +167,10 @@ function wholeReturn(
   amount: bigint,
   signals: readonly Evidence[],
   named: ReadonlySet<string>,
-  returned: ReadonlySet<string>,
+  taken: Taken,
 ): PaymentReturn | null {
-  for (const inflow of earlierInflows(input, outflow, returned, (units) => units === amount)) {
+  const fits = (units: bigint, id: string) => units === amount && !taken.parts.has(id)
+  for (const inflow of earlierInflows(input, outflow, taken.whole, fits)) {
     const shared = inflow.invoiceIds.filter((id) => named.has(id))
     const why: Evidence[] = []
     if (shared.length > 0) {
@@ -227,9 +235,14 @@ function partialReturn(
   amount: bigint,
   signals: readonly Evidence[],
   named: ReadonlySet<string>,
-  returned: ReadonlySet<string>,
+  taken: Taken,
 ): PaymentReturn | null {
-  for (const inflow of earlierInflows(input, outflow, returned, (units) => units > amount)) {
+  // The first part is less than the inflow (all of it is a whole return); a later part may take the rest.
+  const fits = (units: bigint, id: string) => {
+    const before = taken.parts.get(id)
+    return before === undefined ? units > amount : units >= amount + before
+  }
+  for (const inflow of earlierInflows(input, outflow, taken.whole, fits)) {
     const shared = inflow.invoiceIds.filter((id) => named.has(id))
     const quoted = quotes(outflow, inflow.transaction)
     if (shared.length === 0 && !quoted) continue
