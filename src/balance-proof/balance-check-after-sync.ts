@@ -3,21 +3,25 @@ import type { BankClient } from '../api-client/index.js'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
 import { upsertDailyBalances, type Database } from '../store/index.js'
-import { bankSyncSource } from '../sync/index.js'
+import { bankSyncSource, type ConnectionSyncResult } from '../sync/index.js'
 import { checkConnectionBalances } from './check-connection-balances.js'
 
 /**
- * The sync worker's onSynced hook: proves the synced connection's balances and records exceptions. A failure
- * of the proof is logged and never fails the sync that ran before it.
+ * The sync worker's onSynced hook: proves the synced connection's balances from the earliest day the run changed
+ * (every day after a bootstrap) and records exceptions. A failure of the proof is logged and never fails the sync
+ * that ran before it.
  */
 export function balanceCheckAfterSync(deps: {
   db: Kysely<Database>
   client: BankClient
   clock: Clock
   logger: Logger
-}): (connectionId: string) => Promise<void> {
+}): (
+  connectionId: string,
+  run: Pick<ConnectionSyncResult, 'bootstrapped' | 'earliestPostedDate'>,
+) => Promise<void> {
   const source = bankSyncSource(deps.client)
-  return async (connectionId) => {
+  return async (connectionId, run) => {
     try {
       const result = await checkConnectionBalances(
         {
@@ -29,6 +33,7 @@ export function balanceCheckAfterSync(deps: {
           },
         },
         connectionId,
+        run.bootstrapped ? 'all' : run.earliestPostedDate,
       )
       if (result.problems.length > 0) {
         deps.logger.warn(

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock/index.js'
-import { recordBalanceCheck, type BalanceExceptionDay, type Database } from '../store/index.js'
+import {
+  balanceProofOwedFrom,
+  recordBalanceCheck,
+  type BalanceExceptionDay,
+  type Database,
+} from '../store/index.js'
 import { streamBalanceProof, type AccountProofDay } from './stream-balance-proof.js'
 
 export type BalanceCheckDeps = {
@@ -16,6 +21,8 @@ export type BalanceCheckDeps = {
 }
 
 export type BalanceCheckResult = {
+  /** The first day proved; null when every day was. */
+  from: string | null
   daysChecked: number
   /** Days that did not add up (after the re-read, if any). */
   problems: AccountProofDay[]
@@ -26,14 +33,30 @@ export type BalanceCheckResult = {
 }
 
 /**
- * Proves every account and day of one connection and records the outcome: a day that does not add up opens (or
- * keeps open) a balance exception; an open exception whose day adds up now is resolved.
+ * Proves one connection's accounts and days and records the outcome: a day that does not add up opens (or keeps
+ * open) a balance exception; an open exception whose day adds up now is resolved.
+ *
+ * `changedFrom` is the earliest day a sync changed (its transactions or balance rows): only days from there on can
+ * have changed, so only they are proved, together with the days still owed a look (an open exception, a day the
+ * bank was ahead on). Null: the sync changed nothing, and without anything owed there is nothing to prove.
+ * @defaultValue 'all': every day
  */
 export async function checkConnectionBalances(
   deps: BalanceCheckDeps,
   connectionId: string,
+  changedFrom: string | null | 'all' = 'all',
 ): Promise<BalanceCheckResult> {
-  let proof = await collectProblems(deps.db, connectionId)
+  let from: string | null = null
+  if (changedFrom !== 'all') {
+    const owed = await balanceProofOwedFrom(deps.db, connectionId)
+    from = [changedFrom, owed].reduce<string | null>(
+      (min, d) => (d !== null && (min === null || d < min) ? d : min),
+      null,
+    )
+    if (from === null) return { from, daysChecked: 0, problems: [], unproved: [], resolved: 0, reread: false }
+  }
+  const scope = from === null ? undefined : from
+  let proof = await collectProblems(deps.db, connectionId, scope)
   let reread = false
   if (proof.problems.length > 0 && deps.rereadBalances) {
     const earliest = proof.problems.reduce(
@@ -41,7 +64,7 @@ export async function checkConnectionBalances(
       proof.problems[0]!.date,
     )
     await deps.rereadBalances(connectionId, earliest)
-    proof = await collectProblems(deps.db, connectionId)
+    proof = await collectProblems(deps.db, connectionId, scope)
     reread = true
   }
   const problems = proof.problems.filter((day) => !day.awaitingSync)
@@ -51,18 +74,21 @@ export async function checkConnectionBalances(
     connectionId,
     problems: problems.map(toExceptionDay),
     unproved,
+    ...(scope === undefined ? {} : { dateGte: scope }),
     now: deps.clock.now(),
   })
-  return { daysChecked: proof.daysChecked, problems, unproved, resolved, reread }
+  return { from, daysChecked: proof.daysChecked, problems, unproved, resolved, reread }
 }
 
 async function collectProblems(
   db: Kysely<Database>,
   connectionId: string,
+  dateGte: string | undefined,
 ): Promise<{ daysChecked: number; problems: AccountProofDay[] }> {
   let daysChecked = 0
   const problems: AccountProofDay[] = []
-  for await (const day of streamBalanceProof(db, { connectionId })) {
+  const scope = dateGte === undefined ? { connectionId } : { connectionId, dateGte }
+  for await (const day of streamBalanceProof(db, scope)) {
     daysChecked++
     if (!day.ok) problems.push(day)
   }

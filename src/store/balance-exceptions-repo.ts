@@ -20,8 +20,26 @@ export type BalanceException = Selectable<BalanceExceptionsTable> & { persistent
 export const PERSISTENT_AFTER_RUNS = 2
 
 /**
- * Records one proof run of a whole connection: opens or refreshes an exception for every day that did not add
- * up, and resolves every open exception of the connection the run found adding up again. One transaction.
+ * The earliest day a proof of the connection must look at besides the days a sync changed: an open exception's
+ * day, or a day an earlier proof could not settle (`balance_proof_due`). Null when nothing is owed.
+ */
+export async function balanceProofOwedFrom(
+  db: Kysely<Database>,
+  connectionId: string,
+): Promise<string | null> {
+  const { rows } = await sql<{ owed: string | null }>`
+    select least(
+      (select min(date) from balance_exceptions where connection_id = ${connectionId} and resolved_at is null),
+      (select due_from from balance_proof_due where connection_id = ${connectionId})
+    )::text as owed
+  `.execute(db)
+  return rows[0]?.owed ?? null
+}
+
+/**
+ * Records one proof run of a connection, of every day or of the days from `dateGte` on: opens or refreshes an
+ * exception for every day that did not add up, resolves every open exception in its range the run found adding up
+ * again, and keeps the earliest day it could not settle as owed to the next run. One transaction.
  */
 export async function recordBalanceCheck(
   db: Kysely<Database>,
@@ -31,6 +49,8 @@ export async function recordBalanceCheck(
     problems: readonly BalanceExceptionDay[]
     /** Days that could not be proved this time: an exception open for one stays as it is, neither seen nor resolved. */
     unproved?: ReadonlyArray<{ accountId: string; date: string }>
+    /** The first day the run proved (inclusive ISO date); every day when absent. */
+    dateGte?: string
     now: Date
   },
 ): Promise<{ open: number; resolved: number }> {
@@ -78,13 +98,29 @@ export async function recordBalanceCheck(
         )
         .execute()
     }
-    const resolved = await trx
+    let resolving = trx
       .updateTable('balance_exceptions')
       .set({ resolved_at: run.now })
       .where('connection_id', '=', run.connectionId)
       .where('resolved_at', 'is', null)
       .where('last_check_id', '!=', run.checkId)
-      .executeTakeFirst()
+    if (run.dateGte !== undefined) resolving = resolving.where('date', '>=', run.dateGte)
+    const resolved = await resolving.executeTakeFirst()
+    // The caller's range always starts at or before the day owed so far: what this run could not settle is all that
+    // is owed now.
+    const owed = unproved.reduce<string | null>(
+      (min, day) => (min === null || day.date < min ? day.date : min),
+      null,
+    )
+    if (owed === null) {
+      await trx.deleteFrom('balance_proof_due').where('connection_id', '=', run.connectionId).execute()
+    } else {
+      await trx
+        .insertInto('balance_proof_due')
+        .values({ connection_id: run.connectionId, due_from: owed })
+        .onConflict((oc) => oc.column('connection_id').doUpdateSet({ due_from: owed }))
+        .execute()
+    }
     return { open: run.problems.length, resolved: Number(resolved.numUpdatedRows) }
   })
 }

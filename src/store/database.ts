@@ -216,6 +216,12 @@ export type ConnectionHealthTable = {
 }
 
 /** A day whose mirrored posted transactions did not add up to the bank's balance rows (the balance proof). */
+/** The earliest day the balance proof still owes a connection a look at (migration 0025). */
+export type BalanceProofDueTable = {
+  connection_id: string
+  due_from: ColumnType<string, string, string>
+}
+
 export type BalanceExceptionsTable = {
   id: Generated<string>
   connection_id: string
@@ -580,6 +586,7 @@ export type Database = {
   transfers: TransfersTable
   transfer_attempts: TransferAttemptsTable
   balance_exceptions: BalanceExceptionsTable
+  balance_proof_due: BalanceProofDueTable
   alert_notices: AlertNoticesTable
   alert_deliveries: AlertDeliveriesTable
   connection_health: ConnectionHealthTable

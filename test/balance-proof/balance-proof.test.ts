@@ -258,14 +258,88 @@ describe('balance proof of a mirror synced from the sandbox', () => {
     const hook = balanceCheckAfterSync({ db: database.db, client, clock: harness.sandbox.clock, logger })
     const row = await postedRow()
     await sql`update transactions set amount = amount - 3 where id = ${row.id}`.execute(database.db)
-    await hook(connectionId)
+    const run = { bootstrapped: false, earliestPostedDate: row.posted_date }
+    await hook(connectionId, run)
     const open = await listOpenBalanceExceptions(database.db, { connectionId })
     expect(open.map((e) => [e.account_id, e.date, e.problem])).toEqual([
       [row.account_id, row.posted_date, 'posted_sum_mismatch'],
     ])
     expect(log).toContain('balance proof: days that do not add up')
     await sql`update transactions set amount = amount + 3 where id = ${row.id}`.execute(database.db)
-    await hook(connectionId)
+    await hook(connectionId, run)
     expect(await listOpenBalanceExceptions(database.db, { connectionId })).toEqual([])
+  })
+
+  it('after a sync proves only the days from the earliest one it changed', async () => {
+    const all = await proof()
+    const last = [...all].sort((a, b) => (a.date < b.date ? -1 : 1)).at(-1)!
+    const scoped = await checkConnectionBalances(
+      { db: database.db, clock: harness.sandbox.clock },
+      connectionId,
+      last.date,
+    )
+    expect(scoped.from).toBe(last.date)
+    expect(scoped.daysChecked).toBe(all.filter((d) => d.date >= last.date).length)
+    expect(scoped.daysChecked).toBeLessThan(all.length)
+    const idle = await checkConnectionBalances(
+      { db: database.db, clock: harness.sandbox.clock },
+      connectionId,
+      null,
+    )
+    expect([idle.from, idle.daysChecked]).toEqual([null, 0])
+  })
+
+  it('still proves an earlier day with an open exception, and resolves it once it adds up', async () => {
+    const row = await postedRow()
+    await sql`update transactions set amount = amount + 1 where id = ${row.id}`.execute(database.db)
+    expect((await check()).problems).toHaveLength(1)
+    await sql`update transactions set amount = amount - 1 where id = ${row.id}`.execute(database.db)
+    const later = (await proof())
+      .map((d) => d.date)
+      .sort()
+      .at(-1)!
+    expect(later > row.posted_date!).toBe(true)
+    const scoped = await checkConnectionBalances(
+      { db: database.db, clock: harness.sandbox.clock },
+      connectionId,
+      later,
+    )
+    expect(scoped.from).toBe(row.posted_date)
+    expect(scoped.resolved).toBe(1)
+    expect(await listOpenBalanceExceptions(database.db, { connectionId })).toEqual([])
+  })
+
+  it('owes a day the bank was ahead on to the next proof, even one of a sync that changed nothing', async () => {
+    const row = await postedRow()
+    await harness.sandbox.advance(1)
+    const posted = await harness.request('POST', `/_sandbox/connections/${connectionId}/transactions`, {
+      key: null,
+      body: { accountId: row.account_id, amount: '7.00', status: 'posted', postedDate: row.posted_date },
+    })
+    expect(posted.status).toBe(201)
+    await rereadBalances(connectionId, row.posted_date!)
+    const ahead = await check()
+    expect(ahead.unproved.map((d) => d.date)).toContain(row.posted_date)
+    const owed = await checkConnectionBalances(
+      { db: database.db, clock: harness.sandbox.clock },
+      connectionId,
+      null,
+    )
+    expect(owed.from).toBe(row.posted_date)
+    expect(owed.unproved.map((d) => d.date)).toContain(row.posted_date)
+    await sync()
+    const settled = await checkConnectionBalances(
+      { db: database.db, clock: harness.sandbox.clock },
+      connectionId,
+      null,
+    )
+    expect(settled.from).toBe(row.posted_date)
+    expect([settled.problems, settled.unproved]).toEqual([[], []])
+    const nothingOwed = await checkConnectionBalances(
+      { db: database.db, clock: harness.sandbox.clock },
+      connectionId,
+      null,
+    )
+    expect([nothingOwed.from, nothingOwed.daysChecked]).toEqual([null, 0])
   })
 })
