@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock/index.js'
 import {
-  balanceProofOwedFrom,
+  balanceProofOwed,
   recordBalanceCheck,
   type BalanceExceptionDay,
   type Database,
@@ -37,8 +37,8 @@ export type BalanceCheckResult = {
  * open) a balance exception; an open exception whose day adds up now is resolved.
  *
  * `changedFrom` is the earliest day a sync changed (its transactions or balance rows): only days from there on can
- * have changed, so only they are proved, together with the days still owed a look (an open exception, a day the
- * bank was ahead on). Null: the sync changed nothing, and without anything owed there is nothing to prove.
+ * have changed, so only they are proved, together with the days still owed a look (days synced pages changed since
+ * the last proof, an open exception's, a day the bank was ahead on). Null: nothing but what is owed.
  * @defaultValue 'all': every day
  */
 export async function checkConnectionBalances(
@@ -46,13 +46,10 @@ export async function checkConnectionBalances(
   connectionId: string,
   changedFrom: string | null | 'all' = 'all',
 ): Promise<BalanceCheckResult> {
+  const owed = await balanceProofOwed(deps.db, connectionId)
   let from: string | null = null
   if (changedFrom !== 'all') {
-    const owed = await balanceProofOwedFrom(deps.db, connectionId)
-    from = [changedFrom, owed].reduce<string | null>(
-      (min, d) => (d !== null && (min === null || d < min) ? d : min),
-      null,
-    )
+    from = changedFrom === null || (owed.from !== null && owed.from < changedFrom) ? owed.from : changedFrom
     if (from === null) return { from, daysChecked: 0, problems: [], unproved: [], resolved: 0, reread: false }
   }
   const scope = from === null ? undefined : from
@@ -75,6 +72,7 @@ export async function checkConnectionBalances(
     problems: problems.map(toExceptionDay),
     unproved,
     ...(scope === undefined ? {} : { dateGte: scope }),
+    dueSeen: owed.due,
     now: deps.clock.now(),
   })
   return { from, daysChecked: proof.daysChecked, problems, unproved, resolved, reread }

@@ -20,20 +20,24 @@ export type BalanceException = Selectable<BalanceExceptionsTable> & { persistent
 export const PERSISTENT_AFTER_RUNS = 2
 
 /**
- * The earliest day a proof of the connection must look at besides the days a sync changed: an open exception's
- * day, or a day an earlier proof could not settle (`balance_proof_due`). Null when nothing is owed.
+ * What a proof of the connection owes a look at: `due`, the earliest day synced pages changed since the last proof
+ * or that it could not settle (`balance_proof_due`, as read now: hand it back to `recordBalanceCheck`), and `from`,
+ * the earlier of that and the day of an open exception. Null when nothing is owed.
  */
-export async function balanceProofOwedFrom(
+export async function balanceProofOwed(
   db: Kysely<Database>,
   connectionId: string,
-): Promise<string | null> {
-  const { rows } = await sql<{ owed: string | null }>`
-    select least(
-      (select min(date) from balance_exceptions where connection_id = ${connectionId} and resolved_at is null),
-      (select due_from from balance_proof_due where connection_id = ${connectionId})
-    )::text as owed
+): Promise<{ from: string | null; due: string | null }> {
+  const { rows } = await sql<{ due: string | null; exception: string | null }>`
+    select
+      (select due_from::text from balance_proof_due where connection_id = ${connectionId}) as due,
+      (select min(date)::text from balance_exceptions
+        where connection_id = ${connectionId} and resolved_at is null) as exception
   `.execute(db)
-  return rows[0]?.owed ?? null
+  const due = rows[0]?.due ?? null
+  const exception = rows[0]?.exception ?? null
+  const from = due === null ? exception : exception === null || due < exception ? due : exception
+  return { from, due }
 }
 
 /**
@@ -51,6 +55,8 @@ export async function recordBalanceCheck(
     unproved?: ReadonlyArray<{ accountId: string; date: string }>
     /** The first day the run proved (inclusive ISO date); every day when absent. */
     dateGte?: string
+    /** `balance_proof_due` as the run read it before proving (`balanceProofOwed`): a day owed since stays owed. */
+    dueSeen: string | null
     now: Date
   },
 ): Promise<{ open: number; resolved: number }> {
@@ -106,19 +112,26 @@ export async function recordBalanceCheck(
       .where('last_check_id', '!=', run.checkId)
     if (run.dateGte !== undefined) resolving = resolving.where('date', '>=', run.dateGte)
     const resolved = await resolving.executeTakeFirst()
-    // The caller's range always starts at or before the day owed so far: what this run could not settle is all that
-    // is owed now.
+    // The run's range started at or before the day owed when it began, so what it could not settle is what is owed
+    // now; a day a page synced meanwhile owed stays owed (the row changed since `dueSeen`).
     const owed = unproved.reduce<string | null>(
       (min, day) => (min === null || day.date < min ? day.date : min),
       null,
     )
-    if (owed === null) {
-      await trx.deleteFrom('balance_proof_due').where('connection_id', '=', run.connectionId).execute()
-    } else {
+    await trx
+      .deleteFrom('balance_proof_due')
+      .where('connection_id', '=', run.connectionId)
+      .where(sql<boolean>`due_from is not distinct from ${run.dueSeen}::date`)
+      .execute()
+    if (owed !== null) {
       await trx
         .insertInto('balance_proof_due')
         .values({ connection_id: run.connectionId, due_from: owed })
-        .onConflict((oc) => oc.column('connection_id').doUpdateSet({ due_from: owed }))
+        .onConflict((oc) =>
+          oc
+            .column('connection_id')
+            .doUpdateSet({ due_from: sql`least(balance_proof_due.due_from, excluded.due_from)` }),
+        )
         .execute()
     }
     return { open: run.problems.length, resolved: Number(resolved.numUpdatedRows) }

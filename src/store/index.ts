@@ -79,7 +79,7 @@ export { proofAccounts, proofDays, balanceRowBefore, newestMirroredChangeAt } fr
 export type { BalanceProofScope, ProofAccount, ProofDayRow } from './balance-proof-repo.js'
 export {
   recordBalanceCheck,
-  balanceProofOwedFrom,
+  balanceProofOwed,
   listOpenBalanceExceptions,
   listPersistentBalanceExceptions,
   PERSISTENT_AFTER_RUNS,

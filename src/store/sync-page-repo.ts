@@ -32,7 +32,8 @@ export type AppliedSyncPage = {
 
 /**
  * Applies one page of sync events in ONE statement: its upserts and deletes, matching's outbox entries for every
- * transaction it touched, its unreadable events' quarantine rows, and the stream's new cursor. The page, its cursor and its queued matches commit together
+ * transaction it touched, the earliest day it changed as owed to the balance proof (`balance_proof_due`), its
+ * unreadable events' quarantine rows, and the stream's new cursor. The page, its cursor and its queued matches commit together
  * or not at all (seed rule 6) at the cost of a single round trip. The cursor moves only if it is still `from`
  * (compare-and-swap); if another worker moved it first, nothing of the page is written.
  * @returns what the page changed, or null when the stream was no longer at `from`
@@ -42,6 +43,10 @@ export async function applySyncPage(
   page: SyncPageWrite,
 ): Promise<AppliedSyncPage | null> {
   const touched = [...new Set([...page.upserts.map((row) => row.id), ...page.deletes])]
+  let earliestNew: string | null = null
+  for (const row of page.upserts)
+    if (row.posted_date && (earliestNew === null || row.posted_date < earliestNew))
+      earliestNew = row.posted_date
   const quarantine = JSON.stringify(
     (page.quarantine ?? []).map((q) => ({
       event_id: q.eventId && withoutNul(q.eventId),
@@ -67,6 +72,13 @@ export async function applySyncPage(
       delete from transactions
       where id = any(${[...page.deletes]}::uuid[]) and exists (select 1 from cas)
       returning 1
+    ), owed as (
+      insert into balance_proof_due (connection_id, due_from)
+      select ${page.connectionId}, d from (
+        select least((select earliest from previous)::date, ${earliestNew}::date) as d
+      ) changed
+      where d is not null and exists (select 1 from cas)
+      on conflict (connection_id) do update set due_from = least(balance_proof_due.due_from, excluded.due_from)
     ), queued as (
       insert into pending_matches (kind, entity_id)
       select 'transaction', id from unnest(${touched}::text[]) as id where exists (select 1 from cas)

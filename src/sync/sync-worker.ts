@@ -79,8 +79,28 @@ export type SyncWorkerDeps = {
    * reconciliation here, so payments do not wait on those bank calls.
    */
   onChangesApplied?(connectionId: string, result: ConnectionSyncResult): Promise<void> | void
-  /** After each run and the refresh of accounts and balances, e.g. the balance proof. */
+  /**
+   * After the refresh of accounts and balances, e.g. the balance proof: once the connection is caught up, and every
+   * `provedEverySeconds` while runs keep coming. `result` adds up the runs since the last call.
+   */
   onSynced?(connectionId: string, result: ConnectionSyncResult): Promise<void> | void
+  /** @defaultValue 5 */
+  provedEverySeconds?: number
+}
+
+/** The runs `onSynced` has not been told about, as one. */
+function mergeRuns(a: ConnectionSyncResult | null, b: ConnectionSyncResult): ConnectionSyncResult {
+  if (a === null) return b
+  const earliest = [a.earliestPostedDate, b.earliestPostedDate].filter((d) => d !== null).sort()[0] ?? null
+  return {
+    bootstrapped: a.bootstrapped || b.bootstrapped,
+    pagesApplied: a.pagesApplied + b.pagesApplied,
+    upserted: a.upserted + b.upserted,
+    deleted: a.deleted + b.deleted,
+    quarantined: a.quarantined + b.quarantined,
+    quarantineSettled: a.quarantineSettled + b.quarantineSettled,
+    earliestPostedDate: earliest,
+  }
 }
 
 /**
@@ -222,6 +242,11 @@ async function syncUnderLock(
 async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Promise<SyncJobOutcome> {
   const source = bankSyncSource(deps.client)
   let runs = 0
+  // The proof's days are owed durably with each page (balance_proof_due): putting it off loses nothing, and a
+  // connection that keeps receiving payments syncs again without waiting for it after every run.
+  let unproved: ConnectionSyncResult | null = null
+  let provedAt = deps.clock.now().getTime()
+  const provedEveryMs = (deps.provedEverySeconds ?? 5) * 1000
   for (;;) {
     const covered = await pendingSyncRequests(deps.db, connectionId)
     const result = await runConnectionSync(
@@ -257,9 +282,15 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
     )
     runs++
     await markSyncRequestsCompleted(deps.db, connectionId, covered)
-    await deps.onSynced?.(connectionId, result)
     deps.logger.info({ connectionId, ...result }, 'connection synced')
-    if ((await pendingSyncRequests(deps.db, connectionId)) === covered) break
+    unproved = mergeRuns(unproved, result)
+    const caughtUp = (await pendingSyncRequests(deps.db, connectionId)) === covered
+    if (caughtUp || deps.clock.now().getTime() - provedAt >= provedEveryMs) {
+      await deps.onSynced?.(connectionId, unproved)
+      unproved = null
+      provedAt = deps.clock.now().getTime()
+    }
+    if (caughtUp) break
   }
   return { connectionId, runs }
 }

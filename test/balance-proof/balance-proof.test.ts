@@ -342,4 +342,25 @@ describe('balance proof of a mirror synced from the sandbox', () => {
     )
     expect([nothingOwed.from, nothingOwed.daysChecked]).toEqual([null, 0])
   })
+
+  it('owes the days a synced page changed to the next proof, however long it is put off', async () => {
+    const row = await postedRow()
+    await harness.sandbox.advance(1)
+    const posted = await harness.request('POST', `/_sandbox/connections/${connectionId}/transactions`, {
+      key: null,
+      body: { accountId: row.account_id, amount: '3.00', status: 'posted', postedDate: row.posted_date },
+    })
+    expect(posted.status).toBe(201)
+    await sync()
+    const due = await database.db.selectFrom('balance_proof_due').selectAll().execute()
+    expect(due.map((d) => [d.connection_id, String(d.due_from)])).toEqual([[connectionId, row.posted_date]])
+    const owed = await checkConnectionBalances(
+      { db: database.db, clock: harness.sandbox.clock },
+      connectionId,
+      null,
+    )
+    expect(owed.from).toBe(row.posted_date)
+    expect([owed.problems, owed.unproved]).toEqual([[], []])
+    expect(await database.db.selectFrom('balance_proof_due').selectAll().execute()).toEqual([])
+  })
 })

@@ -16,6 +16,7 @@ import {
   type SyncProblem,
 } from '../../src/sync/sync-worker.js'
 import { requestConnectionSync } from '../../src/sync/request-sync.js'
+import { noteSyncRequest } from '../../src/store/index.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
 
@@ -205,6 +206,35 @@ describe('sync worker', () => {
         undefined,
       )
       expect(calls).toEqual(['changes applied: true', 'connection re-read', 'synced'])
+    } finally {
+      await queue.close()
+    }
+  })
+
+  it('proves once the connection is caught up, not after every run while requests keep coming', async () => {
+    const { connection } = await connectReadyBank(harness)
+    const queue = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
+    const proved: Array<{ upserted: number; bootstrapped: boolean }> = []
+    let runs = 0
+    try {
+      await noteSyncRequest(database.db, connection.id)
+      const outcome = await processSyncJob(
+        {
+          ...workerDeps(queue),
+          // Two more requests arrive while the first runs are under way (the virtual clock stands still).
+          onChangesApplied: async () => {
+            if (++runs < 3) await noteSyncRequest(database.db, connection.id)
+          },
+          onSynced: (_id, result) =>
+            void proved.push({ upserted: result.upserted, bootstrapped: result.bootstrapped }),
+        },
+        { data: { connectionId: connection.id, reason: 't' } } as any,
+        undefined,
+      )
+      expect(outcome.runs).toBe(3)
+      expect(proved).toHaveLength(1)
+      expect(proved[0]!.bootstrapped).toBe(true)
+      expect(proved[0]!.upserted).toBe(await mirrorCount(connection.id))
     } finally {
       await queue.close()
     }
