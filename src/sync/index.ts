@@ -4,7 +4,8 @@ export {
   createSyncWorker,
   processSyncJob,
   syncWhenFree,
-  refreshConnectionMirror,
+  refreshAccountsAndBalances,
+  refreshConnection,
   ALL_CONNECTIONS,
 } from './sync-worker.js'
 export type { SyncWorkerDeps, SyncProblem, SyncJobOutcome } from './sync-worker.js'

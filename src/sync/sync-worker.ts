@@ -26,6 +26,7 @@ import {
   type QueueBackendConfig,
 } from '../queue/index.js'
 import {
+  balanceProofOwed,
   hasUnservedSyncRequests,
   markSyncRequestsCompleted,
   observeConnection,
@@ -245,6 +246,7 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
   // The proof's days are owed durably with each page (balance_proof_due): putting it off loses nothing, and a
   // connection that keeps receiving payments syncs again without waiting for it after every run.
   let unproved: ConnectionSyncResult | null = null
+  const mirror = { db: deps.db, source, clock: deps.clock, recordConnection: deps.recordConnection }
   let provedAt = deps.clock.now().getTime()
   const provedEveryMs = (deps.provedEverySeconds ?? 5) * 1000
   for (;;) {
@@ -275,17 +277,23 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
       connectionId,
     )
     await deps.onChangesApplied?.(connectionId, result)
-    await refreshConnectionMirror(
-      { db: deps.db, source, clock: deps.clock, recordConnection: deps.recordConnection },
-      connectionId,
-      result.bootstrapped ? 'all' : result.earliestPostedDate,
-    )
+    // The connection's status after every run: a re-authentication episode may be short.
+    await refreshConnection(mirror, connectionId)
     runs++
     await markSyncRequestsCompleted(deps.db, connectionId, covered)
     deps.logger.info({ connectionId, ...result }, 'connection synced')
     unproved = mergeRuns(unproved, result)
     const caughtUp = (await pendingSyncRequests(deps.db, connectionId)) === covered
     if (caughtUp || deps.clock.now().getTime() - provedAt >= provedEveryMs) {
+      // Balance rows from the earliest day a run changed, or a page of a run that crashed before this step did.
+      const { due } = await balanceProofOwed(deps.db, connectionId)
+      const changed = unproved.earliestPostedDate
+      const from = unproved.bootstrapped
+        ? 'all'
+        : due !== null && (changed === null || due < changed)
+          ? due
+          : changed
+      await refreshAccountsAndBalances(mirror, connectionId, from)
       await deps.onSynced?.(connectionId, unproved)
       unproved = null
       provedAt = deps.clock.now().getTime()
@@ -342,27 +350,33 @@ async function notify(deps: SyncWorkerDeps, problem: SyncProblem): Promise<void>
 
 // ── after the sync: the connection, its accounts and balances ───────────────────────────────────────────────────
 
-/**
- * After a sync: the connection as the bank shows it now, its accounts, and its balance rows from the earliest
- * posted date the sync touched (balance rows are mutable projections; seed, Account balance).
- */
-export async function refreshConnectionMirror(
-  deps: {
-    db: Kysely<Database>
-    source: SyncSource
-    clock: Clock
-    /**
-     * Writes the connection read here: its mirrored row and its health in one transaction (the sidecar's
-     * connection health). @defaultValue the mirrored row alone
-     */
-    recordConnection?(connection: Connection): Promise<void>
-  },
-  connectionId: string,
-  balancesFrom: string | null | 'all',
-): Promise<void> {
+type MirrorRefreshDeps = {
+  db: Kysely<Database>
+  source: SyncSource
+  clock: Clock
+  /**
+   * Writes the connection read here: its mirrored row and its health in one transaction (the sidecar's connection
+   * health). @defaultValue the mirrored row alone
+   */
+  recordConnection?(connection: Connection): Promise<void>
+}
+
+/** After a sync run: the connection as the bank shows it now. */
+export async function refreshConnection(deps: MirrorRefreshDeps, connectionId: string): Promise<void> {
   const connection = await deps.source.getConnection(connectionId)
   if (deps.recordConnection) await deps.recordConnection(connection)
   else await observeConnection(deps.db, connection, 'sync', deps.clock.now())
+}
+
+/**
+ * After sync runs: the connection's accounts, and its balance rows from the earliest posted date the runs touched
+ * (balance rows are mutable projections; seed, Account balance).
+ */
+export async function refreshAccountsAndBalances(
+  deps: MirrorRefreshDeps,
+  connectionId: string,
+  balancesFrom: string | null | 'all',
+): Promise<void> {
   await replaceConnectionAccounts(deps.db, connectionId, await deps.source.accounts(connectionId))
   if (balancesFrom === null) return
   for await (const page of deps.source.balancePages(

@@ -15,7 +15,7 @@ import {
   type AccountProofDay,
 } from '../../src/balance-proof/index.js'
 import { bankSyncSource } from '../../src/sync/sync-source.js'
-import { refreshConnectionMirror } from '../../src/sync/index.js'
+import { refreshAccountsAndBalances, refreshConnection } from '../../src/sync/index.js'
 import { runConnectionSync } from '../../src/sync/run-connection-sync.js'
 import {
   listOpenBalanceExceptions,
@@ -57,8 +57,10 @@ async function sync(): Promise<void> {
     },
     connectionId,
   )
-  await refreshConnectionMirror(
-    { db: database.db, source, clock: harness.sandbox.clock },
+  const mirror = { db: database.db, source, clock: harness.sandbox.clock }
+  await refreshConnection(mirror, connectionId)
+  await refreshAccountsAndBalances(
+    mirror,
     connectionId,
     result.bootstrapped ? 'all' : result.earliestPostedDate,
   )
