@@ -40,8 +40,13 @@ function toSafeIntegers(units: readonly bigint[], config: MatchConfig): number[]
   let divisor = WHOLE_UNIT
   for (const value of units) while (divisor > 1n && value % divisor !== 0n) divisor /= 10n
   const limit = BigInt(Math.floor(Number.MAX_SAFE_INTEGER / Math.max(1, config.maxSuggestionSetSize)))
-  const scaled = units.map((value) => value / divisor)
-  return scaled.every((value) => value <= limit) ? scaled.map(Number) : null
+  const safe: number[] = []
+  for (const value of units) {
+    const scaled = value / divisor
+    if (scaled > limit) return null
+    safe.push(Number(scaled))
+  }
+  return safe
 }
 
 /**
@@ -61,7 +66,9 @@ export function suggestMatch(input: {
   if (candidates.length === 0 || amount <= 0n) return null
   candidates.sort((a, b) => compareAge(a.invoice, b.invoice))
   candidates.length = Math.min(candidates.length, config.suggestionCandidateLimit)
-  const small = toSafeIntegers([amount, ...candidates.map((candidate) => candidate.available)], config)
+  const units = [amount]
+  for (const candidate of candidates) units.push(candidate.available)
+  const small = toSafeIntegers(units, config)
   if (!small) return null
   const [target, ...values] = small as [number, ...number[]]
   const found = findExactSets(
