@@ -40,6 +40,8 @@ export class CustomerDirectory {
   private readonly byTail = new Map<string, Array<{ account: string; key: CustomerKey }>>()
   private readonly learnedAccounts = new Map<string, Set<CustomerKey>>()
   private readonly learnedNames = new Map<string, Set<CustomerKey>>()
+  /** One key string per customer of the master data, which invoices' facts share: equal keys are then one string. */
+  private readonly keyStrings = new Map<CustomerKey, CustomerKey>()
   private plain: Array<[string, CustomerKey]> | null = null
   private readonly plainCounts = new Map<string, number>()
   private readonly names = new Map<string, NameKey | null>()
@@ -47,10 +49,20 @@ export class CustomerDirectory {
   private readonly payers = new Map<string, Map<string, PayerIdentity>>()
   private readonly unshownPayers = new Map<string, PayerIdentity>()
   private payerCount = 0
+  /** Customer keys in words, like the payers until the directory changes. */
+  private readonly labels = new Map<CustomerKey, string>()
   /** The last payer asked for: the caller that loads a set and the matcher ask about the same strings in turn. */
   private lastName: string | null | undefined = undefined
   private lastAccount: string | null | undefined = undefined
   private lastPayer: PayerIdentity | null = null
+
+  /**
+   * The directory's string for `key` (the one its entries and payers hold), else `key`: comparing one string with
+   * itself reads no characters, which in a directory of thousands of customers are rarely in the CPU cache.
+   */
+  keyString(key: CustomerKey): CustomerKey {
+    return this.keyStrings.get(key) ?? key
+  }
 
   /** Whether `id` is the id of a customer of the master data (a number equal to it is a customer number). */
   hasCustomerId(id: string): boolean {
@@ -86,7 +98,10 @@ export class CustomerDirectory {
   }
 
   private eachFact(customer: MatchCustomer, delta: 1 | -1): void {
-    const key = `c:${customer.id}`
+    let key = `c:${customer.id}`
+    const kept = this.keyStrings.get(key)
+    if (kept) key = kept
+    else this.keyStrings.set(key, key)
     for (const name of [customer.name, ...(customer.aliases ?? [])]) this.countName(key, name, delta)
     for (const account of customer.bankAccounts ?? []) {
       const compact = compactAccount(account)
@@ -206,6 +221,7 @@ export class CustomerDirectory {
 
   private clearPayers(): void {
     this.lastPayer = null
+    this.labels.clear()
     this.payers.clear()
     this.unshownPayers.clear()
     this.payerCount = 0
@@ -270,7 +286,13 @@ export class CustomerDirectory {
 
   /** A customer key in words: the master record's name, or the invoices' customer name. */
   label(key: CustomerKey): string {
-    if (key.startsWith('c:')) return this.customers.get(key.slice(2))?.name ?? `customer ${key.slice(2)}`
-    return key.slice(2)
+    let label = this.labels.get(key)
+    if (label === undefined) {
+      label = key.startsWith('c:')
+        ? (this.customers.get(key.slice(2))?.name ?? `customer ${key.slice(2)}`)
+        : key.slice(2)
+      this.labels.set(key, label)
+    }
+    return label
   }
 }

@@ -16,6 +16,7 @@ function isDay(month: number, day: number): boolean {
  */
 export function dateSpans(text: string): Span[] {
   const spans: Span[] = []
+  if (!mayHoldDate(text)) return spans
   for (const found of text.matchAll(YMD)) {
     if (isDay(Number(found[2]), Number(found[3])))
       spans.push({ start: found.index, end: found.index + found[0].length })
@@ -31,6 +32,28 @@ export function dateSpans(text: string): Span[] {
     if (ymd || dmy) spans.push({ start: found.index, end: found.index + 8 })
   }
   return spans
+}
+
+/**
+ * Whether some date pattern can match: each needs a digit, a separator and a digit, or a run of exactly 8 digits.
+ * Most texts have neither, and are not run through the three expressions.
+ */
+function mayHoldDate(text: string): boolean {
+  let run = 0
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at)
+    if (code >= 48 && code <= 57) {
+      run++
+      continue
+    }
+    if (run === 8) return true
+    if (run > 0 && (code === 45 || code === 47 || code === 46 || code === 32)) {
+      const next = text.charCodeAt(at + 1)
+      if (next >= 48 && next <= 57) return true
+    }
+    run = 0
+  }
+  return run === 8
 }
 
 export function overlaps(spans: readonly Span[], start: number, end: number): boolean {

@@ -19,6 +19,22 @@ function suffixesOf(values: readonly number[], length: number): Suffixes {
   return bySum
 }
 
+/** The `count` largest values, largest first (what sets of up to `count` values can reach): no sort of them all. */
+function largestOf(values: readonly number[], count: number): number[] {
+  const largest: number[] = []
+  for (const value of values) {
+    if (largest.length < count) largest.push(value)
+    else if (count > 0 && value > (largest[count - 1] as number)) largest[count - 1] = value
+    else continue
+    // The new value moves up to its place.
+    for (let at = largest.length - 1; at > 0 && (largest[at - 1] as number) < value; at--) {
+      largest[at] = largest[at - 1] as number
+      largest[at - 1] = value
+    }
+  }
+  return largest
+}
+
 /**
  * Finds the sets of at most `maxSize` (≤ 5) of `values` (positive safe integers, in age order) that sum exactly
  * to `target`, trying sizes from 1 up and stopping at the first size with an accepted set. Each set of size s is
@@ -33,8 +49,10 @@ export function findExactSets(
   maxSize: number,
   accept: (set: readonly number[]) => boolean = () => true,
 ): ExactSets | null {
-  const largest = [...values].sort((a, b) => b - a)
-  if (largest.length === 0 || target < (largest[largest.length - 1] as number)) return null
+  const largest = largestOf(values, maxSize)
+  let smallest = Infinity
+  for (const value of values) if (value < smallest) smallest = value
+  if (values.length === 0 || target < smallest) return null
   const suffixes: Suffixes[] = []
   let reach = 0
   for (let size = 1; size <= Math.min(maxSize, values.length); size++) {

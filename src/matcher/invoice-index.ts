@@ -92,13 +92,13 @@ export class InvoiceIndex {
       if (isLetters(issued)) count(this.issuedLetterLengths, issued.length, 1)
     }
     // The invoice's facts are made and filled in here, in index order (a customer's invoices' records near one
-    // another in memory, one key string per customer), rather than wherever a run first asks.
+    // another in memory, one key string per customer, the directory's), rather than wherever a run first asks.
     const facts = factsOf(invoice)
     const key = facts.customerKey()
     if (key) {
       let invoices = this.byCustomerKey.get(key)
       if (!invoices) this.byCustomerKey.set(key, (invoices = new Map()))
-      else facts.shareKey(firstKey(invoices))
+      facts.shareKey(invoices.size > 0 ? firstKey(invoices) : this.customers.keyString(key))
       invoices.set(invoice.id, invoice)
       this.customerLists.delete(key)
     }

@@ -119,6 +119,10 @@ function latestInvoices(invoices: readonly MatchInvoice[]): readonly MatchInvoic
   }
   if (ascending) return invoices
   const sorted = sortById(invoices, invoiceId)
+  let duplicates = false
+  for (let index = 1; index < sorted.length && !duplicates; index++)
+    duplicates = (sorted[index - 1] as MatchInvoice).id === (sorted[index] as MatchInvoice).id
+  if (!duplicates) return sorted
   const latest: MatchInvoice[] = []
   for (const invoice of sorted) {
     const current = latest[latest.length - 1]

@@ -6,7 +6,7 @@ import { openInvoicesOf, type MatchContext } from './match-context.js'
 import { formatUnits } from './money.js'
 import { OTHER_LABELS } from './reference-words.js'
 import { compareAge, suggestionKey, suggestMatch } from './suggest.js'
-import { tokenize } from './tokenize.js'
+import { tokenize, type Token } from './tokenize.js'
 import { referenceTexts, type Evidence, type MatchTransaction } from './types.js'
 
 /**
@@ -21,15 +21,17 @@ export function unexplainedNumbers(transaction: MatchTransaction): string[] {
     if (!text) continue
     const tokens = tokenize(text)
     let dates: ReturnType<typeof dateSpans> | null = null
-    tokens.forEach((token, at) => {
-      const raw = text.slice(token.start, token.end)
-      if (!/^\d{4,}$/.test(raw) || token.text === amount) return
+    for (let at = 0; at < tokens.length; at++) {
+      const token = tokens[at] as Token
+      // A token of digits is nothing but digits as written: four or more of them, read without a slice.
+      const first = token.text.charCodeAt(0)
+      if (token.end - token.start < 4 || first < 48 || first > 57 || token.text === amount) continue
       const before = tokens[at - 1]?.text
-      if (before !== undefined && OTHER_LABELS.has(before)) return
+      if (before !== undefined && OTHER_LABELS.has(before)) continue
       dates ??= dateSpans(text)
-      if (overlaps(dates, token.start, token.end)) return
-      found.push(raw)
-    })
+      if (overlaps(dates, token.start, token.end)) continue
+      found.push(text.slice(token.start, token.end))
+    }
   }
   return found
 }

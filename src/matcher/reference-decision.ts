@@ -20,10 +20,6 @@ type Named = { ledger: InvoiceLedger; hit: ReferenceHit }
 /** Amount evidence of a rest the payment leaves that a residual explains: it corroborates like the amount. */
 const EXPLAINED_REST = new Set(['amount_tolerance', 'fee_stated', 'discount_in_time'])
 
-function customersOf(ledgers: readonly InvoiceLedger[]): string[] {
-  return [...new Set(ledgers.flatMap((ledger) => customerKeyOf(ledger.invoice) ?? []))]
-}
-
 /**
  * One invoice per hit. A number several invoices share is settled by corroboration: the payer's own invoice, then
  * the one whose open amount the payment equals. `ambiguous`: the ones still left.
@@ -93,10 +89,15 @@ function exactElsewhere(
   named: readonly InvoiceLedger[],
 ): InvoiceLedger[] {
   const payer = context.payer(payment)
-  const customers = [...customersOf(named), ...(payer.customers.length === 1 ? payer.customers : [])]
-  const ids = new Set(named.map((ledger) => ledger.invoice.id))
+  // openInvoicesOf takes each customer once; a ledger is its invoice's only one.
+  const customers: string[] = []
+  for (const ledger of named) {
+    const key = customerKeyOf(ledger.invoice)
+    if (key) customers.push(key)
+  }
+  if (payer.customers.length === 1) customers.push(payer.customers[0] as string)
   return openInvoicesOf(context, customers, payment.transaction.currency).filter(
-    (ledger) => !ids.has(ledger.invoice.id) && openFor(payment, ledger) === payment.amount,
+    (ledger) => !named.includes(ledger) && openFor(payment, ledger) === payment.amount,
   )
 }
 
@@ -244,15 +245,13 @@ export function allocateByReference(
 
 /** The evidence of every weighed invoice, one item per text: where a text first stands, its last item. */
 function distinctTexts(weighed: ReadonlyArray<{ evidence: readonly Evidence[] }>): Evidence[] {
-  const at = new Map<string, number>()
+  // A few items: comparing texts (most differ in length) costs less than hashing each new string.
   const distinct: Evidence[] = []
   for (const { evidence } of weighed) {
     for (const item of evidence) {
-      const seen = at.get(item.text)
-      if (seen === undefined) {
-        at.set(item.text, distinct.length)
-        distinct.push(item)
-      } else distinct[seen] = item
+      let seen = 0
+      while (seen < distinct.length && (distinct[seen] as Evidence).text !== item.text) seen++
+      distinct[seen] = item
     }
   }
   return distinct

@@ -11,6 +11,7 @@ export type Suggestion = { invoiceIds: string[]; confidence: number; reasons: st
 const SINGLE_CONFIDENCE = 80
 const PER_EXTRA_INVOICE = 10
 const NOT_UNIQUE_PENALTY = 30
+const WHOLE_UNIT = 10n ** BigInt(SCALE)
 
 /** The identity of a suggested invoice set, as rejections are recorded. */
 export function suggestionKey(transactionId: string, invoiceIds: readonly string[]): string {
@@ -34,11 +35,18 @@ export function compareAge(a: MatchInvoice, b: MatchInvoice): number {
  * null when a sum of `maxSuggestionSetSize` of them could exceed 2^53: then no suggestion is made.
  */
 function toSafeIntegers(units: readonly bigint[], config: MatchConfig): number[] | null {
-  let divisor = 10n ** BigInt(SCALE)
-  while (divisor > 1n && units.some((value) => value % divisor !== 0n)) divisor /= 10n
+  // The largest power of ten dividing every amount: each value only lowers it further (one remainder per value,
+  // mostly, where testing all values at each power takes one per value and power).
+  let divisor = WHOLE_UNIT
+  for (const value of units) while (divisor > 1n && value % divisor !== 0n) divisor /= 10n
   const limit = BigInt(Math.floor(Number.MAX_SAFE_INTEGER / Math.max(1, config.maxSuggestionSetSize)))
-  const scaled = units.map((value) => value / divisor)
-  return scaled.every((value) => value <= limit) ? scaled.map(Number) : null
+  const safe: number[] = []
+  for (const value of units) {
+    const scaled = value / divisor
+    if (scaled > limit) return null
+    safe.push(Number(scaled))
+  }
+  return safe
 }
 
 /**
@@ -58,7 +66,9 @@ export function suggestMatch(input: {
   if (candidates.length === 0 || amount <= 0n) return null
   candidates.sort((a, b) => compareAge(a.invoice, b.invoice))
   candidates.length = Math.min(candidates.length, config.suggestionCandidateLimit)
-  const small = toSafeIntegers([amount, ...candidates.map((candidate) => candidate.available)], config)
+  const units = [amount]
+  for (const candidate of candidates) units.push(candidate.available)
+  const small = toSafeIntegers(units, config)
   if (!small) return null
   const [target, ...values] = small as [number, ...number[]]
   const found = findExactSets(

@@ -4,7 +4,26 @@ function isDigitToken(token: string): boolean {
   return code >= 48 && code <= 57
 }
 
-type TrieNode<T> = { children: Map<string, TrieNode<T>> | null; values: T[] | null }
+/**
+ * How a token is looked up in a node: a digit token of up to 9 digits without a leading zero as its number (which
+ * stands for that token only), any other token as itself. A map compares a small integer key in place, where a
+ * string key is read from memory: in a node of 100,000 invoice numbers that read is a CPU cache miss per lookup.
+ */
+type Slot = string | number
+
+function slotOf(token: string): Slot {
+  const length = token.length
+  if (length > 9 || (length > 1 && token.charCodeAt(0) === 48)) return token
+  let value = 0
+  for (let at = 0; at < length; at++) {
+    const code = token.charCodeAt(at)
+    if (code < 48 || code > 57) return token
+    value = value * 10 + code - 48
+  }
+  return length > 0 ? value : token
+}
+
+type TrieNode<T> = { children: Map<Slot, TrieNode<T>> | null; values: T[] | null }
 
 /** Where a run of whole tokens named a key: token positions [start, end) and the values stored under it. */
 export type TrieMatch<T> = { start: number; end: number; values: readonly T[] }
@@ -31,10 +50,11 @@ export class TokenTrie<T> {
     let node = this.root
     for (const token of key) {
       node.children ??= new Map()
-      let child = node.children.get(token)
+      const slot = slotOf(token)
+      let child = node.children.get(slot)
       if (!child) {
         child = { children: null, values: null }
-        node.children.set(token, child)
+        node.children.set(slot, child)
       }
       node = child
     }
@@ -74,7 +94,7 @@ export class TokenTrie<T> {
         start++
         continue
       }
-      let node = root.get(first)
+      let node = root.get(slotOf(first))
       let end = -1
       let values: readonly T[] | null = null
       for (let index = start + 1; node; index++) {
@@ -83,7 +103,7 @@ export class TokenTrie<T> {
           values = node.values
         }
         if (index >= to || !node.children) break
-        node = node.children.get(tokens[index] as string)
+        node = node.children.get(slotOf(tokens[index] as string))
       }
       if (values) {
         matches.push({ start, end, values })
@@ -98,7 +118,8 @@ export class TokenTrie<T> {
   private node(key: readonly string[], from: number, to: number): TrieNode<T> | undefined {
     if (to <= from) return undefined
     let node: TrieNode<T> | undefined = this.root
-    for (let index = from; index < to && node; index++) node = node.children?.get(key[index] as string)
+    for (let index = from; index < to && node; index++)
+      node = node.children?.get(slotOf(key[index] as string))
     return node
   }
 }
