@@ -89,6 +89,8 @@ export type SyncWorkerDeps = {
   provedEverySeconds?: number
 }
 
+const CONNECTION_READ_EVERY_MS = 1_000
+
 /** The runs `onSynced` has not been told about, as one. */
 function mergeRuns(a: ConnectionSyncResult | null, b: ConnectionSyncResult): ConnectionSyncResult {
   if (a === null) return b
@@ -247,6 +249,7 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
   // connection that keeps receiving payments syncs again without waiting for it after every run.
   let unproved: ConnectionSyncResult | null = null
   const mirror = { db: deps.db, source, clock: deps.clock, recordConnection: deps.recordConnection }
+  let connectionReadAt = Number.NEGATIVE_INFINITY
   let provedAt = deps.clock.now().getTime()
   const provedEveryMs = (deps.provedEverySeconds ?? 5) * 1000
   for (;;) {
@@ -277,13 +280,17 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
       connectionId,
     )
     await deps.onChangesApplied?.(connectionId, result)
-    // The connection's status after every run: a re-authentication episode may be short.
-    await refreshConnection(mirror, connectionId)
     runs++
     await markSyncRequestsCompleted(deps.db, connectionId, covered)
     deps.logger.info({ connectionId, ...result }, 'connection synced')
     unproved = mergeRuns(unproved, result)
     const caughtUp = (await pendingSyncRequests(deps.db, connectionId)) === covered
+    // The connection's status once caught up and every second while runs keep coming: a re-authentication
+    // episode may be short.
+    if (caughtUp || deps.clock.now().getTime() - connectionReadAt >= CONNECTION_READ_EVERY_MS) {
+      await refreshConnection(mirror, connectionId)
+      connectionReadAt = deps.clock.now().getTime()
+    }
     if (caughtUp || deps.clock.now().getTime() - provedAt >= provedEveryMs) {
       // Balance rows from the earliest day a run changed, or a page of a run that crashed before this step did.
       const { due } = await balanceProofOwed(deps.db, connectionId)
