@@ -7,6 +7,7 @@ import {
   type BalanceExceptionDay,
   type Database,
 } from '../store/index.js'
+import { earlierDate } from '../sync/index.js'
 import { streamBalanceProof, type AccountProofDay } from './stream-balance-proof.js'
 
 export type BalanceCheckDeps = {
@@ -47,12 +48,10 @@ export async function checkConnectionBalances(
   changedFrom: string | null | 'all' = 'all',
 ): Promise<BalanceCheckResult> {
   const owed = await balanceProofOwed(deps.db, connectionId)
-  let from: string | null = null
-  if (changedFrom !== 'all') {
-    from = changedFrom === null || (owed.from !== null && owed.from < changedFrom) ? owed.from : changedFrom
-    if (from === null) return { from, daysChecked: 0, problems: [], unproved: [], resolved: 0, reread: false }
-  }
-  const scope = from === null ? undefined : from
+  // The first day proved; undefined: every day.
+  const scope = changedFrom === 'all' ? undefined : (earlierDate(changedFrom, owed.from) ?? undefined)
+  if (scope === undefined && changedFrom !== 'all')
+    return { from: null, daysChecked: 0, problems: [], unproved: [], resolved: 0, reread: false }
   let proof = await collectProblems(deps.db, connectionId, scope)
   let reread = false
   if (proof.problems.length > 0 && deps.rereadBalances) {
@@ -75,7 +74,7 @@ export async function checkConnectionBalances(
     dueSeen: owed.due,
     now: deps.clock.now(),
   })
-  return { from, daysChecked: proof.daysChecked, problems, unproved, resolved, reread }
+  return { from: scope ?? null, daysChecked: proof.daysChecked, problems, unproved, resolved, reread }
 }
 
 async function collectProblems(

@@ -12,7 +12,7 @@ import {
   getCustomers,
   listCustomers,
   removeCustomerLink,
-  transactionsOfPayers,
+  enqueuePaymentsOfPayers,
   upsertCustomers,
   type CustomerRow,
   type Database,
@@ -112,7 +112,7 @@ async function queueMatching(trx: Transaction<Database>, rows: readonly Customer
     'invoice',
     invoices.map((row) => row.id),
   )
-  await enqueueMatches(trx, 'transaction', await transactionsOfPayers(trx, keys))
+  await enqueuePaymentsOfPayers(trx, keys)
 }
 
 /** The customer library over a store and a clock; routes and commands build one from their context. */
@@ -213,7 +213,7 @@ export function createCustomers(context: CustomersContext): Customers {
         const link = await removeCustomerLink(trx, customerId, linkId, context.clock.now())
         if (link) {
           const keys = [`${link.kind === 'account' ? 'la' : 'ln'}:${link.key}`]
-          await enqueueMatches(trx, 'transaction', await transactionsOfPayers(trx, keys))
+          await enqueuePaymentsOfPayers(trx, keys)
         }
         return link
       })

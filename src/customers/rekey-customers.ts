@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely'
 import {
+  enqueuePaymentsOfPayers,
   customersWithStaleKeys,
-  enqueueMatches,
-  transactionsOfPayers,
   writeCustomerKeys,
   type Database,
 } from '../store/index.js'
@@ -27,17 +26,10 @@ export async function rekeyCustomers(db: Kysely<Database>): Promise<number> {
     }))
     const added = rekeyed.flatMap((row) => row.nameKeys.filter((key) => !row.old.includes(key)))
     await db.transaction().execute(async (trx) => {
-      await writeCustomerKeys(
+      await writeCustomerKeys(trx, rekeyed)
+      await enqueuePaymentsOfPayers(
         trx,
-        rekeyed.map((row) => ({ ...row, version: row.keysVersion })),
-      )
-      await enqueueMatches(
-        trx,
-        'transaction',
-        await transactionsOfPayers(
-          trx,
-          added.map((key) => `n:${key}`),
-        ),
+        added.map((key) => `n:${key}`),
       )
     })
     done += rows.length

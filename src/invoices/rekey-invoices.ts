@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely'
 import {
-  enqueueMatches,
+  enqueuePaymentsOfPayers,
   invoicesWithStaleKeys,
-  transactionsOfPayers,
   writeInvoiceKeys,
   type Database,
 } from '../store/index.js'
@@ -33,13 +32,9 @@ export async function rekeyInvoices(db: Kysely<Database>): Promise<number> {
     const added = rekeyed.flatMap((row) => row.keys.customerKeys.filter((key) => !row.old.includes(key)))
     await db.transaction().execute(async (trx) => {
       await writeInvoiceKeys(trx, rekeyed)
-      await enqueueMatches(
+      await enqueuePaymentsOfPayers(
         trx,
-        'transaction',
-        await transactionsOfPayers(
-          trx,
-          [...new Set(added)].map((key) => `n:${key}`),
-        ),
+        [...new Set(added)].map((key) => `n:${key}`),
       )
     })
     done += rows.length

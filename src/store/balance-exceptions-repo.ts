@@ -28,16 +28,13 @@ export async function balanceProofOwed(
   db: Kysely<Database>,
   connectionId: string,
 ): Promise<{ from: string | null; due: string | null }> {
-  const { rows } = await sql<{ due: string | null; exception: string | null }>`
-    select
-      (select due_from::text from balance_proof_due where connection_id = ${connectionId}) as due,
-      (select min(date)::text from balance_exceptions
-        where connection_id = ${connectionId} and resolved_at is null) as exception
+  const { rows } = await sql<{ from: string | null; due: string | null }>`
+    select least(due, exception)::text as from, due::text as due from (select
+      (select due_from from balance_proof_due where connection_id = ${connectionId}) as due,
+      (select min(date) from balance_exceptions
+        where connection_id = ${connectionId} and resolved_at is null) as exception) owed
   `.execute(db)
-  const due = rows[0]?.due ?? null
-  const exception = rows[0]?.exception ?? null
-  const from = due === null ? exception : exception === null || due < exception ? due : exception
-  return { from, due }
+  return { from: rows[0]?.from ?? null, due: rows[0]?.due ?? null }
 }
 
 /**

@@ -217,7 +217,7 @@ export async function writeCustomerKeys(
     id: string
     nameKeys: readonly string[]
     accountTails: readonly string[]
-    version: number
+    keysVersion: number
   }>,
 ): Promise<void> {
   if (rows.length === 0) return
@@ -225,7 +225,7 @@ export async function writeCustomerKeys(
     id: row.id,
     name_keys: row.nameKeys,
     account_tails: row.accountTails,
-    keys_version: row.version,
+    keys_version: row.keysVersion,
   }))
   await sql`
     update customers set name_keys = k.name_keys, account_tails = k.account_tails, keys_version = k.keys_version

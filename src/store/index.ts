@@ -180,6 +180,7 @@ export {
   saveTransactionReferences,
   returnsOfPayments,
   transactionsOfPayers,
+  enqueuePaymentsOfPayers,
   transactionsTouchingInvoices,
   transferLegTransactions,
 } from './matching-repo.js'

@@ -227,6 +227,15 @@ export async function transactionsOfPayers(
   return rows.map((row) => row.id)
 }
 
+/** Queues matching for the payments whose payer keys include one of `keys` (a customer's names, accounts, links). */
+export async function enqueuePaymentsOfPayers(db: Kysely<Database>, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return
+  await sql`
+    insert into pending_matches (kind, entity_id)
+    select 'transaction', transaction_id::text from transaction_references where payer_keys && ${[...keys]}::text[]
+  `.execute(db)
+}
+
 /**
  * Outflows that may return these payments: read as possible returns, of a payer among `payerKeys` or with a text
  * holding one of `quotedKeys`; and, by the open `payment_returned` exceptions, the outflows that returned one of

@@ -9,7 +9,7 @@ export {
   ALL_CONNECTIONS,
 } from './sync-worker.js'
 export type { SyncWorkerDeps, SyncProblem, SyncJobOutcome } from './sync-worker.js'
-export { runConnectionSync, ConcurrentSyncError } from './run-connection-sync.js'
+export { runConnectionSync, ConcurrentSyncError, earlierDate } from './run-connection-sync.js'
 export type { ConnectionSyncDeps, ConnectionSyncResult } from './run-connection-sync.js'
 export { planSyncPage } from './plan-sync-page.js'
 export { bankSyncSource } from './sync-source.js'

@@ -259,9 +259,14 @@ async function reportQuarantine(
   if (opened.length > 0) await deps.onQuarantineProblems?.(connectionId, opened)
 }
 
+/** The earlier of two ISO dates, either of which may be missing. */
+export function earlierDate(a: string | null | undefined, b: string | null | undefined): string | null {
+  if (!a) return b || null
+  return b && b < a ? b : a
+}
+
 function noteDate(result: ConnectionSyncResult, date: string | null | undefined): void {
-  if (date && (result.earliestPostedDate === null || date < result.earliestPostedDate))
-    result.earliestPostedDate = date
+  result.earliestPostedDate = earlierDate(result.earliestPostedDate, date)
 }
 
 // ── the quarantine: sync events that fit no dialect ─────────────────────────────────────────────────────────────

@@ -38,7 +38,7 @@ import {
   type Database,
 } from '../store/index.js'
 import { bankSyncSource, type SyncSource } from './sync-source.js'
-import { runConnectionSync, type ConnectionSyncResult } from './run-connection-sync.js'
+import { earlierDate, runConnectionSync, type ConnectionSyncResult } from './run-connection-sync.js'
 
 export type SyncProblem =
   | { kind: 'invalid_cursor'; connectionId: string }
@@ -82,19 +82,17 @@ export type SyncWorkerDeps = {
   onChangesApplied?(connectionId: string, result: ConnectionSyncResult): Promise<void> | void
   /**
    * After the refresh of accounts and balances, e.g. the balance proof: once the connection is caught up, and every
-   * `provedEverySeconds` while runs keep coming. `result` adds up the runs since the last call.
+   * 5 s while runs keep coming. `result` adds up the runs since the last call.
    */
   onSynced?(connectionId: string, result: ConnectionSyncResult): Promise<void> | void
-  /** @defaultValue 5 */
-  provedEverySeconds?: number
 }
 
 const CONNECTION_READ_EVERY_MS = 1_000
+const PROOF_EVERY_MS = 5_000
 
 /** The runs `onSynced` has not been told about, as one. */
 function mergeRuns(a: ConnectionSyncResult | null, b: ConnectionSyncResult): ConnectionSyncResult {
   if (a === null) return b
-  const earliest = [a.earliestPostedDate, b.earliestPostedDate].filter((d) => d !== null).sort()[0] ?? null
   return {
     bootstrapped: a.bootstrapped || b.bootstrapped,
     pagesApplied: a.pagesApplied + b.pagesApplied,
@@ -102,7 +100,7 @@ function mergeRuns(a: ConnectionSyncResult | null, b: ConnectionSyncResult): Con
     deleted: a.deleted + b.deleted,
     quarantined: a.quarantined + b.quarantined,
     quarantineSettled: a.quarantineSettled + b.quarantineSettled,
-    earliestPostedDate: earliest,
+    earliestPostedDate: earlierDate(a.earliestPostedDate, b.earliestPostedDate),
   }
 }
 
@@ -251,7 +249,6 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
   const mirror = { db: deps.db, source, clock: deps.clock, recordConnection: deps.recordConnection }
   let connectionReadAt = Number.NEGATIVE_INFINITY
   let provedAt = deps.clock.now().getTime()
-  const provedEveryMs = (deps.provedEverySeconds ?? 5) * 1000
   for (;;) {
     const covered = await pendingSyncRequests(deps.db, connectionId)
     const result = await runConnectionSync(
@@ -291,15 +288,10 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
       await refreshConnection(mirror, connectionId)
       connectionReadAt = deps.clock.now().getTime()
     }
-    if (caughtUp || deps.clock.now().getTime() - provedAt >= provedEveryMs) {
+    if (caughtUp || deps.clock.now().getTime() - provedAt >= PROOF_EVERY_MS) {
       // Balance rows from the earliest day a run changed, or a page of a run that crashed before this step did.
       const { due } = await balanceProofOwed(deps.db, connectionId)
-      const changed = unproved.earliestPostedDate
-      const from = unproved.bootstrapped
-        ? 'all'
-        : due !== null && (changed === null || due < changed)
-          ? due
-          : changed
+      const from = unproved.bootstrapped ? 'all' : earlierDate(due, unproved.earliestPostedDate)
       await refreshAccountsAndBalances(mirror, connectionId, from)
       await deps.onSynced?.(connectionId, unproved)
       unproved = null

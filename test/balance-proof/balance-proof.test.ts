@@ -83,6 +83,10 @@ const check = (withReread = false) =>
     connectionId,
   )
 
+/** The check a sync's hook makes: the days from `changedFrom` on and those owed (null: only those owed). */
+const checkFrom = (changedFrom: string | null) =>
+  checkConnectionBalances({ db: database.db, clock: harness.sandbox.clock }, connectionId, changedFrom)
+
 /** A posted mirrored transaction on a day the bank has a balance row for. */
 async function postedRow() {
   return database.db
@@ -275,19 +279,11 @@ describe('balance proof of a mirror synced from the sandbox', () => {
   it('after a sync proves only the days from the earliest one it changed', async () => {
     const all = await proof()
     const last = [...all].sort((a, b) => (a.date < b.date ? -1 : 1)).at(-1)!
-    const scoped = await checkConnectionBalances(
-      { db: database.db, clock: harness.sandbox.clock },
-      connectionId,
-      last.date,
-    )
+    const scoped = await checkFrom(last.date)
     expect(scoped.from).toBe(last.date)
     expect(scoped.daysChecked).toBe(all.filter((d) => d.date >= last.date).length)
     expect(scoped.daysChecked).toBeLessThan(all.length)
-    const idle = await checkConnectionBalances(
-      { db: database.db, clock: harness.sandbox.clock },
-      connectionId,
-      null,
-    )
+    const idle = await checkFrom(null)
     expect([idle.from, idle.daysChecked]).toEqual([null, 0])
   })
 
@@ -301,11 +297,7 @@ describe('balance proof of a mirror synced from the sandbox', () => {
       .sort()
       .at(-1)!
     expect(later > row.posted_date!).toBe(true)
-    const scoped = await checkConnectionBalances(
-      { db: database.db, clock: harness.sandbox.clock },
-      connectionId,
-      later,
-    )
+    const scoped = await checkFrom(later)
     expect(scoped.from).toBe(row.posted_date)
     expect(scoped.resolved).toBe(1)
     expect(await listOpenBalanceExceptions(database.db, { connectionId })).toEqual([])
@@ -322,26 +314,14 @@ describe('balance proof of a mirror synced from the sandbox', () => {
     await rereadBalances(connectionId, row.posted_date!)
     const ahead = await check()
     expect(ahead.unproved.map((d) => d.date)).toContain(row.posted_date)
-    const owed = await checkConnectionBalances(
-      { db: database.db, clock: harness.sandbox.clock },
-      connectionId,
-      null,
-    )
+    const owed = await checkFrom(null)
     expect(owed.from).toBe(row.posted_date)
     expect(owed.unproved.map((d) => d.date)).toContain(row.posted_date)
     await sync()
-    const settled = await checkConnectionBalances(
-      { db: database.db, clock: harness.sandbox.clock },
-      connectionId,
-      null,
-    )
+    const settled = await checkFrom(null)
     expect(settled.from).toBe(row.posted_date)
     expect([settled.problems, settled.unproved]).toEqual([[], []])
-    const nothingOwed = await checkConnectionBalances(
-      { db: database.db, clock: harness.sandbox.clock },
-      connectionId,
-      null,
-    )
+    const nothingOwed = await checkFrom(null)
     expect([nothingOwed.from, nothingOwed.daysChecked]).toEqual([null, 0])
   })
 
@@ -356,11 +336,7 @@ describe('balance proof of a mirror synced from the sandbox', () => {
     await sync()
     const due = await database.db.selectFrom('balance_proof_due').selectAll().execute()
     expect(due.map((d) => [d.connection_id, String(d.due_from)])).toEqual([[connectionId, row.posted_date]])
-    const owed = await checkConnectionBalances(
-      { db: database.db, clock: harness.sandbox.clock },
-      connectionId,
-      null,
-    )
+    const owed = await checkFrom(null)
     expect(owed.from).toBe(row.posted_date)
     expect([owed.problems, owed.unproved]).toEqual([[], []])
     expect(await database.db.selectFrom('balance_proof_due').selectAll().execute()).toEqual([])

@@ -25,6 +25,10 @@ const customers = () => createCustomers({ store: { db: store.db }, clock: store.
 const payCut = () =>
   store.pay({ amount: '1234.56', description: 'SEPA CREDIT TRANSFER', counterpartyName: CUT_PAYER })
 
+/** The customer's open invoice of the payment's amount. */
+const invoiceOfCustomer = () =>
+  store.invoice({ id: 'inv-m', number: 'R-2024-118', amount: '1234.56', customerId: 'cus_m' })
+
 async function suggestions() {
   return (await store.openExceptions()).filter((e) => e.type === 'suggested_match').map((e) => e.invoice_ids)
 }
@@ -32,12 +36,7 @@ async function suggestions() {
 describe('a payer whose name the bank cut at 35 characters', () => {
   it('finds the customer in the store and suggests its invoice of the amount (a name alone applies nothing)', async () => {
     await customers().upsert({ id: 'cus_m', name: CUSTOMER })
-    await store.invoice({
-      id: 'inv-m',
-      number: 'R-2024-118',
-      amount: '1234.56',
-      customerId: 'cus_m',
-    })
+    await invoiceOfCustomer()
     await store.run()
     await payCut()
     await store.run()
@@ -50,12 +49,7 @@ describe('a payer whose name the bank cut at 35 characters', () => {
     await store.run()
     expect(await suggestions()).toEqual([])
     await customers().upsert({ id: 'cus_m', name: CUSTOMER })
-    await store.invoice({
-      id: 'inv-m',
-      number: 'R-2024-118',
-      amount: '1234.56',
-      customerId: 'cus_m',
-    })
+    await invoiceOfCustomer()
     await store.run()
     expect(await suggestions()).toEqual([['inv-m']])
   })
@@ -89,12 +83,7 @@ describe('a payer whose name the bank cut at 35 characters', () => {
       ],
       store.clock.now(),
     )
-    await store.invoice({
-      id: 'inv-m',
-      number: 'R-2024-118',
-      amount: '1234.56',
-      customerId: 'cus_m',
-    })
+    await invoiceOfCustomer()
     await store.run()
     await payCut()
     await store.run()

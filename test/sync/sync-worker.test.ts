@@ -235,6 +235,7 @@ describe('sync worker', () => {
       expect(proved).toHaveLength(1)
       expect(proved[0]!.bootstrapped).toBe(true)
       expect(proved[0]!.upserted).toBe(await mirrorCount(connection.id))
+      expect(await mirrorCount(connection.id)).toBe(await truthCount(connection.id))
     } finally {
       await queue.close()
     }
