@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
-import { insertAppEvents, notifyAppEvents, type Database } from '../store/index.js'
+import { recordAppEvents, type Database } from '../store/index.js'
 
 /**
  * An event for the company's own app. The id is the caller's and must be stable for the fact it reports
@@ -16,7 +16,7 @@ export const AppEventInput = z.object({
 export type AppEventInput = z.input<typeof AppEventInput>
 
 /**
- * Records events for the app in the outbox, in one statement and one NOTIFY statement however many there are.
+ * Records events for the app in the outbox and announces them, in one statement however many there are.
  * Pass the caller's transaction (`trx`) so the events commit with the state change they report, or roll back
  * with it. Delivery starts once the transaction commits. Returns the ids newly recorded: an id already recorded
  * changes nothing.
@@ -26,9 +26,7 @@ export async function publishAppEvents(
   events: readonly AppEventInput[],
 ): Promise<string[]> {
   const parsed = events.map((event) => AppEventInput.parse(event))
-  const inserted = await insertAppEvents(db, parsed)
-  await notifyAppEvents(db, inserted)
-  return inserted
+  return recordAppEvents(db, parsed)
 }
 
 /** One event: false when its id was already recorded. */

@@ -36,6 +36,7 @@ import {
   type Database,
   type InvoiceRow,
   type ManualMatchInput,
+  type MatchTransactionRow,
 } from '../store/index.js'
 import { candidateKeys, customerPayerKeys, numberKey, payerKey, payerKeys } from './candidate-keys.js'
 import { matchCustomerOf, matchInvoiceOf, matchTransactionOf } from './store-shapes.js'
@@ -84,11 +85,16 @@ export type ClosedSet = {
   dispositions: PaymentDisposition[]
 }
 
+/** Where a walk starts: transactions and invoices, and the seed transactions' rows if the caller read them. */
+export type ClosedSetSeeds = {
+  transactionIds: Iterable<string>
+  invoiceIds: Iterable<string>
+  /** The rows of these seed transactions, read in the same transaction (a seed without one is not mirrored). */
+  transactionRows?: { ids: readonly string[]; rows: readonly MatchTransactionRow[] }
+}
+
 /** Walks the store from the seeds until nothing new is reached. */
-export async function loadClosedSet(
-  db: Kysely<Database>,
-  seeds: { transactionIds: Iterable<string>; invoiceIds: Iterable<string> },
-): Promise<ClosedSet> {
+export async function loadClosedSet(db: Kysely<Database>, seeds: ClosedSetSeeds): Promise<ClosedSet> {
   const set: ClosedSet = {
     transactionIds: new Set(),
     transactions: new Map(),
@@ -99,7 +105,7 @@ export async function loadClosedSet(
     rejectedSuggestions: [],
     dispositions: [],
   }
-  const walk = new Walk(db, set)
+  const walk = new Walk(db, set, seeds.transactionRows)
   let transactionQueue = [...new Set(seeds.transactionIds)]
   let invoiceQueue = [...new Set(seeds.invoiceIds)]
   while (transactionQueue.length > 0 || invoiceQueue.length > 0) {
@@ -118,7 +124,7 @@ export async function loadClosedSet(
   const ids = [...set.transactionIds]
   set.manualAllocations = await loadManualMatches(db, ids)
   set.rejectedSuggestions = await loadRejectedSuggestions(db, ids)
-  set.dispositions = (await activeDispositionsOf(db, ids)).map((row) => ({
+  set.dispositions = walk.dispositions().map((row) => ({
     transactionId: row.transaction_id,
     amount: row.amount,
     kind: row.kind,
@@ -131,11 +137,29 @@ export async function loadClosedSet(
 class Walk {
   private readonly indexed = new Set<string>()
   private readonly customers = new Map<string, { row: CustomerRow; links: CustomerLinkRow[] }>()
+  /** Transaction rows read before the walk, by id (null: read, not mirrored). */
+  private readonly read = new Map<string, MatchTransactionRow | null>()
+  private readonly activeDispositions: Awaited<ReturnType<typeof activeDispositionsOf>> = []
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly set: ClosedSet,
-  ) {}
+    read?: ClosedSetSeeds['transactionRows'],
+  ) {
+    for (const id of read?.ids ?? []) this.read.set(id, null)
+    for (const row of read?.rows ?? []) this.read.set(row.id, row)
+  }
+
+  /** The dispositions in force of every transaction walked, in the order they were made. */
+  dispositions(): Awaited<ReturnType<typeof activeDispositionsOf>> {
+    return [...this.activeDispositions].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
+  }
+
+  private async transactionRows(ids: readonly string[]): Promise<MatchTransactionRow[]> {
+    const unread = ids.filter((id) => !this.read.has(id))
+    const read = ids.flatMap((id) => this.read.get(id) ?? [])
+    return unread.length === 0 ? read : [...read, ...(await loadMatchTransactions(this.db, unread))]
+  }
 
   private addToIndex(rows: readonly InvoiceRow[]): void {
     for (const row of rows) {
@@ -202,7 +226,7 @@ class Walk {
     ids: readonly string[],
   ): Promise<{ invoiceIds: string[]; transactionIds: string[] }> {
     const { db, set } = this
-    const rows = await loadMatchTransactions(db, ids)
+    const rows = await this.transactionRows(ids)
     const legs = await transferLegTransactions(db, ids)
     const loaded = rows.flatMap((row) => {
       const transaction = matchTransactionOf(row)
@@ -225,8 +249,10 @@ class Walk {
       linkKeys: payers.filter((key) => key.startsWith('l')).map((key) => key.slice(key.indexOf(':') + 1)),
     })
     const invoiceIds = await invoicesHeldByTransactions(db, ids)
+    const dispositions = await activeDispositionsOf(db, ids)
+    this.activeDispositions.push(...dispositions)
     // The invoices their customer credit on account may pay.
-    const creditCustomers = (await activeDispositionsOf(db, ids)).flatMap((row) =>
+    const creditCustomers = dispositions.flatMap((row) =>
       row.kind === 'on_account' && row.customer_id ? [row.customer_id] : [],
     )
     const transactionIds: string[] = []

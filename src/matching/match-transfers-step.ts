@@ -9,9 +9,10 @@ import {
   saveTransferLegs,
   transactionsWithKeys,
   transfersInScope,
-  transfersWithoutLegs,
   type AuditAppend,
   type Database,
+  type MatchTransactionRow,
+  type TransferLegsRow,
   type TransferWithLegs,
 } from '../store/index.js'
 import {
@@ -48,6 +49,40 @@ function matchTransferOf(row: TransferWithLegs): MatchTransfer {
 }
 
 /**
+ * The transfers in scope with their legs rows; a new transfer's row is registered here with its reference key,
+ * and the new transfer is in scope as a registered one would be: not ended, or its reference among the keys.
+ */
+async function registeredInScope(
+  db: Kysely<Database>,
+  scope: { keys: readonly string[]; transactionIds: readonly string[]; now: Date },
+): Promise<TransferWithLegs[]> {
+  const rows = await transfersInScope(db, scope)
+  const fresh = rows.flatMap((row) =>
+    row.legs === null ? [{ row, referenceKey: numberKey(row.client_reference) }] : [],
+  )
+  await registerTransferLegs(
+    db,
+    fresh.map(({ row, referenceKey }) => ({ transferId: row.id, referenceKey })),
+    scope.now,
+  )
+  const registered = new Map(fresh.map(({ row, referenceKey }) => [row.id, referenceKey]))
+  return rows.flatMap(({ legs, ended, ...transfer }) => {
+    if (legs !== null) return [{ ...transfer, legs }]
+    const referenceKey = registered.get(transfer.id)!
+    if (ended && !scope.keys.includes(referenceKey)) return []
+    const empty: TransferLegsRow = {
+      transfer_id: transfer.id,
+      reference_key: referenceKey,
+      outflow_transaction_id: null,
+      inflow_transaction_id: null,
+      legs_matched_at: null,
+      updated_at: scope.now,
+    }
+    return [{ ...transfer, legs: empty }]
+  })
+}
+
+/**
  * Rule 8 for the transfers a batch can concern: those whose client reference the batch's transactions carry,
  * those holding one of them as a leg, and every transfer still missing a leg (so the window is checked on each
  * run). Stores the legs found, sends transfer.legs_matched once both are there, and opens or resolves
@@ -57,6 +92,8 @@ export async function matchTransfersStep(
   db: Kysely<Database>,
   input: {
     transactionIds: readonly string[]
+    /** The rows of `transactionIds` still mirrored, read in this transaction. */
+    transactionRows: readonly MatchTransactionRow[]
     now: Date
     config: MatchConfig
     publish: Publish
@@ -64,18 +101,12 @@ export async function matchTransfersStep(
   },
 ): Promise<TransferStepResult> {
   const { now, publish, audit } = input
-  const fresh = await transfersWithoutLegs(db)
-  await registerTransferLegs(
-    db,
-    fresh.map((row) => ({ transferId: row.id, referenceKey: numberKey(row.client_reference) })),
-    now,
-  )
-  const seeds = (await loadMatchTransactions(db, input.transactionIds)).flatMap((row) => {
+  const seeds = input.transactionRows.flatMap((row) => {
     const transaction = matchTransactionOf(row)
     return transaction ? [transaction] : []
   })
   const keys = [...new Set(seeds.flatMap((transaction) => candidateKeys(transaction)))]
-  const transfers = await transfersInScope(db, { keys, transactionIds: input.transactionIds })
+  const transfers = await registeredInScope(db, { keys, transactionIds: input.transactionIds, now })
   const result: TransferStepResult = { changedLegs: [], matched: 0, events: 0 }
   const events: AppEventInput[] = []
   if (transfers.length === 0) return result

@@ -3,7 +3,7 @@ import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
 import {
   appendAudit,
-  deletePendingMatches,
+  loadMatchTransactions,
   takePendingMatches,
   type AuditAppend,
   type Database,
@@ -69,9 +69,11 @@ export function matchLockName(namespace: string): string {
 
 /**
  * Drains the matching outbox: each batch in ONE transaction under the schema's matching lock, so two workers
- * never interleave. A batch takes the queued transactions and invoices, checks transfers' legs, loads the closed
- * set they belong to, runs the pure matcher on it, writes the difference, appends the audit entries and deletes
- * exactly the outbox entries it drained. A crash rolls the batch back whole; the entries are still queued.
+ * never interleave. A batch takes the queued transactions and invoices out of the outbox, checks transfers' legs,
+ * loads the closed set they belong to, runs the pure matcher on it, writes the difference and appends the audit
+ * entries. A crash rolls the batch back whole; the entries are still queued. The run ends with a batch that took
+ * less than a full batch: what is queued after it was taken comes with its own request for a run (each change
+ * that queues matching asks for one), so no further transaction is spent to find the outbox empty.
  */
 export async function runMatching(deps: MatchingDeps): Promise<MatchRunSummary> {
   const summary: MatchRunSummary = {
@@ -84,9 +86,12 @@ export async function runMatching(deps: MatchingDeps): Promise<MatchRunSummary> 
     events: 0,
     transfersMatched: 0,
   }
+  const batchSize = deps.batchSize ?? 500
   for (let first = true; ; first = false) {
-    const drained = await deps.db.transaction().execute((trx) => runBatch(deps, trx, first, summary))
-    if (drained === 0) break
+    const drained = await deps.db
+      .transaction()
+      .execute((trx) => runBatch(deps, trx, { first, size: batchSize }, summary))
+    if (drained < batchSize) break
   }
   if (summary.drained > 0) deps.logger.info(summary, 'matching run')
   return summary
@@ -95,22 +100,24 @@ export async function runMatching(deps: MatchingDeps): Promise<MatchRunSummary> 
 async function runBatch(
   deps: MatchingDeps,
   trx: Kysely<Database>,
-  first: boolean,
+  batch: { first: boolean; size: number },
   summary: MatchRunSummary,
 ): Promise<number> {
   const config = deps.config ?? DEFAULT_MATCH_CONFIG
   await sql`select pg_advisory_xact_lock(hashtextextended(${matchLockName(deps.lockNamespace)}, 0))`.execute(
     trx,
   )
-  const pending = await takePendingMatches(trx, deps.batchSize ?? 500)
+  const pending = await takePendingMatches(trx, batch.size)
   // The first batch of a run checks transfers even with nothing queued: a missing leg is a matter of time.
-  if (pending.length === 0 && !first) return 0
+  if (pending.length === 0 && !batch.first) return 0
   const now = deps.clock.now()
   const audit: AuditAppend[] = []
   const transactionIds = new Set(pending.filter((p) => p.kind === 'transaction').map((p) => p.entityId))
   const invoiceIds = new Set(pending.filter((p) => p.kind === 'invoice').map((p) => p.entityId))
+  const seeds = { ids: [...transactionIds], rows: await loadMatchTransactions(trx, [...transactionIds]) }
   const transfers = await matchTransfersStep(trx, {
-    transactionIds: [...transactionIds],
+    transactionIds: seeds.ids,
+    transactionRows: seeds.rows,
     now,
     config,
     publish: deps.publish,
@@ -118,7 +125,7 @@ async function runBatch(
   })
   for (const id of transfers.changedLegs) transactionIds.add(id)
   if (transactionIds.size > 0 || invoiceIds.size > 0) {
-    const set = await loadClosedSet(trx, { transactionIds, invoiceIds })
+    const set = await loadClosedSet(trx, { transactionIds, invoiceIds, transactionRows: seeds })
     const result = matchClosedSet(set, config)
     const applied = await applyMatchResult(trx, { set, result, now, publish: deps.publish, audit })
     summary.inserted += applied.inserted
@@ -130,10 +137,6 @@ async function runBatch(
   summary.transfersMatched += transfers.matched
   summary.events += transfers.events
   await appendAudit(trx, now, audit)
-  await deletePendingMatches(
-    trx,
-    pending.map((p) => p.seq),
-  )
   summary.batches++
   summary.drained += pending.length
   return pending.length

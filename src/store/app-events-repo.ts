@@ -11,28 +11,38 @@ export type StoredAppEvent = {
   lastError: string | null
 }
 
+/** The NOTIFY channel of new outbox rows in the current schema (md5 keeps it within PostgreSQL's 63 bytes). */
+export const APP_EVENTS_CHANNEL_PREFIX = 'bankrec_app_events_'
+
 /**
- * Records events in the outbox in one statement; returns the ids that were new (a replayed effect records
- * nothing new). Run it in the caller's transaction so the events commit with the change they report.
+ * Records events in the outbox and announces the new ones to listeners (one notification per id), in one
+ * statement; returns the ids that were new (a replayed effect records and announces nothing). Run it in the
+ * caller's transaction so the events commit with the change they report: PostgreSQL delivers a NOTIFY only when
+ * its transaction commits, so a listener never sees an event that was rolled back.
  */
-export async function insertAppEvents(
+export async function recordAppEvents(
   db: Kysely<Database>,
   events: ReadonlyArray<{ id: string; type: string; data: Record<string, unknown>; createdAt?: Date }>,
 ): Promise<string[]> {
   if (events.length === 0) return []
-  const rows = await db
-    .insertInto('app_events')
-    .values(
-      events.map((event) => ({
-        id: event.id,
-        type: event.type,
-        payload: JSON.stringify(event.data),
-        created_at: event.createdAt,
-      })),
+  const { rows } = await sql<{ id: string }>`
+    with input as (
+      select * from unnest(
+        ${sql.val(events.map((event) => event.id))}::text[],
+        ${sql.val(events.map((event) => event.type))}::text[],
+        ${sql.val(events.map((event) => JSON.stringify(event.data)))}::text[],
+        ${sql.val(events.map((event) => event.createdAt ?? null))}::timestamptz[]
+      ) with ordinality as t(id, type, payload, created_at, n)
+    ), inserted as (
+      insert into app_events (id, type, payload, created_at)
+      select id, type, payload::jsonb, coalesce(created_at, now()) from input order by n
+      on conflict (id) do nothing
+      returning id
+    ), announced as (
+      select inserted.id, min(input.n) as n from inserted join input using (id) group by inserted.id
     )
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .execute()
+    select id, pg_notify(${APP_EVENTS_CHANNEL_PREFIX} || md5(current_schema()), id) from announced order by n
+  `.execute(db)
   return rows.map((row) => row.id)
 }
 
@@ -116,19 +126,4 @@ export async function undeliveredAppEventIds(
   if (options.before) query = query.where('created_at', '<', options.before)
   const rows = await query.orderBy('created_at').limit(options.limit).execute()
   return rows.map((row) => row.id)
-}
-
-/** The NOTIFY channel of new outbox rows in the current schema (md5 keeps it within PostgreSQL's 63 bytes). */
-export const APP_EVENTS_CHANNEL_PREFIX = 'bankrec_app_events_'
-
-/**
- * Announces outbox rows to listeners, one notification per id, in one statement. PostgreSQL delivers a NOTIFY
- * only when its transaction commits, so a listener never sees an event that was rolled back.
- */
-export async function notifyAppEvents(db: Kysely<Database>, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return
-  await sql`
-    select pg_notify(${APP_EVENTS_CHANNEL_PREFIX} || md5(current_schema()), id)
-    from unnest(${sql.val([...ids])}::text[]) with ordinality as t(id, n) order by n
-  `.execute(db)
 }

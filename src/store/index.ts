@@ -17,7 +17,6 @@ export {
   getSyncStream,
   saveStreamHead,
   advanceCursor,
-  recordSyncSuccess,
   recordSyncError,
   deleteSyncStream,
   isStillBootstrapping,
@@ -86,13 +85,12 @@ export {
 } from './balance-exceptions-repo.js'
 export type { BalanceExceptionDay, BalanceException } from './balance-exceptions-repo.js'
 export {
-  insertAppEvents,
+  recordAppEvents,
   getAppEvent,
   leaseAppEvents,
   markAppEventDelivered,
   recordAppEventFailure,
   undeliveredAppEventIds,
-  notifyAppEvents,
   APP_EVENTS_CHANNEL_PREFIX,
 } from './app-events-repo.js'
 export type { StoredAppEvent } from './app-events-repo.js'
@@ -156,7 +154,6 @@ export { auditEntryHash, canonicalJson, GENESIS_HASH } from './audit-hash.js'
 export type { AuditEntry } from './audit-hash.js'
 export {
   countPendingMatches,
-  deletePendingMatches,
   enqueueBackfillRemovals,
   enqueueMatches,
   enqueueUnseenMatches,
@@ -207,7 +204,6 @@ export {
   saveTransferLegs,
   transactionsWithKeys,
   transfersInScope,
-  transfersWithoutLegs,
 } from './transfer-legs-repo.js'
 export type { TransferLegsRow, TransferWithLegs } from './transfer-legs-repo.js'
 export { rejectSuggestion, removeManualMatch, setManualMatch } from './manual-matches-repo.js'

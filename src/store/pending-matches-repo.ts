@@ -34,24 +34,17 @@ export async function enqueueBackfillRemovals(
 
 export type PendingMatch = { seq: string; kind: PendingMatchKind; entityId: string }
 
-/** The oldest queued entries, up to `limit`. */
+/**
+ * Takes the oldest queued entries, up to `limit`, out of the outbox. Call it in the transaction that matches
+ * them: a rollback puts them back, and entries queued meanwhile (same ids included) stay queued.
+ */
 export async function takePendingMatches(db: Kysely<Database>, limit: number): Promise<PendingMatch[]> {
-  const rows = await db
-    .selectFrom('pending_matches')
-    .select(['seq', 'kind', 'entity_id'])
-    .orderBy('seq')
-    .limit(limit)
-    .execute()
+  const { rows } = await sql<{ seq: string; kind: PendingMatchKind; entity_id: string }>`
+    delete from pending_matches
+    where seq in (select seq from pending_matches order by seq limit ${limit})
+    returning seq, kind, entity_id
+  `.execute(db)
   return rows.map((row) => ({ seq: row.seq, kind: row.kind, entityId: row.entity_id }))
-}
-
-/** Removes exactly the entries a run drained; entries queued meanwhile (same ids included) stay. */
-export async function deletePendingMatches(db: Kysely<Database>, seqs: readonly string[]): Promise<void> {
-  if (seqs.length === 0) return
-  await db
-    .deleteFrom('pending_matches')
-    .where('seq', 'in', [...seqs])
-    .execute()
 }
 
 export async function countPendingMatches(db: Kysely<Database>): Promise<number> {

@@ -13,6 +13,8 @@ export type SyncPageWrite = {
   /** Events of the page that fit no dialect: stored with the page, so the cursor never passes one unrecorded. */
   quarantine?: readonly QuarantinedEvent[]
   now: Date
+  /** The last page of a sync run (the bank has no more): the stream's last success is `now`. */
+  endsRun?: boolean
 }
 
 export type QuarantinedEvent = {
@@ -33,7 +35,7 @@ export type AppliedSyncPage = {
 /**
  * Applies one page of sync events in ONE statement: its upserts and deletes, matching's outbox entries for every
  * transaction it touched, the earliest day it changed as owed to the balance proof (`balance_proof_due`), its
- * unreadable events' quarantine rows, and the stream's new cursor. The page, its cursor and its queued matches commit together
+ * unreadable events' quarantine rows, and the stream's new cursor (with its last success, on a run's last page). The page, its cursor and its queued matches commit together
  * or not at all (seed rule 6) at the cost of a single round trip. The cursor moves only if it is still `from`
  * (compare-and-swap); if another worker moved it first, nothing of the page is written.
  * @returns what the page changed, or null when the stream was no longer at `from`
@@ -60,7 +62,8 @@ export async function applySyncPage(
   const { rows } = await sql<{ advanced: number; deleted: number; earliest: string | null }>`
     with cas as (
       update sync_streams
-      set cursor = ${page.next}, bootstrap_state = 'streaming', last_error = null, updated_at = ${page.now}
+      set cursor = ${page.next}, bootstrap_state = 'streaming', last_error = null, updated_at = ${page.now},
+        last_success_at = case when ${page.endsRun === true} then ${page.now}::timestamptz else last_success_at end
       where connection_id = ${page.connectionId} and cursor = ${page.from}
       returning 1
     ), previous as (

@@ -23,17 +23,22 @@ export async function pendingSyncRequests(db: Kysely<Database>, connectionId: st
   return row ? BigInt(row.requested) : 0n
 }
 
-/** A run that started after request `covered` was noted has served it and every earlier one. */
+/**
+ * A run that started after request `covered` was noted has served it and every earlier one. Returns the request
+ * count now (more than `covered` when requests came during the run).
+ */
 export async function markSyncRequestsCompleted(
   db: Kysely<Database>,
   connectionId: string,
   covered: bigint,
-): Promise<void> {
-  await db
+): Promise<bigint> {
+  const row = await db
     .updateTable('sync_requests')
     .set({ completed: sql`greatest(completed, ${covered.toString()}::bigint)` })
     .where('connection_id', '=', connectionId)
-    .execute()
+    .returning('requested')
+    .executeTakeFirst()
+  return row ? BigInt(row.requested) : 0n
 }
 
 export async function deleteSyncRequests(db: Kysely<Database>, connectionId: string): Promise<void> {

@@ -59,18 +59,6 @@ export async function advanceCursor(
   return Number(result.numUpdatedRows) === 1
 }
 
-export async function recordSyncSuccess(
-  db: Kysely<Database>,
-  connectionId: string,
-  now: Date,
-): Promise<void> {
-  await db
-    .updateTable('sync_streams')
-    .set({ last_success_at: now, last_error: null, updated_at: now })
-    .where('connection_id', '=', connectionId)
-    .execute()
-}
-
 export async function recordSyncError(
   db: Kysely<Database>,
   connectionId: string,

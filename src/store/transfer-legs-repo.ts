@@ -4,23 +4,6 @@ import type { Database, TransferLegsTable, TransfersTable } from './database.js'
 export type TransferLegsRow = Selectable<TransferLegsTable>
 export type TransferWithLegs = Selectable<TransfersTable> & { legs: TransferLegsRow }
 
-/** Transfers that have no legs row yet (new ones), for the caller to register with their reference key. */
-export async function transfersWithoutLegs(
-  db: Kysely<Database>,
-): Promise<Array<{ id: string; client_reference: string }>> {
-  return db
-    .selectFrom('transfers')
-    .select(['transfers.id', 'transfers.client_reference'])
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('transfer_legs').select('transfer_id').whereRef('transfer_id', '=', 'transfers.id'),
-        ),
-      ),
-    )
-    .execute()
-}
-
 export async function registerTransferLegs(
   db: Kysely<Database>,
   rows: ReadonlyArray<{ transferId: string; referenceKey: string }>,
@@ -36,18 +19,27 @@ export async function registerTransferLegs(
     .execute()
 }
 
+/** A transfer with its legs row; `legs` is null for a new transfer whose row the caller must register. */
+export type TransferInScope = Selectable<TransfersTable> & {
+  legs: TransferLegsRow | null
+  /** Rejected, failed or cancelled: no leg is looked for unless its reference is among the keys. */
+  ended: boolean
+}
+
 /**
  * The transfers whose legs may change: those whose reference is one of `keys` or that hold one of
- * `transactionIds` as a leg, and every transfer still missing a leg that has not failed.
+ * `transactionIds` as a leg, every transfer still missing a leg that has not ended, and every new transfer (no
+ * legs row yet), in one statement.
  */
 export async function transfersInScope(
   db: Kysely<Database>,
   scope: { keys: readonly string[]; transactionIds: readonly string[] },
-): Promise<TransferWithLegs[]> {
-  const { rows } = await sql<Selectable<TransfersTable> & { legs: TransferLegsRow }>`
-    select t.*, row_to_json(l.*) as legs
-    from transfer_legs l join transfers t on t.id = l.transfer_id
-    where l.reference_key = any(${[...scope.keys]}::text[])
+): Promise<TransferInScope[]> {
+  const { rows } = await sql<TransferInScope>`
+    select t.*, row_to_json(l.*) as legs, t.status in ('rejected', 'failed', 'cancelled') as ended
+    from transfers t left join transfer_legs l on l.transfer_id = t.id
+    where l.transfer_id is null
+      or l.reference_key = any(${[...scope.keys]}::text[])
       or l.inflow_transaction_id = any(${[...scope.transactionIds]}::uuid[])
       or l.outflow_transaction_id = any(${[...scope.transactionIds]}::uuid[])
       or ((l.inflow_transaction_id is null or l.outflow_transaction_id is null)

@@ -20,7 +20,6 @@ import {
   openException,
   openQuarantine,
   openQuarantineProblems,
-  recordSyncSuccess,
   resolveException,
   resolveQuarantine,
   saveStreamDialect,
@@ -28,6 +27,7 @@ import {
   transactionToRow,
   upsertTransactions,
   type Database,
+  type SyncStream,
 } from '../store/index.js'
 import { planSyncPage } from './plan-sync-page.js'
 import type { SyncSource } from './sync-source.js'
@@ -93,9 +93,10 @@ export async function runConnectionSync(
     earliestPostedDate: null,
   }
   for (let attempt = 0; attempt < 2; attempt++) {
-    const stream = await getSyncStream(deps.db, connectionId)
+    let stream = await getSyncStream(deps.db, connectionId)
     if (!stream || stream.bootstrap_state !== 'streaming' || stream.cursor === null) {
       await bootstrap(deps, connectionId, result)
+      stream = await getSyncStream(deps.db, connectionId)
     } else {
       const rechecked = await recheckQuarantine(deps, connectionId, stream.cursor)
       result.quarantineSettled += rechecked.settled
@@ -104,8 +105,7 @@ export async function runConnectionSync(
       if (rechecked.settled > 0 || rechecked.remaining > 0) await reportQuarantine(deps, connectionId, [])
     }
     try {
-      await streamPages(deps, connectionId, result)
-      await recordSyncSuccess(deps.db, connectionId, deps.clock.now())
+      await streamPages(deps, connectionId, stream, result)
       return result
     } catch (error) {
       const kind = deps.isCursorExpired(error)
@@ -161,12 +161,13 @@ async function bootstrap(
   if (result.quarantineSettled > 0) await reportQuarantine(deps, connectionId, [])
 }
 
+/** The stream's pages from its cursor; the last one records the run's success with it. */
 async function streamPages(
   deps: ConnectionSyncDeps,
   connectionId: string,
+  stream: SyncStream | undefined,
   result: ConnectionSyncResult,
 ): Promise<void> {
-  const stream = await getSyncStream(deps.db, connectionId)
   let cursor = stream?.cursor ?? null
   if (cursor === null) throw new Error(`sync stream of ${connectionId} has no cursor after bootstrap`)
   const fetchPage = (from: string) => {
@@ -195,6 +196,7 @@ async function streamPages(
       deletes: plan.deletes,
       quarantine: page.unreadable.map(toQuarantined),
       now: deps.clock.now(),
+      endsRun: !page.hasMore,
     })
     if (applied === null) throw new ConcurrentSyncError(connectionId)
     if (page.unreadable.length > 0) {

@@ -249,8 +249,10 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
   const mirror = { db: deps.db, source, clock: deps.clock, recordConnection: deps.recordConnection }
   let connectionReadAt = Number.NEGATIVE_INFINITY
   let provedAt = deps.clock.now().getTime()
+  // The request count a run covers: read as the run before it completed, unless reads of the bank came between.
+  let requested: bigint | null = null
   for (;;) {
-    const covered = await pendingSyncRequests(deps.db, connectionId)
+    const covered = requested ?? (await pendingSyncRequests(deps.db, connectionId))
     const result = await runConnectionSync(
       {
         db: deps.db,
@@ -278,15 +280,16 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
     )
     await deps.onChangesApplied?.(connectionId, result)
     runs++
-    await markSyncRequestsCompleted(deps.db, connectionId, covered)
+    requested = await markSyncRequestsCompleted(deps.db, connectionId, covered)
     deps.logger.info({ connectionId, ...result }, 'connection synced')
     unproved = mergeRuns(unproved, result)
-    const caughtUp = (await pendingSyncRequests(deps.db, connectionId)) === covered
+    const caughtUp = requested === covered
     // The connection's status once caught up and every second while runs keep coming: a re-authentication
     // episode may be short.
     if (caughtUp || deps.clock.now().getTime() - connectionReadAt >= CONNECTION_READ_EVERY_MS) {
       await refreshConnection(mirror, connectionId)
       connectionReadAt = deps.clock.now().getTime()
+      requested = null
     }
     if (caughtUp || deps.clock.now().getTime() - provedAt >= PROOF_EVERY_MS) {
       // Balance rows from the earliest day a run changed, or a page of a run that crashed before this step did.
@@ -296,6 +299,7 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
       await deps.onSynced?.(connectionId, unproved)
       unproved = null
       provedAt = deps.clock.now().getTime()
+      requested = null
     }
     if (caughtUp) break
   }

@@ -11,7 +11,7 @@ import {
 import { systemClock } from '../../src/clock/index.js'
 import { createLogger } from '../../src/observability/index.js'
 import type { QueueBackendConfig } from '../../src/queue/index.js'
-import { getAppEvent, insertAppEvents } from '../../src/store/index.js'
+import { getAppEvent } from '../../src/store/index.js'
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/test-database.js'
 import { startAppEndpoint, type AppEndpoint } from './app-endpoint.js'
 
@@ -141,7 +141,10 @@ describe('app events', () => {
   it('queues again an outbox row whose job was lost', async () => {
     const eventId = id()
     // Recorded without its NOTIFY: as if the process died before anything queued it.
-    await insertAppEvents(database.db, [{ id: eventId, type: 'invoice.reopened', data: {} }])
+    await database.db
+      .insertInto('app_events')
+      .values({ id: eventId, type: 'invoice.reopened', payload: JSON.stringify({}) })
+      .execute()
     expect(await delivery.requeue(0)).toBeGreaterThanOrEqual(1)
     await app.waitFor(eventId)
   })
