@@ -30,7 +30,6 @@ import {
   transactionsOfPayers,
   transactionsTouchingInvoices,
   transactionsWithCreditFor,
-  transferLegTransactions,
   type CustomerLinkRow,
   type CustomerRow,
   type Database,
@@ -135,7 +134,8 @@ export async function loadClosedSet(db: Kysely<Database>, seeds: ClosedSetSeeds)
 
 /** The steps of one walk, with what it has loaded into the index so far. */
 class Walk {
-  private readonly indexed = new Set<string>()
+  /** Every invoice row the walk read, by id. */
+  private readonly indexed = new Map<string, InvoiceRow>()
   private readonly customers = new Map<string, { row: CustomerRow; links: CustomerLinkRow[] }>()
   /** Transaction rows read before the walk, by id (null: read, not mirrored). */
   private readonly read = new Map<string, MatchTransactionRow | null>()
@@ -164,9 +164,16 @@ class Walk {
   private addToIndex(rows: readonly InvoiceRow[]): void {
     for (const row of rows) {
       if (this.indexed.has(row.id)) continue
-      this.indexed.add(row.id)
+      this.indexed.set(row.id, row)
       this.set.index.upsert(matchInvoiceOf(row))
     }
+  }
+
+  /** Invoice rows by id: those the walk read already (by number, customer or payer), the rest from the store. */
+  private async invoiceRows(ids: readonly string[]): Promise<InvoiceRow[]> {
+    const unread = ids.filter((id) => !this.indexed.has(id))
+    const read = ids.flatMap((id) => this.indexed.get(id) ?? [])
+    return unread.length === 0 ? read : [...read, ...(await loadInvoicesById(this.db, unread))]
   }
 
   /** Customers by id, name, account and learned link, into the index (with what their links taught). */
@@ -196,7 +203,7 @@ class Walk {
   }
 
   async fromInvoices(ids: string[]): Promise<string[]> {
-    const rows = await loadInvoicesById(this.db, ids)
+    const rows = await this.invoiceRows(ids)
     this.addToIndex(rows)
     await this.addCustomers({
       ids: [...new Set(rows.flatMap((row) => row.customer_id ?? []))],
@@ -227,7 +234,7 @@ class Walk {
   ): Promise<{ invoiceIds: string[]; transactionIds: string[] }> {
     const { db, set } = this
     const rows = await this.transactionRows(ids)
-    const legs = await transferLegTransactions(db, ids)
+    const legs = new Set(rows.flatMap((row) => (row.transfer_leg ? [row.id] : [])))
     const loaded = rows.flatMap((row) => {
       const transaction = matchTransactionOf(row)
       return transaction

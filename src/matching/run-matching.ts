@@ -125,7 +125,12 @@ async function runBatch(
   })
   for (const id of transfers.changedLegs) transactionIds.add(id)
   if (transactionIds.size > 0 || invoiceIds.size > 0) {
-    const set = await loadClosedSet(trx, { transactionIds, invoiceIds, transactionRows: seeds })
+    // A seed whose leg the transfer step changed is read again: its row says what it was.
+    const read = {
+      ids: seeds.ids.filter((id) => !transfers.changedLegs.includes(id)),
+      rows: seeds.rows.filter((row) => !transfers.changedLegs.includes(row.id)),
+    }
+    const set = await loadClosedSet(trx, { transactionIds, invoiceIds, transactionRows: read })
     const result = matchClosedSet(set, config)
     const applied = await applyMatchResult(trx, { set, result, now, publish: deps.publish, audit })
     summary.inserted += applied.inserted

@@ -179,7 +179,6 @@ export {
   transactionsOfPayers,
   enqueuePaymentsOfPayers,
   transactionsTouchingInvoices,
-  transferLegTransactions,
 } from './matching-repo.js'
 export type {
   InvoiceStateRow,

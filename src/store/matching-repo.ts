@@ -4,9 +4,13 @@ import type { InvoiceRow } from './invoices-repo.js'
 
 export type InvoiceStateRow = Selectable<InvoiceStateTable>
 export type MatchExceptionRow = Selectable<MatchExceptionsTable>
-export type MatchTransactionRow = Selectable<TransactionsTable> & { entity_id: string | null }
+export type MatchTransactionRow = Selectable<TransactionsTable> & {
+  entity_id: string | null
+  /** A leg of a transfer bankrec initiated (transfer_legs holds it), as of this read. */
+  transfer_leg: boolean
+}
 
-/** Mirrored transactions by id, with the entity of their connection. */
+/** Mirrored transactions by id, with the entity of their connection and whether they are a transfer's leg. */
 export async function loadMatchTransactions(
   db: Kysely<Database>,
   ids: readonly string[],
@@ -17,6 +21,12 @@ export async function loadMatchTransactions(
     .leftJoin('connections', 'connections.id', 'transactions.connection_id')
     .selectAll('transactions')
     .select('connections.entity_id')
+    .select(
+      sql<boolean>`exists (select 1 from transfer_legs l
+        where l.inflow_transaction_id = transactions.id or l.outflow_transaction_id = transactions.id)`.as(
+        'transfer_leg',
+      ),
+    )
     .where('transactions.id', 'in', [...ids])
     .execute()
 }
@@ -183,19 +193,6 @@ export async function loadRejectedSuggestions(
     .where('transaction_id', 'in', [...transactionIds])
     .execute()
   return rows.map((row) => ({ transactionId: row.transaction_id, invoiceIds: row.invoice_ids }))
-}
-
-/** Transactions among `ids` that are a leg of a transfer bankrec initiated. */
-export async function transferLegTransactions(
-  db: Kysely<Database>,
-  ids: readonly string[],
-): Promise<Set<string>> {
-  if (ids.length === 0) return new Set()
-  const { rows } = await sql<{ id: string }>`
-    select inflow_transaction_id::text as id from transfer_legs where inflow_transaction_id = any(${[...ids]}::uuid[])
-    union select outflow_transaction_id::text from transfer_legs where outflow_transaction_id = any(${[...ids]}::uuid[])
-  `.execute(db)
-  return new Set(rows.map((row) => row.id))
 }
 
 export type TransactionReferencesWrite = {

@@ -1,7 +1,10 @@
-import type { Kysely, Selectable } from 'kysely'
+import { sql, type Kysely, type Selectable } from 'kysely'
 import type { Database, SyncStreamsTable } from './database.js'
 
-export type SyncStream = Selectable<SyncStreamsTable>
+export type SyncStream = Selectable<SyncStreamsTable> & {
+  /** Events of the connection wait in quarantine (sync_quarantine rows not resolved). */
+  quarantined: boolean
+}
 export type BootstrapState = 'new' | 'backfilling' | 'streaming'
 
 export async function getSyncStream(
@@ -11,6 +14,10 @@ export async function getSyncStream(
   return db
     .selectFrom('sync_streams')
     .selectAll()
+    .select(
+      sql<boolean>`exists (select 1 from sync_quarantine q
+        where q.connection_id = sync_streams.connection_id and q.resolved_at is null)`.as('quarantined'),
+    )
     .where('connection_id', '=', connectionId)
     .executeTakeFirst()
 }

@@ -97,7 +97,7 @@ export async function runConnectionSync(
     if (!stream || stream.bootstrap_state !== 'streaming' || stream.cursor === null) {
       await bootstrap(deps, connectionId, result)
       stream = await getSyncStream(deps.db, connectionId)
-    } else {
+    } else if (stream.quarantined) {
       const rechecked = await recheckQuarantine(deps, connectionId, stream.cursor)
       result.quarantineSettled += rechecked.settled
       noteDate(result, rechecked.earliestPostedDate)

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { QueueEvents } from 'bullmq'
 import { Decimal } from 'decimal.js'
+import { Kysely, PostgresDialect } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBankClient } from '../../src/api-client/index.js'
 import { silentLogger } from '../../src/observability/index.js'
@@ -16,7 +17,7 @@ import {
   type SyncProblem,
 } from '../../src/sync/sync-worker.js'
 import { requestConnectionSync } from '../../src/sync/request-sync.js'
-import { noteSyncRequest } from '../../src/store/index.js'
+import { noteSyncRequest, type Database } from '../../src/store/index.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
 
@@ -235,6 +236,44 @@ describe('sync worker', () => {
       expect(proved).toHaveLength(1)
       expect(proved[0]!.bootstrapped).toBe(true)
       expect(proved[0]!.upserted).toBe(await mirrorCount(connection.id))
+      expect(await mirrorCount(connection.id)).toBe(await truthCount(connection.id))
+    } finally {
+      await queue.close()
+    }
+  })
+
+  it('runs again for a request that came during a run in three statements: the stream, the page, the mark', async () => {
+    const { connection } = await connectReadyBank(harness)
+    const queue = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
+    const statements: string[] = []
+    // The store's own pool, with every statement the sync sends recorded; the runs' hand-offs marked between.
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: database.pool }),
+      log: (event) => {
+        statements.push(event.query.sql.trim().split(/\s+/).slice(0, 4).join(' '))
+      },
+    })
+    let runs = 0
+    try {
+      await noteSyncRequest(database.db, connection.id)
+      const outcome = await processSyncJob(
+        {
+          ...workerDeps(queue),
+          db,
+          // Each run's changes bring one more request, until the fourth (the virtual clock stands still, so no
+          // re-read of the connection or proof comes between the second and the third run).
+          onChangesApplied: async () => {
+            statements.push('changes applied')
+            if (++runs < 4) await noteSyncRequest(database.db, connection.id)
+          },
+        },
+        { data: { connectionId: connection.id, reason: 't' } } as any,
+        undefined,
+      )
+      expect(outcome.runs).toBe(4)
+      const applied = statements.flatMap((statement, at) => (statement === 'changes applied' ? [at] : []))
+      const between = statements.slice(applied[1]! + 1, applied[2])
+      expect(between, between.join('\n')).toHaveLength(3)
       expect(await mirrorCount(connection.id)).toBe(await truthCount(connection.id))
     } finally {
       await queue.close()
