@@ -16,25 +16,23 @@ import {
 } from '../matcher/index.js'
 import {
   activeCustomerLinks,
-  activeDispositionsOf,
-  invoicesHeldByTransactions,
   loadCustomersForMatching,
   loadInvoicesById,
   loadInvoicesByNumberKeys,
   loadInvoicesNamingCustomers,
-  loadManualMatches,
   loadMatchTransactions,
   loadOpenInvoicesOfCustomers,
-  loadRejectedSuggestions,
   returnsOfPayments,
   transactionsOfPayers,
   transactionsTouchingInvoices,
+  transactionInputs,
   transactionsWithCreditFor,
   type CustomerLinkRow,
   type CustomerRow,
   type Database,
   type InvoiceRow,
   type ManualMatchInput,
+  type TransactionInputs,
   type MatchTransactionRow,
 } from '../store/index.js'
 import { candidateKeys, customerPayerKeys, numberKey, payerKey, payerKeys } from './candidate-keys.js'
@@ -120,15 +118,11 @@ export async function loadClosedSet(db: Kysely<Database>, seeds: ClosedSetSeeds)
     invoiceQueue = []
     if (newInvoices.length > 0) transactionQueue.push(...(await walk.fromInvoices(newInvoices)))
   }
-  const ids = [...set.transactionIds]
-  set.manualAllocations = await loadManualMatches(db, ids)
-  set.rejectedSuggestions = await loadRejectedSuggestions(db, ids)
-  set.dispositions = walk.dispositions().map((row) => ({
-    transactionId: row.transaction_id,
-    amount: row.amount,
-    kind: row.kind,
-    customerId: row.customer_id,
-  }))
+  set.manualAllocations = walk.inputs.manualMatches
+  set.rejectedSuggestions = walk.inputs.rejectedSuggestions
+  set.dispositions = walk.inputs.dispositions
+    .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
+    .map(({ transactionId, amount, kind, customerId }) => ({ transactionId, amount, kind, customerId }))
   return set
 }
 
@@ -139,7 +133,12 @@ class Walk {
   private readonly customers = new Map<string, { row: CustomerRow; links: CustomerLinkRow[] }>()
   /** Transaction rows read before the walk, by id (null: read, not mirrored). */
   private readonly read = new Map<string, MatchTransactionRow | null>()
-  private readonly activeDispositions: Awaited<ReturnType<typeof activeDispositionsOf>> = []
+  /** What a person decided about the transactions walked: every step's, together. */
+  readonly inputs: Omit<TransactionInputs, 'heldInvoiceIds'> = {
+    manualMatches: [],
+    rejectedSuggestions: [],
+    dispositions: [],
+  }
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -148,11 +147,6 @@ class Walk {
   ) {
     for (const id of read?.ids ?? []) this.read.set(id, null)
     for (const row of read?.rows ?? []) this.read.set(row.id, row)
-  }
-
-  /** The dispositions in force of every transaction walked, in the order they were made. */
-  dispositions(): Awaited<ReturnType<typeof activeDispositionsOf>> {
-    return [...this.activeDispositions].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
   }
 
   private async transactionRows(ids: readonly string[]): Promise<MatchTransactionRow[]> {
@@ -255,12 +249,14 @@ class Walk {
       accountTails: payers.filter((key) => key.startsWith('t:')).map((key) => key.slice(2)),
       linkKeys: payers.filter((key) => key.startsWith('l')).map((key) => key.slice(key.indexOf(':') + 1)),
     })
-    const invoiceIds = await invoicesHeldByTransactions(db, ids)
-    const dispositions = await activeDispositionsOf(db, ids)
-    this.activeDispositions.push(...dispositions)
+    const inputs = await transactionInputs(db, ids)
+    this.inputs.manualMatches.push(...inputs.manualMatches)
+    this.inputs.rejectedSuggestions.push(...inputs.rejectedSuggestions)
+    this.inputs.dispositions.push(...inputs.dispositions)
+    const invoiceIds = inputs.heldInvoiceIds
     // The invoices their customer credit on account may pay.
-    const creditCustomers = dispositions.flatMap((row) =>
-      row.kind === 'on_account' && row.customer_id ? [row.customer_id] : [],
+    const creditCustomers = inputs.dispositions.flatMap((row) =>
+      row.kind === 'on_account' && row.customerId ? [row.customerId] : [],
     )
     const transactionIds: string[] = []
     const customerIds = new Set<string>()

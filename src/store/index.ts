@@ -162,7 +162,6 @@ export {
 export type { PendingMatch, PendingMatchKind } from './pending-matches-repo.js'
 export {
   deleteTransactionReferences,
-  invoicesHeldByTransactions,
   loadExceptionsInScope,
   loadInvoiceStates,
   loadInvoicesByNumber,
@@ -172,7 +171,7 @@ export {
   loadMatchTransactions,
   loadInvoicesNamingCustomers,
   loadOpenInvoicesOfCustomers,
-  loadRejectedSuggestions,
+  transactionInputs,
   saveInvoiceStates,
   saveTransactionReferences,
   returnsOfPayments,
@@ -183,6 +182,7 @@ export {
 export type {
   InvoiceStateRow,
   ManualMatchInput,
+  TransactionInputs,
   MatchExceptionRow,
   MatchTransactionRow,
   TransactionReferencesWrite,

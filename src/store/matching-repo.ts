@@ -1,5 +1,11 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
-import type { Database, InvoiceStateTable, MatchExceptionsTable, TransactionsTable } from './database.js'
+import type {
+  Database,
+  DispositionsTable,
+  InvoiceStateTable,
+  MatchExceptionsTable,
+  TransactionsTable,
+} from './database.js'
 import type { InvoiceRow } from './invoices-repo.js'
 
 export type InvoiceStateRow = Selectable<InvoiceStateTable>
@@ -103,21 +109,6 @@ export async function loadInvoicesNamingCustomers(
   return rows
 }
 
-/** The invoices these transactions were last seen naming, allocated to, or manually matched with. */
-export async function invoicesHeldByTransactions(
-  db: Kysely<Database>,
-  transactionIds: readonly string[],
-): Promise<string[]> {
-  if (transactionIds.length === 0) return []
-  const ids = [...transactionIds]
-  const { rows } = await sql<{ invoice_id: string }>`
-    select unnest(invoice_ids) as invoice_id from transaction_references where transaction_id = any(${ids}::uuid[])
-    union select invoice_id from allocations where transaction_id = any(${ids}::uuid[]) and reversed_at is null
-    union select invoice_id from manual_matches where transaction_id = any(${ids}::uuid[]) and removed_at is null
-  `.execute(db)
-  return rows.map((row) => row.invoice_id)
-}
-
 /**
  * The transactions whose matching depends on these invoices: those that named or may now name them (by match
  * key), that hold allocations or manual matches to them, and the payments of their customers whose outcome
@@ -152,47 +143,67 @@ export type ManualMatchInput = {
   writeOffReason?: string | null
 }
 
+/** A person's matches in force of these transactions, as a JSON array of ManualMatchInput (amounts as text). */
+function manualMatchesJson(transactionIds: readonly string[]) {
+  return sql<ManualMatchInput[]>`(
+    select coalesce(json_agg(json_build_object(
+      'transactionId', transaction_id::text, 'invoiceId', invoice_id, 'amount', amount::text, 'actor', actor,
+      'actorRole', actor_role, 'writeOff', write_off::text, 'writeOffReason', write_off_reason)), '[]'::json)
+    from manual_matches where transaction_id = any(${[...transactionIds]}::uuid[]) and removed_at is null
+  )`
+}
+
 export async function loadManualMatches(
   db: Kysely<Database>,
   transactionIds: readonly string[],
 ): Promise<ManualMatchInput[]> {
   if (transactionIds.length === 0) return []
-  const rows = await db
-    .selectFrom('manual_matches')
-    .select([
-      'transaction_id',
-      'invoice_id',
-      'amount',
-      'actor',
-      'actor_role',
-      'write_off',
-      'write_off_reason',
-    ])
-    .where('transaction_id', 'in', [...transactionIds])
-    .where('removed_at', 'is', null)
-    .execute()
-  return rows.map((row) => ({
-    transactionId: row.transaction_id,
-    invoiceId: row.invoice_id,
-    amount: row.amount,
-    actor: row.actor,
-    actorRole: row.actor_role,
-    writeOff: row.write_off,
-    writeOffReason: row.write_off_reason,
-  }))
+  const { rows } = await sql<{ manual: ManualMatchInput[] }>`
+    select ${manualMatchesJson(transactionIds)} as manual
+  `.execute(db)
+  return rows[0]?.manual ?? []
 }
 
-export async function loadRejectedSuggestions(
+/** What a walk step of matching reads about its transactions, besides their rows. */
+export type TransactionInputs = {
+  /** Invoices they named, hold allocations to or are matched to by a person. */
+  heldInvoiceIds: string[]
+  manualMatches: ManualMatchInput[]
+  rejectedSuggestions: Array<{ transactionId: string; invoiceIds: string[] }>
+  /** A person's dispositions in force, in the order they were made. */
+  dispositions: Array<{
+    id: string
+    transactionId: string
+    amount: string
+    kind: DispositionsTable['kind']
+    customerId: string | null
+  }>
+}
+
+/** The invoices transactions hold, a person's matches, rejections and dispositions of them, in one statement. */
+export async function transactionInputs(
   db: Kysely<Database>,
   transactionIds: readonly string[],
-): Promise<Array<{ transactionId: string; invoiceIds: string[] }>> {
-  if (transactionIds.length === 0) return []
-  const rows = await db
-    .selectFrom('rejected_suggestions')
-    .select(['transaction_id', 'invoice_ids'])
-    .where('transaction_id', 'in', [...transactionIds])
-    .execute()
-  return rows.map((row) => ({ transactionId: row.transaction_id, invoiceIds: row.invoice_ids }))
+): Promise<TransactionInputs> {
+  if (transactionIds.length === 0)
+    return { heldInvoiceIds: [], manualMatches: [], rejectedSuggestions: [], dispositions: [] }
+  const ids = [...transactionIds]
+  const { rows } = await sql<TransactionInputs>`
+    select
+      array(
+        select unnest(invoice_ids) from transaction_references where transaction_id = any(${ids}::uuid[])
+        union select invoice_id from allocations where transaction_id = any(${ids}::uuid[]) and reversed_at is null
+        union select invoice_id from manual_matches where transaction_id = any(${ids}::uuid[]) and removed_at is null
+      ) as "heldInvoiceIds",
+      ${manualMatchesJson(ids)} as "manualMatches",
+      (select coalesce(json_agg(json_build_object('transactionId', transaction_id::text, 'invoiceIds', invoice_ids)),
+          '[]'::json)
+        from rejected_suggestions where transaction_id = any(${ids}::uuid[])) as "rejectedSuggestions",
+      (select coalesce(json_agg(json_build_object('id', id::text, 'transactionId', transaction_id::text,
+          'amount', amount::text, 'kind', kind, 'customerId', customer_id) order by id), '[]'::json)
+        from dispositions where transaction_id = any(${ids}::uuid[]) and status = 'active') as "dispositions"
+  `.execute(db)
+  return rows[0]!
 }
 
 export type TransactionReferencesWrite = {
