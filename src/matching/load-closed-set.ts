@@ -18,8 +18,7 @@ import {
   activeCustomerLinks,
   loadCustomersForMatching,
   loadInvoicesById,
-  loadInvoicesByNumberKeys,
-  loadInvoicesNamingCustomers,
+  loadInvoicesForTexts,
   loadMatchTransactions,
   loadOpenInvoicesOfCustomers,
   returnsOfPayments,
@@ -236,12 +235,13 @@ class Walk {
         : []
     })
     const allKeys = [...new Set(loaded.flatMap((item) => item.keys))]
-    const named = await loadInvoicesByNumberKeys(db, allKeys)
-    this.addToIndex(named)
     const payers = loaded.flatMap((item) => item.payer)
     const payerNames = [...new Set(payers.filter((key) => key.startsWith('n:')).map((key) => key.slice(2)))]
-    // Who the payer is must not depend on which of its invoices the seeds reached (rule 9).
-    this.addToIndex(await loadInvoicesNamingCustomers(db, payerNames))
+    // Who the payer is must not depend on which of its invoices the seeds reached (rule 9): the invoices naming
+    // the payers come with those the texts name.
+    const { named, naming } = await loadInvoicesForTexts(db, { numberKeys: allKeys, payerNames })
+    this.addToIndex(named)
+    this.addToIndex(naming)
     await this.addCustomers({
       // A number equal to a customer's id is that customer's number: load such customers too.
       ids: [...new Set([...named.flatMap((row) => row.customer_id ?? []), ...allKeys])],

@@ -169,7 +169,7 @@ export {
   loadInvoicesByNumberKeys,
   loadManualMatches,
   loadMatchTransactions,
-  loadInvoicesNamingCustomers,
+  loadInvoicesForTexts,
   loadOpenInvoicesOfCustomers,
   transactionInputs,
   saveInvoiceStates,

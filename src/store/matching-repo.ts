@@ -51,12 +51,32 @@ export async function loadInvoicesByNumberKeys(
   db: Kysely<Database>,
   keys: readonly string[],
 ): Promise<InvoiceRow[]> {
-  if (keys.length === 0) return []
-  return db
-    .selectFrom('invoices')
-    .selectAll()
-    .where(sql<boolean>`match_keys && ${[...keys]}::text[]`)
-    .execute()
+  return (await loadInvoicesForTexts(db, { numberKeys: keys, payerNames: [] })).named
+}
+
+/**
+ * In one statement: the invoices texts with these number keys can name, and one invoice (any status, void too)
+ * per way invoices without a customer of the master data write a customer's name, for names among `payerNames`:
+ * the customer directory knows a payer by every invoice's name, paid or not, so recognising a payer must not
+ * depend on which of its invoices a closed set happens to hold.
+ */
+export async function loadInvoicesForTexts(
+  db: Kysely<Database>,
+  texts: { numberKeys: readonly string[]; payerNames: readonly string[] },
+): Promise<{ named: InvoiceRow[]; naming: InvoiceRow[] }> {
+  if (texts.numberKeys.length === 0 && texts.payerNames.length === 0) return { named: [], naming: [] }
+  const { rows } = await sql<InvoiceRow & { named_by_key: boolean }>`
+    select invoices.*, true as named_by_key from invoices where match_keys && ${[...texts.numberKeys]}::text[]
+    union all (
+      select distinct on (customer_name, customer_aliases) invoices.*, false from invoices
+      where customer_id is null and customer_keys && ${[...texts.payerNames]}::text[]
+      order by customer_name, customer_aliases, id
+    )
+  `.execute(db)
+  const named: InvoiceRow[] = []
+  const naming: InvoiceRow[] = []
+  for (const { named_by_key: byKey, ...row } of rows) (byKey ? named : naming).push(row)
+  return { named, naming }
 }
 
 /**
@@ -89,24 +109,6 @@ export async function loadOpenInvoicesOfCustomers(
       ),
     )
     .execute()
-}
-
-/**
- * One invoice (any status, void too) per way invoices without a customer of the master data write a customer's
- * name, for names among `nameKeys`: the customer directory knows a payer by every invoice's name, paid or not, so
- * recognising a payer must not depend on which of its invoices a closed set happens to hold.
- */
-export async function loadInvoicesNamingCustomers(
-  db: Kysely<Database>,
-  nameKeys: readonly string[],
-): Promise<InvoiceRow[]> {
-  if (nameKeys.length === 0) return []
-  const { rows } = await sql<InvoiceRow>`
-    select distinct on (customer_name, customer_aliases) * from invoices
-    where customer_id is null and customer_keys && ${[...nameKeys]}::text[]
-    order by customer_name, customer_aliases, id
-  `.execute(db)
-  return rows
 }
 
 /**
