@@ -2,7 +2,6 @@ import { Decimal } from 'decimal.js'
 import type { Kysely } from 'kysely'
 import type { AppEventInput } from '../app-events/index.js'
 import {
-  activeAllocationsOfTransactions,
   deleteTransactionReferences,
   insertAllocations,
   loadExceptionsInScope,
@@ -15,6 +14,7 @@ import {
   type AllocationRow,
   type AuditAppend,
   type Database,
+  type HeldAllocationRow,
   type ExceptionWrite,
   type MatchExceptionRow,
 } from '../store/index.js'
@@ -49,7 +49,7 @@ export type ApplySummary = {
   events: number
 }
 
-export function storedAllocationOf(row: AllocationRow): StoredAllocation {
+export function storedAllocationOf(row: HeldAllocationRow): StoredAllocation {
   return {
     id: row.id,
     transactionId: row.transaction_id,
@@ -161,7 +161,7 @@ export async function applyMatchResult(db: Kysely<Database>, context: ApplyConte
   const summary: ApplySummary = { inserted: 0, reversed: 0, opened: 0, resolved: 0, events: 0 }
   const transactionIds = [...set.transactionIds]
 
-  const held = (await activeAllocationsOfTransactions(db, transactionIds)).map(storedAllocationOf)
+  const held = set.allocations.map(storedAllocationOf)
   const diff = diffAllocations(held, withActors(set, result.allocations), (allocation) =>
     reversalReason(set, result, allocation),
   )

@@ -30,6 +30,7 @@ import {
   type CustomerRow,
   type Database,
   type InvoiceRow,
+  type HeldAllocationRow,
   type ManualMatchInput,
   type TransactionInputs,
   type MatchTransactionRow,
@@ -74,6 +75,8 @@ export type ClosedSet = {
   invoiceVersions: Map<string, string>
   /** Every invoice and customer loaded: the set's and those the set's texts and payers could mean. */
   index: InvoiceIndex
+  /** The allocations in force of the set's transactions, oldest first. */
+  allocations: HeldAllocationRow[]
   /** A person's matches (the matcher's ManualAllocation, with who made each). */
   manualAllocations: ManualMatchInput[]
   rejectedSuggestions: RejectedSuggestion[]
@@ -97,6 +100,7 @@ export async function loadClosedSet(db: Kysely<Database>, seeds: ClosedSetSeeds)
     invoices: new Map(),
     invoiceVersions: new Map(),
     index: new InvoiceIndex(),
+    allocations: [],
     manualAllocations: [],
     rejectedSuggestions: [],
     dispositions: [],
@@ -117,12 +121,18 @@ export async function loadClosedSet(db: Kysely<Database>, seeds: ClosedSetSeeds)
     invoiceQueue = []
     if (newInvoices.length > 0) transactionQueue.push(...(await walk.fromInvoices(newInvoices)))
   }
+  set.allocations = walk.inputs.allocations.sort(byNumericId)
   set.manualAllocations = walk.inputs.manualMatches
   set.rejectedSuggestions = walk.inputs.rejectedSuggestions
   set.dispositions = walk.inputs.dispositions
-    .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
+    .sort(byNumericId)
     .map(({ transactionId, amount, kind, customerId }) => ({ transactionId, amount, kind, customerId }))
   return set
+}
+
+/** Rows with bigserial ids in the order they were made (as the store's `order by id`). */
+function byNumericId(a: { id: string }, b: { id: string }): number {
+  return BigInt(a.id) < BigInt(b.id) ? -1 : 1
 }
 
 /** The steps of one walk, with what it has loaded into the index so far. */
@@ -134,6 +144,7 @@ class Walk {
   private readonly read = new Map<string, MatchTransactionRow | null>()
   /** What a person decided about the transactions walked: every step's, together. */
   readonly inputs: Omit<TransactionInputs, 'heldInvoiceIds'> = {
+    allocations: [],
     manualMatches: [],
     rejectedSuggestions: [],
     dispositions: [],
@@ -250,6 +261,7 @@ class Walk {
       linkKeys: payers.filter((key) => key.startsWith('l')).map((key) => key.slice(key.indexOf(':') + 1)),
     })
     const inputs = await transactionInputs(db, ids)
+    this.inputs.allocations.push(...inputs.allocations)
     this.inputs.manualMatches.push(...inputs.manualMatches)
     this.inputs.rejectedSuggestions.push(...inputs.rejectedSuggestions)
     this.inputs.dispositions.push(...inputs.dispositions)

@@ -182,6 +182,7 @@ export {
 export type {
   InvoiceStateRow,
   ManualMatchInput,
+  HeldAllocationRow,
   TransactionInputs,
   MatchExceptionRow,
   MatchTransactionRow,

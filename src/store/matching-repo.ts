@@ -6,6 +6,7 @@ import type {
   MatchExceptionsTable,
   TransactionsTable,
 } from './database.js'
+import type { AllocationRow } from './allocations-repo.js'
 import type { InvoiceRow } from './invoices-repo.js'
 
 export type InvoiceStateRow = Selectable<InvoiceStateTable>
@@ -166,10 +167,15 @@ export async function loadManualMatches(
   return rows[0]?.manual ?? []
 }
 
+/** An allocation in force as a matching walk reads it: the row without its dates. */
+export type HeldAllocationRow = Omit<AllocationRow, 'created_at' | 'reversed_at' | 'reversal_reason'>
+
 /** What a walk step of matching reads about its transactions, besides their rows. */
 export type TransactionInputs = {
   /** Invoices they named, hold allocations to or are matched to by a person. */
   heldInvoiceIds: string[]
+  /** Their allocations in force, oldest first. */
+  allocations: HeldAllocationRow[]
   manualMatches: ManualMatchInput[]
   rejectedSuggestions: Array<{ transactionId: string; invoiceIds: string[] }>
   /** A person's dispositions in force, in the order they were made. */
@@ -182,13 +188,22 @@ export type TransactionInputs = {
   }>
 }
 
-/** The invoices transactions hold, a person's matches, rejections and dispositions of them, in one statement. */
+/**
+ * The invoices transactions hold, their allocations in force, a person's matches, rejections and dispositions of
+ * them, in one statement.
+ */
 export async function transactionInputs(
   db: Kysely<Database>,
   transactionIds: readonly string[],
 ): Promise<TransactionInputs> {
   if (transactionIds.length === 0)
-    return { heldInvoiceIds: [], manualMatches: [], rejectedSuggestions: [], dispositions: [] }
+    return {
+      heldInvoiceIds: [],
+      allocations: [],
+      manualMatches: [],
+      rejectedSuggestions: [],
+      dispositions: [],
+    }
   const ids = [...transactionIds]
   const { rows } = await sql<TransactionInputs>`
     select
@@ -197,6 +212,12 @@ export async function transactionInputs(
         union select invoice_id from allocations where transaction_id = any(${ids}::uuid[]) and reversed_at is null
         union select invoice_id from manual_matches where transaction_id = any(${ids}::uuid[]) and removed_at is null
       ) as "heldInvoiceIds",
+      (select coalesce(json_agg(json_build_object('id', id::text, 'transaction_id', transaction_id::text,
+          'invoice_id', invoice_id, 'amount', amount::text, 'write_off', write_off::text,
+          'write_off_reason', write_off_reason, 'write_off_account', write_off_account, 'settled', settled,
+          'rule', rule, 'field', field, 'matched_reference', matched_reference, 'via', via,
+          'confidence', confidence, 'made_by', made_by, 'actor', actor, 'evidence', evidence) order by id), '[]'::json)
+        from allocations where transaction_id = any(${ids}::uuid[]) and reversed_at is null) as "allocations",
       ${manualMatchesJson(ids)} as "manualMatches",
       (select coalesce(json_agg(json_build_object('transactionId', transaction_id::text, 'invoiceIds', invoice_ids)),
           '[]'::json)
