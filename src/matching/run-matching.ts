@@ -76,6 +76,18 @@ export function matchLockName(namespace: string): string {
  * that queues matching asks for one), so no further transaction is spent to find the outbox empty.
  */
 export async function runMatching(deps: MatchingDeps): Promise<MatchRunSummary> {
+  return (await drainOutbox(deps, 'wait')) as MatchRunSummary
+}
+
+/**
+ * `runMatching` unless another run holds the matching lock: then nothing is done and null is returned (the
+ * caller queues the run instead of waiting for the lock).
+ */
+export async function runMatchingIfFree(deps: MatchingDeps): Promise<MatchRunSummary | null> {
+  return drainOutbox(deps, 'try')
+}
+
+async function drainOutbox(deps: MatchingDeps, lock: 'wait' | 'try'): Promise<MatchRunSummary | null> {
   const summary: MatchRunSummary = {
     batches: 0,
     drained: 0,
@@ -90,7 +102,8 @@ export async function runMatching(deps: MatchingDeps): Promise<MatchRunSummary> 
   for (let first = true; ; first = false) {
     const drained = await deps.db
       .transaction()
-      .execute((trx) => runBatch(deps, trx, { first, size: batchSize }, summary))
+      .execute((trx) => runBatch(deps, trx, { first, size: batchSize, lock: first ? lock : 'wait' }, summary))
+    if (drained === null) return null
     if (drained < batchSize) break
   }
   if (summary.drained > 0) deps.logger.info(summary, 'matching run')
@@ -100,13 +113,17 @@ export async function runMatching(deps: MatchingDeps): Promise<MatchRunSummary> 
 async function runBatch(
   deps: MatchingDeps,
   trx: Kysely<Database>,
-  batch: { first: boolean; size: number },
+  batch: { first: boolean; size: number; lock: 'wait' | 'try' },
   summary: MatchRunSummary,
-): Promise<number> {
+): Promise<number | null> {
   const config = deps.config ?? DEFAULT_MATCH_CONFIG
-  await sql`select pg_advisory_xact_lock(hashtextextended(${matchLockName(deps.lockNamespace)}, 0))`.execute(
-    trx,
-  )
+  const lockName = matchLockName(deps.lockNamespace)
+  if (batch.lock === 'try') {
+    const { rows } = await sql<{ locked: boolean }>`
+      select pg_try_advisory_xact_lock(hashtextextended(${lockName}, 0)) as locked
+    `.execute(trx)
+    if (rows[0]?.locked !== true) return null
+  } else await sql`select pg_advisory_xact_lock(hashtextextended(${lockName}, 0))`.execute(trx)
   const pending = await takePendingMatches(trx, batch.size)
   // The first batch of a run checks transfers even with nothing queued: a missing leg is a matter of time.
   if (pending.length === 0 && !batch.first) return 0

@@ -80,7 +80,6 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   let syncDeps: SyncWorkerDeps | undefined
   const stages = pipelineStages({
     db: deps.store.db,
-    schema: deps.store.schema,
     client: deps.client,
     logger: deps.logger,
     syncQueue: deps.syncQueue,

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { Queue } from 'bullmq'
 import type { BankClient } from '../api-client/index.js'
 import type { Logger } from '../observability/index.js'
@@ -9,7 +9,7 @@ import {
   syncWhenFree,
   type SyncWorkerDeps,
 } from '../sync/index.js'
-import { matchLockName, type MatchingService } from '../matching/index.js'
+import type { MatchingService } from '../matching/index.js'
 import { noteSyncRequest, type Database } from '../store/index.js'
 
 /**
@@ -42,8 +42,6 @@ export type PipelineStages = {
 
 export type StageDeps = {
   db: Kysely<Database>
-  /** The store's schema: scopes the matching lock. */
-  schema: string
   client: BankClient
   logger: Logger
   syncQueue: Queue<ConnectionSyncJobData>
@@ -57,7 +55,7 @@ export function pipelineStages(deps: StageDeps): PipelineStages & { settled(): P
   const requestSync = (connectionId: string, reason: string) =>
     requestConnectionSync({ db, queue: deps.syncQueue }, connectionId, reason)
   const syncInPlace = createSyncInPlace({ logger, sync: deps.sync })
-  const matchInPlace = createMatchInPlace({ db, schema: deps.schema, matching: deps.matching, logger })
+  const matchInPlace = createMatchInPlace({ matching: deps.matching, logger })
   return {
     async syncConnection(connectionId, reason) {
       if (!(await syncInPlace(connectionId))) await requestSync(connectionId, reason)
@@ -139,31 +137,15 @@ type MatchInPlace = {
   settled(): Promise<void>
 }
 
-function createMatchInPlace(deps: {
-  db: Kysely<Database>
-  /** The store's schema: scopes the matching lock. */
-  schema: string
-  matching: MatchingService
-  logger: Logger
-}): MatchInPlace {
+function createMatchInPlace(deps: { matching: MatchingService; logger: Logger }): MatchInPlace {
   let running: Promise<void> | undefined
   let again = false
 
-  const lockIsFree = async () => {
-    // Outside a transaction the lock is released as the statement ends: a hint that no run holds it now.
-    const { rows } = await sql<{ free: boolean }>`
-      select pg_try_advisory_xact_lock(hashtextextended(${matchLockName(deps.schema)}, 0)) as free
-    `.execute(deps.db)
-    return rows[0]?.free === true
-  }
   const runOnce = async (reason: string) => {
-    if (await lockIsFree()) {
-      try {
-        await deps.matching.runNow()
-        return
-      } catch (error) {
-        deps.logger.warn({ err: error }, 'matching in place failed; the matching worker retries it')
-      }
+    try {
+      if (await deps.matching.runIfFree()) return
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'matching in place failed; the matching worker retries it')
     }
     await deps.matching.requestRun(reason)
   }
