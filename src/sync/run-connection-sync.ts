@@ -51,6 +51,13 @@ export type ConnectionSyncDeps = {
   onQuarantineProblems?(connectionId: string, problems: SyncQuarantineIncident[]): Promise<void> | void
 }
 
+/**
+ * The stream as the caller's previous run left it, kept up to date by each run. A loop that holds the connection's
+ * sync lock passes it from run to run, so a run starts without reading the stream again: nothing else moves the
+ * cursor meanwhile, and the page's compare-and-swap would refuse a stale one.
+ */
+export type CarriedStream = { stream?: SyncStream }
+
 export type ConnectionSyncResult = {
   bootstrapped: boolean
   pagesApplied: number
@@ -82,6 +89,7 @@ export class ConcurrentSyncError extends Error {
 export async function runConnectionSync(
   deps: ConnectionSyncDeps,
   connectionId: string,
+  carried: CarriedStream = {},
 ): Promise<ConnectionSyncResult> {
   const result: ConnectionSyncResult = {
     bootstrapped: false,
@@ -93,7 +101,8 @@ export async function runConnectionSync(
     earliestPostedDate: null,
   }
   for (let attempt = 0; attempt < 2; attempt++) {
-    let stream = await getSyncStream(deps.db, connectionId)
+    let stream = (attempt === 0 ? carried.stream : undefined) ?? (await getSyncStream(deps.db, connectionId))
+    carried.stream = undefined
     if (!stream || stream.bootstrap_state !== 'streaming' || stream.cursor === null) {
       await bootstrap(deps, connectionId, result)
       stream = await getSyncStream(deps.db, connectionId)
@@ -103,9 +112,10 @@ export async function runConnectionSync(
       noteDate(result, rechecked.earliestPostedDate)
       // Also re-raises an exception (and its alert) that a crash right after a quarantining page left unraised.
       if (rechecked.settled > 0 || rechecked.remaining > 0) await reportQuarantine(deps, connectionId, [])
+      stream = { ...stream, quarantined: rechecked.remaining > 0 }
     }
     try {
-      await streamPages(deps, connectionId, stream, result)
+      carried.stream = await streamPages(deps, connectionId, stream, result)
       return result
     } catch (error) {
       const kind = deps.isCursorExpired(error)
@@ -161,15 +171,21 @@ async function bootstrap(
   if (result.quarantineSettled > 0) await reportQuarantine(deps, connectionId, [])
 }
 
-/** The stream's pages from its cursor; the last one records the run's success with it. */
+/**
+ * The stream's pages from its cursor; the last one records the run's success with it.
+ * @returns the stream as the run left it
+ */
 async function streamPages(
   deps: ConnectionSyncDeps,
   connectionId: string,
   stream: SyncStream | undefined,
   result: ConnectionSyncResult,
-): Promise<void> {
-  let cursor = stream?.cursor ?? null
-  if (cursor === null) throw new Error(`sync stream of ${connectionId} has no cursor after bootstrap`)
+): Promise<SyncStream> {
+  if (!stream || stream.cursor === null)
+    throw new Error(`sync stream of ${connectionId} has no cursor after bootstrap`)
+  let cursor = stream.cursor
+  let storedDialect = stream.dialect
+  let quarantined = stream.quarantined
   const fetchPage = (from: string) => {
     const page = deps.source.syncPage({ connectionId, cursor: from, limit: deps.pageSize ?? 500 })
     // Awaited in the next turn of the loop; until then a failure must not count as unhandled.
@@ -178,7 +194,7 @@ async function streamPages(
   }
   // Seed rule 6: a retried call reuses the same cursor; it is persisted only with its applied page.
   let next = fetchPage(cursor)
-  let dialect = parseDialect(stream?.dialect ?? null)
+  let dialect = parseDialect(storedDialect)
   for (;;) {
     const page = await next
     // Read ahead while this page is written: reading persists nothing, and the page after it is applied only
@@ -200,13 +216,15 @@ async function streamPages(
     })
     if (applied === null) throw new ConcurrentSyncError(connectionId)
     if (page.unreadable.length > 0) {
+      quarantined = true
       result.quarantined += page.unreadable.length
       await reportQuarantine(deps, connectionId, page.unreadable)
     }
     const found = page.dialect && newDialect(dialect, page.dialect)
     if (found) {
       dialect = found
-      await saveStreamDialect(deps.db, connectionId, JSON.stringify(found))
+      storedDialect = JSON.stringify(found)
+      await saveStreamDialect(deps.db, connectionId, storedDialect)
       await deps.onDialect?.(connectionId, found)
     }
     // A removed or re-dated transaction changes the balance of the day it had: re-read balances from there too.
@@ -216,7 +234,7 @@ async function streamPages(
     result.upserted += plan.upserts.length
     noteDate(result, plan.earliestPostedDate)
     cursor = page.nextCursor
-    if (!page.hasMore) return
+    if (!page.hasMore) return { ...stream, cursor, dialect: storedDialect, quarantined }
   }
 }
 

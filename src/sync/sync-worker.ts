@@ -38,7 +38,12 @@ import {
   type Database,
 } from '../store/index.js'
 import { bankSyncSource, type SyncSource } from './sync-source.js'
-import { earlierDate, runConnectionSync, type ConnectionSyncResult } from './run-connection-sync.js'
+import {
+  earlierDate,
+  runConnectionSync,
+  type CarriedStream,
+  type ConnectionSyncResult,
+} from './run-connection-sync.js'
 
 export type SyncProblem =
   | { kind: 'invalid_cursor'; connectionId: string }
@@ -251,6 +256,8 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
   let provedAt = deps.clock.now().getTime()
   // The request count a run covers: read as the run before it completed, unless reads of the bank came between.
   let requested: bigint | null = null
+  // Under the lock nothing else moves the stream: each run starts where the one before left it.
+  const carried: CarriedStream = {}
   for (;;) {
     const covered = requested ?? (await pendingSyncRequests(deps.db, connectionId))
     const result = await runConnectionSync(
@@ -277,6 +284,7 @@ async function runUntilCaughtUp(deps: SyncWorkerDeps, connectionId: string): Pro
         },
       },
       connectionId,
+      carried,
     )
     await deps.onChangesApplied?.(connectionId, result)
     runs++

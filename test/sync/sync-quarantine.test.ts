@@ -6,7 +6,11 @@ import {
 } from '../../src/api-client/index.js'
 import type { SyncQuarantineIncident } from '../../src/alerts/index.js'
 import { bankSyncSource } from '../../src/sync/sync-source.js'
-import { runConnectionSync, type ConnectionSyncDeps } from '../../src/sync/run-connection-sync.js'
+import {
+  runConnectionSync,
+  type CarriedStream,
+  type ConnectionSyncDeps,
+} from '../../src/sync/run-connection-sync.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
 
@@ -192,5 +196,19 @@ describe('sync events that fit no dialect', () => {
     expect(found).toEqual(['changeType/transaction with only id'])
     expect(await mirror()).toEqual(await truth())
     await harness.request('PUT', '/_sandbox/dialect', { body: { name: 'seed' } })
+  })
+
+  it('a run carrying the stream from the run before settles what that run quarantined', async () => {
+    // As the sync loop does under its lock: no run reads the stream again, each starts where the last left it.
+    const carried: CarriedStream = {}
+    await runConnectionSync(deps(), connectionId, carried)
+    const odd = await add('11.00')
+    rewrite = (events) => events.map((e) => (e.transaction?.id === odd ? { ...e, type: 'split' } : e))
+    expect((await runConnectionSync(deps(), connectionId, carried)).quarantined).toBe(1)
+    rewrite = null
+    const result = await runConnectionSync(deps(), connectionId, carried)
+    expect(result.quarantineSettled).toBe(1)
+    expect((await quarantine()).find((row) => row.transaction_id === odd)?.resolution).toBe('refetched')
+    expect(await mirror()).toEqual(await truth())
   })
 })
