@@ -1,6 +1,6 @@
 export { createMatchingService } from './matching-service.js'
 export type { MatchingService, MatchingServiceDeps } from './matching-service.js'
-export { runMatching, matchLockName } from './run-matching.js'
+export { runMatching, runMatchingWithin, matchLockName } from './run-matching.js'
 export type { MatchingDeps, MatchRunSummary } from './run-matching.js'
 export { MatchingRequestError } from './matching-errors.js'
 export { matchReport, AGE_BUCKETS } from './match-report.js'

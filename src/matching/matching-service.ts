@@ -42,7 +42,7 @@ import {
   type PersonInputDeps,
 } from './person-inputs.js'
 import { importRemittance, type RemittanceAdvice, type RemittanceResult } from './remittance.js'
-import { runMatching, runMatchingIfFree, type MatchRunSummary } from './run-matching.js'
+import { runMatching, runMatchingWithin, type MatchRunSummary } from './run-matching.js'
 
 export type MatchingServiceDeps = {
   db: Kysely<Database>
@@ -65,8 +65,8 @@ export type MatchingService = {
   requestRun(reason: string): Promise<void>
   /** Drains the outbox in this process now. */
   runNow(): Promise<MatchRunSummary>
-  /** Drains the outbox in this process now unless another run holds the matching lock (then null). */
-  runIfFree(): Promise<MatchRunSummary | null>
+  /** Drains the outbox in this process now unless another run holds the matching lock for `waitMs` (then null). */
+  runWithin(waitMs: number): Promise<MatchRunSummary | null>
   /** A person's inputs, each recorded with `actor` (audit log, manual match, the allocation it produces). */
   manualMatch(
     input: { transactionId: string; invoiceId: string; amount?: string; mode?: ManualMatchMode },
@@ -122,7 +122,7 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
     await queue.add('run', { reason }, { ...MATCHING_JOB_OPTIONS, jobId: MATCHING_JOB_ID })
   }
   const runNow = () => runMatching(matchingDeps)
-  const runIfFree = () => runMatchingIfFree(matchingDeps)
+  const runWithin = (waitMs: number) => runMatchingWithin(matchingDeps, waitMs)
   /** A person's action, then a matching run, so the answer shows what the engine made of it. */
   const afterwardsRun = async <T>(action: Promise<T>): Promise<T> => {
     const result = await action
@@ -138,7 +138,7 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
     },
     requestRun,
     runNow,
-    runIfFree,
+    runWithin,
     manualMatch: (input, actor) => afterwardsRun(addManualMatch(person(actor), input)),
     importRemittance: (transactionId, advice, actor) =>
       afterwardsRun(

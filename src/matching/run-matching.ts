@@ -76,18 +76,30 @@ export function matchLockName(namespace: string): string {
  * that queues matching asks for one), so no further transaction is spent to find the outbox empty.
  */
 export async function runMatching(deps: MatchingDeps): Promise<MatchRunSummary> {
-  return (await drainOutbox(deps, 'wait')) as MatchRunSummary
+  return (await drainOutbox(deps, null)) as MatchRunSummary
 }
 
 /**
- * `runMatching` unless another run holds the matching lock: then nothing is done and null is returned (the
- * caller queues the run instead of waiting for the lock).
+ * `runMatching`, waiting at most `waitMs` for the matching lock: null when another run held it that long (the
+ * caller queues the run instead). A batch holds the lock for tens of milliseconds, so a run in place normally waits
+ * its turn rather than paying a queue hop; a long run (a large import) leaves it to the queue.
  */
-export async function runMatchingIfFree(deps: MatchingDeps): Promise<MatchRunSummary | null> {
-  return drainOutbox(deps, 'try')
+export async function runMatchingWithin(deps: MatchingDeps, waitMs: number): Promise<MatchRunSummary | null> {
+  try {
+    return await drainOutbox(deps, waitMs)
+  } catch (error) {
+    if (error instanceof MatchingLockBusy) return null
+    throw error
+  }
 }
 
-async function drainOutbox(deps: MatchingDeps, lock: 'wait' | 'try'): Promise<MatchRunSummary | null> {
+/** The matching lock stayed held for the whole wait the run allowed. */
+class MatchingLockBusy extends Error {}
+
+/** PostgreSQL's lock_not_available: a lock wait ran into lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03'
+
+async function drainOutbox(deps: MatchingDeps, lockWaitMs: number | null): Promise<MatchRunSummary> {
   const summary: MatchRunSummary = {
     batches: 0,
     drained: 0,
@@ -100,30 +112,43 @@ async function drainOutbox(deps: MatchingDeps, lock: 'wait' | 'try'): Promise<Ma
   }
   const batchSize = deps.batchSize ?? 500
   for (let first = true; ; first = false) {
-    const drained = await deps.db
-      .transaction()
-      .execute((trx) => runBatch(deps, trx, { first, size: batchSize, lock: first ? lock : 'wait' }, summary))
-    if (drained === null) return null
+    const batch = { first, size: batchSize, lockWaitMs: first ? lockWaitMs : null }
+    const drained = await deps.db.transaction().execute((trx) => runBatch(deps, trx, batch, summary))
     if (drained < batchSize) break
   }
   if (summary.drained > 0) deps.logger.info(summary, 'matching run')
   return summary
 }
 
+/** Takes the matching lock for the batch's transaction, waiting at most `waitMs` (null: as long as it takes). */
+async function lockMatching(trx: Kysely<Database>, lockName: string, waitMs: number | null): Promise<void> {
+  if (waitMs === null) {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${lockName}, 0))`.execute(trx)
+    return
+  }
+  // One round trip: the bound is set for this lock's wait and the session's own setting restored after it.
+  try {
+    await sql`
+      with session as (select current_setting('lock_timeout') as lock_timeout)
+      select set_config('lock_timeout', ${`${waitMs}ms`}, true),
+        pg_advisory_xact_lock(hashtextextended(${lockName}, 0)),
+        set_config('lock_timeout', session.lock_timeout, true)
+      from session
+    `.execute(trx)
+  } catch (error) {
+    if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) throw new MatchingLockBusy()
+    throw error
+  }
+}
+
 async function runBatch(
   deps: MatchingDeps,
   trx: Kysely<Database>,
-  batch: { first: boolean; size: number; lock: 'wait' | 'try' },
+  batch: { first: boolean; size: number; lockWaitMs: number | null },
   summary: MatchRunSummary,
-): Promise<number | null> {
+): Promise<number> {
   const config = deps.config ?? DEFAULT_MATCH_CONFIG
-  const lockName = matchLockName(deps.lockNamespace)
-  if (batch.lock === 'try') {
-    const { rows } = await sql<{ locked: boolean }>`
-      select pg_try_advisory_xact_lock(hashtextextended(${lockName}, 0)) as locked
-    `.execute(trx)
-    if (rows[0]?.locked !== true) return null
-  } else await sql`select pg_advisory_xact_lock(hashtextextended(${lockName}, 0))`.execute(trx)
+  await lockMatching(trx, matchLockName(deps.lockNamespace), batch.lockWaitMs)
   const pending = await takePendingMatches(trx, batch.size)
   // The first batch of a run checks transfers even with nothing queued: a missing leg is a matter of time.
   if (pending.length === 0 && !batch.first) return 0

@@ -21,12 +21,13 @@ import { noteSyncRequest, type Database } from '../store/index.js'
  *      event for a connection this process is syncing joins that run); else, or when that sync fails, the
  *      request goes to [connection-sync], whose worker retries it with back-off (`createSyncInPlace` below).
  * ②→③ `changesApplied`: as soon as a sync's pages commit (with their matching-outbox rows), this process runs
- *      matching when the matching lock is free, beside the sync rather than in its way (requests during a run
- *      join it); else the request goes to [matching], one waiting job at most (`createMatchInPlace` below).
+ *      matching, beside the sync rather than in its way (requests during a run join it), waiting its turn for
+ *      the matching lock up to 2 s; a longer wait, or a failed run, sends the request to [matching], one waiting
+ *      job at most (`createMatchInPlace` below).
  * ③→④ the run's app events commit with its results (app_events outbox); their NOTIFY queues [app-events], whose
  *      worker POSTs them to the app. Alerts go through [alert-deliveries].
  *
- * The queues stay the fallback for contention, retries and other processes; every lock and outbox that makes a
+ * The queues stay the fallback for long contention, retries and other processes; every lock and outbox that makes a
  * stage safe to repeat is the same whichever worker runs it. Queue names and job options: src/queue/catalogue.ts.
  */
 export type PipelineStages = {
@@ -125,11 +126,18 @@ function createSyncInPlace(deps: {
   }
 }
 
+/**
+ * How long a run in place waits for the matching lock before it leaves the run to the queue. A batch holds the
+ * lock for tens of milliseconds: waiting one's turn is far cheaper than a queue hop, whose job would wait for the
+ * same lock; only a long run (a large import) sends the request to the queue.
+ */
+const MATCH_IN_PLACE_WAIT_MS = 2_000
+
 type MatchInPlace = {
   /**
    * Matches the outbox in this process, without holding up the sync that asked: a request while a run is going
-   * joins it (it runs once more). When another process's run holds the matching lock, or a run fails, the request
-   * goes to the matching queue. The outbox holds the work either way, and the schedule's sweep drains whatever a
+   * joins it (it runs once more). When another run holds the matching lock longer than MATCH_IN_PLACE_WAIT_MS, or
+   * a run fails, the request goes to the matching queue. The outbox holds the work either way, and the schedule's sweep drains whatever a
    * process that died left in it.
    */
   request(reason: string): void
@@ -143,7 +151,7 @@ function createMatchInPlace(deps: { matching: MatchingService; logger: Logger })
 
   const runOnce = async (reason: string) => {
     try {
-      if (await deps.matching.runIfFree()) return
+      if (await deps.matching.runWithin(MATCH_IN_PLACE_WAIT_MS)) return
     } catch (error) {
       deps.logger.warn({ err: error }, 'matching in place failed; the matching worker retries it')
     }
