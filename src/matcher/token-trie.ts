@@ -24,15 +24,16 @@ function slotOf(token: string): Slot {
 }
 
 /**
- * `first` is `values[0]`, kept on the node itself: a key with one value (most) is then found without reading its
- * list, which at 100,000 keys is two more CPU cache misses (the array and its elements).
+ * A key that ends here with one value and no longer key through it (most invoice numbers) is stored in its parent's
+ * map as the bare value, not as a node holding a list: finding it then reads the value itself and nothing else,
+ * where a node and its list are three more objects, each a CPU cache miss at 100,000 keys.
  */
-type TrieNode<T> = {
-  children: Map<Slot, TrieNode<T>> | null
-  values: T[] | null
-  first: T | null
-  count: number
+class TrieNode<T> {
+  children: Map<Slot, TrieNode<T> | T> | null = null
+  values: T[] | null = null
 }
+
+type Entry<T> = TrieNode<T> | T
 
 /** Where a run of whole tokens named a key: token positions [start, end) and the values stored under it. */
 export type TrieMatch<T> = { start: number; end: number; values: readonly T[] }
@@ -42,7 +43,7 @@ export type TrieMatch<T> = { start: number; end: number; values: readonly T[] }
  * O(tokens × longest key) whatever the number of keys.
  */
 export class TokenTrie<T> {
-  private readonly root: TrieNode<T> = { children: null, values: null, first: null, count: 0 }
+  private readonly root = new TrieNode<T>()
   /**
    * How many values are stored under keys starting with a digit token, and with a word token. A token of a kind no
    * key starts with is never looked up in the root, which holds every key's first token (a miss in a map of
@@ -57,37 +58,41 @@ export class TokenTrie<T> {
     if (isDigitToken(key[0] as string)) this.digitFirst++
     else this.wordFirst++
     let node = this.root
-    for (const token of key) {
-      node.children ??= new Map()
-      const slot = slotOf(token)
-      let child = node.children.get(slot)
-      if (!child) {
-        child = { children: null, values: null, first: null, count: 0 }
-        node.children.set(slot, child)
+    for (let at = 0; at < key.length; at++) {
+      const children = (node.children ??= new Map())
+      const slot = slotOf(key[at] as string)
+      const child = children.get(slot)
+      if (at === key.length - 1 && !children.has(slot)) {
+        children.set(slot, value)
+        return
       }
-      node = child
+      node = child instanceof TrieNode ? child : nodeOf(children, slot, child as T)
     }
     ;(node.values ??= []).push(value)
-    node.first = node.values[0] as T
-    node.count = node.values.length
   }
 
   /** Removes the values under `key` that `matches` accepts. */
   delete(key: readonly string[], matches: (value: T) => boolean): void {
-    const node = this.node(key, 0, key.length)
-    if (!node?.values) return
-    const kept = node.values.filter((value) => !matches(value))
-    const removed = node.values.length - kept.length
+    if (key.length === 0) return
+    const parent = key.length === 1 ? this.root : this.node(key, 0, key.length - 1)
+    const children = parent instanceof TrieNode ? parent.children : null
+    const slot = slotOf(key[key.length - 1] as string)
+    if (!children?.has(slot)) return
+    const entry = children.get(slot) as Entry<T>
+    const values = entry instanceof TrieNode ? (entry.values ?? []) : [entry]
+    const kept = values.filter((value) => !matches(value))
+    const removed = values.length - kept.length
     if (isDigitToken(key[0] as string)) this.digitFirst -= removed
     else this.wordFirst -= removed
-    node.values = kept.length > 0 ? kept : null
-    node.first = kept.length > 0 ? (kept[0] as T) : null
-    node.count = kept.length
+    if (entry instanceof TrieNode) entry.values = kept.length > 0 ? kept : null
+    else if (removed > 0) children.delete(slot)
   }
 
   /** The values stored under exactly `key`. */
   get(key: readonly string[]): readonly T[] {
-    return this.node(key, 0, key.length)?.values ?? []
+    const entry = this.node(key, 0, key.length)
+    if (entry === undefined) return []
+    return entry instanceof TrieNode ? (entry.values ?? []) : [entry]
   }
 
   /**
@@ -107,19 +112,24 @@ export class TokenTrie<T> {
         start++
         continue
       }
-      let node = root.get(slotOf(first))
+      let entry = root.get(slotOf(first))
       let end = -1
-      let found: TrieNode<T> | null = null
-      for (let index = start + 1; node; index++) {
-        if (node.count > 0) {
+      let values: readonly T[] | null = null
+      for (let index = start + 1; entry !== undefined; index++) {
+        if (!(entry instanceof TrieNode)) {
           end = index
-          found = node
+          values = [entry]
+          break
         }
-        if (index >= to || !node.children) break
-        node = node.children.get(slotOf(tokens[index] as string))
+        if (entry.values) {
+          end = index
+          values = entry.values
+        }
+        if (index >= to || !entry.children) break
+        entry = entry.children.get(slotOf(tokens[index] as string))
       }
-      if (found) {
-        matches.push({ start, end, values: found.count === 1 ? [found.first as T] : (found.values as T[]) })
+      if (values) {
+        matches.push({ start, end, values })
         start = end
       } else {
         start++
@@ -128,11 +138,23 @@ export class TokenTrie<T> {
     return matches
   }
 
-  private node(key: readonly string[], from: number, to: number): TrieNode<T> | undefined {
+  /** What is stored under exactly tokens [from, to) of `key`: a node, a bare value, or nothing. */
+  private node(key: readonly string[], from: number, to: number): Entry<T> | undefined {
     if (to <= from) return undefined
-    let node: TrieNode<T> | undefined = this.root
-    for (let index = from; index < to && node; index++)
-      node = node.children?.get(slotOf(key[index] as string))
-    return node
+    let entry: Entry<T> | undefined = this.root
+    for (let index = from; index < to; index++) {
+      // A bare value has no longer keys through it.
+      if (!(entry instanceof TrieNode)) return undefined
+      entry = entry.children?.get(slotOf(key[index] as string))
+    }
+    return entry
   }
+}
+
+/** Turns the bare value under `slot` (if any) into a node holding it, for a longer key or a second value. */
+function nodeOf<T>(children: Map<Slot, Entry<T>>, slot: Slot, value: T | undefined): TrieNode<T> {
+  const node = new TrieNode<T>()
+  if (value !== undefined) node.values = [value]
+  children.set(slot, node)
+  return node
 }
