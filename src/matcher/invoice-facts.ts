@@ -26,11 +26,20 @@ export class InvoiceFacts {
    * a run takes a customer's invoices in that order, so `factsOf` finds the next one without a lookup.
    */
   next: InvoiceFacts | null = null
+  /**
+   * The index that holds this invoice under its id (`InvoiceIndex` sets and clears it), so the index can tell
+   * facts it was just asked about are its own without a lookup.
+   */
+  heldBy: object | null = null
+  /** The invoice's id, read here with the rest of its facts. */
+  readonly id: string
   private parsed = false
   private key: CustomerKey | null | undefined = undefined
   private parts: NumberParts | null = null
 
-  constructor(readonly invoice: MatchInvoice) {}
+  constructor(readonly invoice: MatchInvoice) {
+    this.id = invoice.id
+  }
 
   /** Parses the amounts once (a bad amount throws, each time it is asked for). */
   parseAmount(): this {
@@ -93,6 +102,12 @@ export function factsOf(invoice: MatchInvoice): InvoiceFacts {
 export function recall(facts: InvoiceFacts): MatchInvoice {
   lastFacts = facts
   return facts.invoice
+}
+
+/** The facts last asked about, if `holder` holds their invoice under `invoiceId`. */
+export function lastHeld(holder: object, invoiceId: string): InvoiceFacts | null {
+  const last = lastFacts
+  return last !== null && last.heldBy === holder && last.id === invoiceId ? last : null
 }
 
 export function customerKeyOf(invoice: MatchInvoice): CustomerKey | null {

@@ -1,5 +1,12 @@
 import { CustomerDirectory } from './customer-directory.js'
-import { customerKeyOf, factsOf, recall, type CustomerKey, type InvoiceFacts } from './invoice-facts.js'
+import {
+  customerKeyOf,
+  factsOf,
+  lastHeld,
+  recall,
+  type CustomerKey,
+  type InvoiceFacts,
+} from './invoice-facts.js'
 import { compactIssuedReference, compactReference, numberParts } from './invoice-number.js'
 import { TokenTrie, type TrieMatch } from './token-trie.js'
 import type { MatchCustomer, MatchInvoice } from './types.js'
@@ -41,8 +48,9 @@ export class InvoiceIndex {
   readonly customers = new CustomerDirectory()
   /** Every invoice's facts (`facts.invoice` is the invoice), by id. */
   private readonly byId = new Map<string, InvoiceFacts>()
-  private readonly byNumber = new TokenTrie<MatchInvoice>()
-  private readonly byCore = new TokenTrie<MatchInvoice>()
+  /** Numbers and cores name the invoices' facts: a scan makes the facts of what it found the last asked about. */
+  private readonly byNumber = new TokenTrie<InvoiceFacts>()
+  private readonly byCore = new TokenTrie<InvoiceFacts>()
   private readonly byCompactCore = new Map<string, MatchInvoice[]>()
   private readonly byCompactNumber = new Map<string, MatchInvoice[]>()
   private readonly byIssued = new Map<string, MatchInvoice[]>()
@@ -74,11 +82,13 @@ export class InvoiceIndex {
 
   upsert(invoice: MatchInvoice): void {
     this.remove(invoice.id)
-    this.byId.set(invoice.id, factsOf(invoice))
+    const facts = factsOf(invoice)
+    this.byId.set(invoice.id, facts)
+    facts.heldBy = this
     const parts = numberParts(invoice.number)
-    this.byNumber.add(parts.key, invoice)
+    this.byNumber.add(parts.key, facts)
     // A number of digits only is its own core: finding it without a word for invoice is finding its core.
-    if (parts.hasLetters && parts.core.length > 0) this.byCore.add(parts.core, invoice)
+    if (parts.hasLetters && parts.core.length > 0) this.byCore.add(parts.core, facts)
     if (parts.core.length > 1) {
       add(this.byCompactCore, parts.compactCore, invoice)
       count(this.compactCoreLengths, parts.compactCore.length, 1)
@@ -93,7 +103,6 @@ export class InvoiceIndex {
     }
     // The invoice's facts are made and filled in here, in index order (a customer's invoices' records near one
     // another in memory, one key string per customer, the directory's), rather than wherever a run first asks.
-    const facts = factsOf(invoice)
     const key = facts.customerKey()
     if (key) {
       let invoices = this.byCustomerKey.get(key)
@@ -111,11 +120,13 @@ export class InvoiceIndex {
   }
 
   remove(invoiceId: string): void {
-    const old = this.byId.get(invoiceId)?.invoice
-    if (!old) return
+    const held = this.byId.get(invoiceId)
+    if (!held) return
+    const old = held.invoice
     this.byId.delete(invoiceId)
+    if (held.heldBy === this) held.heldBy = null
     const parts = numberParts(old.number)
-    const same = (invoice: MatchInvoice) => invoice.id === invoiceId
+    const same = (facts: InvoiceFacts) => facts.id === invoiceId
     this.byNumber.delete(parts.key, same)
     if (parts.hasLetters && parts.core.length > 0) this.byCore.delete(parts.core, same)
     if (parts.core.length > 1) {
@@ -139,6 +150,10 @@ export class InvoiceIndex {
   }
 
   get(invoiceId: string): MatchInvoice | undefined {
+    // Mostly the caller asks for what a scan just named: those facts are the last asked about, found without a
+    // lookup in the map of every invoice (at 100,000 invoices three CPU cache misses).
+    const named = lastHeld(this, invoiceId)
+    if (named !== null) return named.invoice
     const facts = this.byId.get(invoiceId)
     // The caller asks about the invoice next (its amount, its ledger): its facts are then found without a lookup.
     return facts && recall(facts)
@@ -146,17 +161,17 @@ export class InvoiceIndex {
 
   /** The invoices whose number has exactly this token key (several: the same number in two entities). */
   withNumber(key: readonly string[]): readonly MatchInvoice[] {
-    return this.byNumber.get(key)
+    return this.byNumber.get(key).map(recall)
   }
 
   /** Invoice numbers found as runs of whole tokens, leftmost-longest, in the order written. */
   scan(tokens: readonly string[]): TrieMatch<MatchInvoice>[] {
-    return this.byNumber.scan(tokens)
+    return this.byNumber.scan(tokens).map(invoicesOf)
   }
 
   /** Number cores (digit tokens of prefixed numbers) found as runs of whole tokens of `tokens[from, to)`. */
   scanCores(tokens: readonly string[], from?: number, to?: number): TrieMatch<MatchInvoice>[] {
-    return this.byCore.scan(tokens, from, to)
+    return this.byCore.scan(tokens, from, to).map(invoicesOf)
   }
 
   /** The invoices whose number core is exactly these digits, written together (20260007 for INV-2026-0007). */
@@ -222,6 +237,11 @@ export class InvoiceIndex {
   ofCustomer(name: string | null | undefined): MatchInvoice[] {
     return this.customers.byName(name).flatMap((key) => this.ofCustomerKey(key))
   }
+}
+
+/** A match's invoices; the facts of the last become the last asked about (the caller asks for it next). */
+function invoicesOf(match: TrieMatch<InvoiceFacts>): TrieMatch<MatchInvoice> {
+  return { start: match.start, end: match.end, values: match.values.map(recall) }
 }
 
 /** The customer key the first invoice of a customer's map carries (the one its invoices share). */
