@@ -1,3 +1,4 @@
+import { ageNumber, ageOf } from './invoice-age.js'
 import { numberParts, type NumberParts } from './invoice-number.js'
 import { formatUnits, toUnits } from './money.js'
 import { nameKey } from './normalize-name.js'
@@ -15,9 +16,11 @@ export type CustomerKey = string
  * lookup in a large table and the record it finds each miss the CPU cache, so one record beats three.
  */
 export class InvoiceFacts {
-  /** The amount in money units, and formatted (`parseAmount` sets these four). */
+  /** The amount in money units, and formatted (`parseAmount` sets these five). */
   units = 0n
   amountText = ''
+  /** `amountText` is '0' (an amount of 0 or less): told without reading the text, rarely in the CPU cache. */
+  owesNothing = false
   /** Credit notes netted against the invoice and what a person wrote off, in money units (never below 0). */
   credits = 0n
   writtenOff = 0n
@@ -36,6 +39,7 @@ export class InvoiceFacts {
   private parsed = false
   private key: CustomerKey | null | undefined = undefined
   private parts: NumberParts | null = null
+  private age: number | undefined = undefined
 
   constructor(readonly invoice: MatchInvoice) {
     this.id = invoice.id
@@ -50,6 +54,7 @@ export class InvoiceFacts {
       const writtenOff = invoice.writtenOff ? toUnits(invoice.writtenOff) : 0n
       this.units = units
       this.amountText = formatUnits(units > 0n ? units : 0n)
+      this.owesNothing = units <= 0n
       this.credits = credits > 0n ? credits : 0n
       this.writtenOff = writtenOff > 0n ? writtenOff : 0n
       this.parsed = true
@@ -73,6 +78,11 @@ export class InvoiceFacts {
 
   numberParts(): NumberParts {
     return (this.parts ??= numberParts(this.invoice.number))
+  }
+
+  /** The invoice's age (`ageOf`) as `ageNumber` reads it. */
+  ageNumber(): number {
+    return (this.age ??= ageNumber(ageOf(this.invoice)))
   }
 }
 

@@ -66,7 +66,7 @@ export class InvoiceLedger {
       this.credits === 0n
     ) {
       const open = this.parsed.amountText
-      const status = this.invoice.void ? 'void' : open === '0' ? 'paid' : 'open'
+      const status = this.invoice.void ? 'void' : this.parsed.owesNothing ? 'paid' : 'open'
       return {
         invoiceId: this.invoice.id,
         status,
