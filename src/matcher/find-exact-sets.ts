@@ -58,6 +58,20 @@ export function findExactSets(
   for (let size = 1; size <= Math.min(maxSize, values.length); size++) {
     reach += largest[size - 1] as number
     if (reach < target) continue
+    if (size === 1) {
+      // Sets of one: the values equal to the target, in order, without building the table of sums.
+      let first: number[] | null = null
+      let found = 0
+      for (let index = 0; index < values.length && found < 2; index++) {
+        if (values[index] !== target) continue
+        const set = [index]
+        if (!accept(set)) continue
+        first ??= set
+        found++
+      }
+      if (first) return { size, first, unique: found === 1 }
+      continue
+    }
     const suffixLength = size >= 4 ? 2 : 1
     const bySum = (suffixes[suffixLength] ??= suffixesOf(values, suffixLength))
     const prefixLength = size - suffixLength

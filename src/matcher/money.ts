@@ -37,9 +37,18 @@ function plainUnits(text: string): bigint | null {
   return negative ? -units : units
 }
 
+// A run parses the same amount in turn (the caller's check of a set's total, then the payment): the last is kept.
+let lastAmount: string | null = null
+let lastAmountUnits = 0n
+
 export function toUnits(value: Money): bigint {
+  if (value === lastAmount) return lastAmountUnits
   const plain = typeof value === 'string' ? plainUnits(value) : null
-  if (plain !== null) return plain
+  if (plain !== null) {
+    lastAmount = value as string
+    lastAmountUnits = plain
+    return plain
+  }
   const text = value instanceof Decimal ? value.toFixed() : value
   let match = DECIMAL.exec(text)
   if (!match && typeof value === 'string') match = DECIMAL.exec(new Decimal(value).toFixed())

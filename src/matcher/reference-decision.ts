@@ -47,7 +47,12 @@ function resolve(
 
 /** How the amount fits the named invoices: exactly (one, or the set's total), within the fee tolerance, or not. */
 function amountEvidence(context: MatchContext, payment: Payment, live: readonly InvoiceLedger[]): Evidence {
-  const amount = formatUnits(payment.amount)
+  // A payment of one invoice's whole amount is written as that amount's text, formatted once per invoice.
+  const only = live.length === 1 ? (live[0] as InvoiceLedger) : null
+  const amount =
+    only !== null && only.amount === payment.amount && payment.amount > 0n
+      ? only.amountText
+      : formatUnits(payment.amount)
   const open = live.reduce((sum, ledger) => sum + openFor(payment, ledger), 0n)
   if (open === payment.amount && open > 0n) {
     return live.length === 1
