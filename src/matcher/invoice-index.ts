@@ -48,12 +48,12 @@ export class InvoiceIndex {
   readonly customers = new CustomerDirectory()
   /** Every invoice's facts (`facts.invoice` is the invoice), by id. */
   private readonly byId = new Map<string, InvoiceFacts>()
-  /** Numbers and cores name the invoices' facts: a scan makes the facts of what it found the last asked about. */
+  /** The lookups by number, core and reference hold facts: what they find becomes the last asked about. */
   private readonly byNumber = new TokenTrie<InvoiceFacts>()
   private readonly byCore = new TokenTrie<InvoiceFacts>()
-  private readonly byCompactCore = new Map<string, MatchInvoice[]>()
-  private readonly byCompactNumber = new Map<string, MatchInvoice[]>()
-  private readonly byIssued = new Map<string, MatchInvoice[]>()
+  private readonly byCompactCore = new Map<string, InvoiceFacts[]>()
+  private readonly byCompactNumber = new Map<string, InvoiceFacts[]>()
+  private readonly byIssued = new Map<string, InvoiceFacts[]>()
   private readonly byCustomerKey = new Map<CustomerKey, Map<string, MatchInvoice>>()
   /** `ofCustomerKey`'s lists, built when first asked for and dropped when the customer's invoices change. */
   private readonly customerLists = new Map<CustomerKey, readonly MatchInvoice[]>()
@@ -90,13 +90,13 @@ export class InvoiceIndex {
     // A number of digits only is its own core: finding it without a word for invoice is finding its core.
     if (parts.hasLetters && parts.core.length > 0) this.byCore.add(parts.core, facts)
     if (parts.core.length > 1) {
-      add(this.byCompactCore, parts.compactCore, invoice)
+      add(this.byCompactCore, parts.compactCore, facts)
       count(this.compactCoreLengths, parts.compactCore.length, 1)
     }
-    add(this.byCompactNumber, compactReference(invoice.number), invoice)
+    add(this.byCompactNumber, compactReference(invoice.number), facts)
     if (invoice.paymentReference) {
       const issued = compactIssuedReference(invoice.paymentReference)
-      add(this.byIssued, issued, invoice)
+      add(this.byIssued, issued, facts)
       count(this.issuedLengths, issued.length, 1)
       if (readsAsDigits(issued)) count(this.issuedDigitLengths, issued.length, 1)
       if (isLetters(issued)) count(this.issuedLetterLengths, issued.length, 1)
@@ -176,7 +176,7 @@ export class InvoiceIndex {
 
   /** The invoices whose number core is exactly these digits, written together (20260007 for INV-2026-0007). */
   withCompactCore(digits: string): readonly MatchInvoice[] {
-    return this.byCompactCore.get(digits) ?? []
+    return named(this.byCompactCore.get(digits))
   }
 
   /** Whether some invoice's core, written together, is `length` digits long (worth looking up). */
@@ -186,12 +186,12 @@ export class InvoiceIndex {
 
   /** The invoices whose number, letters and digits run together, is this (an RF body: `INV20240103`). */
   withCompactNumber(compact: string): readonly MatchInvoice[] {
-    return this.byCompactNumber.get(compact) ?? []
+    return named(this.byCompactNumber.get(compact))
   }
 
   /** Invoices whose printed payment reference is exactly this one (`compactIssuedReference`). */
   withIssuedReference(compact: string): readonly MatchInvoice[] {
-    return this.byIssued.get(compact) ?? []
+    return named(this.byIssued.get(compact))
   }
 
   get hasIssuedReferences(): boolean {
@@ -237,6 +237,11 @@ export class InvoiceIndex {
   ofCustomer(name: string | null | undefined): MatchInvoice[] {
     return this.customers.byName(name).flatMap((key) => this.ofCustomerKey(key))
   }
+}
+
+/** The invoices of these facts; the facts of the last become the last asked about (the caller asks for it next). */
+function named(found: readonly InvoiceFacts[] | undefined): readonly MatchInvoice[] {
+  return found ? found.map(recall) : []
 }
 
 /** A match's invoices; the facts of the last become the last asked about (the caller asks for it next). */
