@@ -19,6 +19,25 @@ export function suggestionKey(transactionId: string, invoiceIds: readonly string
   return `${transactionId}:${[...invoiceIds].sort().join(',')}`
 }
 
+/**
+ * Whether some set of these (positive) open amounts may sum to `amount`: one of them is it, or the two smallest do
+ * not pass it. When not, neither the sort by age nor the search is needed: a subset of them fits no better.
+ */
+function mayFit(open: readonly SuggestionCandidate[], amount: bigint): boolean {
+  let least: bigint | null = null
+  let next: bigint | null = null
+  for (const { available } of open) {
+    if (available === amount) return true
+    if (least === null || available < least) {
+      next = least
+      least = available
+    } else if (next === null || available < next) {
+      next = available
+    }
+  }
+  return least !== null && next !== null && least + next <= amount
+}
+
 function candidateInvoice(candidate: SuggestionCandidate): MatchInvoice {
   return candidate.invoice
 }
@@ -56,7 +75,7 @@ export function suggestMatch(input: {
 }): Suggestion | null {
   const { transactionId, amount, config, rejected } = input
   const open = input.candidates.filter((candidate) => candidate.available > 0n)
-  if (open.length === 0 || amount <= 0n) return null
+  if (open.length === 0 || amount <= 0n || !mayFit(open, amount)) return null
   const candidates = sortByAge(open, candidateInvoice)
   candidates.length = Math.min(candidates.length, config.suggestionCandidateLimit)
   const units = [amount]
