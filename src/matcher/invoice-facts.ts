@@ -1,6 +1,6 @@
 import { ageNumber, ageOf } from './invoice-age.js'
 import { numberParts, type NumberParts } from './invoice-number.js'
-import { formatUnits, toUnits } from './money.js'
+import { centsOf, formatUnits, toUnits } from './money.js'
 import { nameKey } from './normalize-name.js'
 import type { MatchInvoice } from './types.js'
 
@@ -21,6 +21,8 @@ export class InvoiceFacts {
   amountText = ''
   /** `amountText` is '0' (an amount of 0 or less): told without reading the text, rarely in the CPU cache. */
   owesNothing = false
+  /** The amount in cents (`centsOf`), or -1. */
+  cents = -1
   /** Credit notes netted against the invoice and what a person wrote off, in money units (never below 0). */
   credits = 0n
   writtenOff = 0n
@@ -55,6 +57,7 @@ export class InvoiceFacts {
       this.units = units
       this.amountText = formatUnits(units > 0n ? units : 0n)
       this.owesNothing = units <= 0n
+      this.cents = centsOf(units)
       this.credits = credits > 0n ? credits : 0n
       this.writtenOff = writtenOff > 0n ? writtenOff : 0n
       this.parsed = true

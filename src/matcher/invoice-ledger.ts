@@ -29,10 +29,28 @@ export class InvoiceLedger {
   /** What settled money may still pay. */
   openForSettled(): bigint {
     if (this.paid === 0n && this.writtenOff === 0n && this.credits === 0n) {
-      return this.amount > 0n ? this.amount : 0n
+      return this.parsed.owesNothing ? 0n : this.amount
     }
     const open = this.amount - this.paid - this.writtenOff - this.credits
     return open > 0n ? open : 0n
+  }
+
+  /**
+   * Whether what settled money (`tentative`: pending money) may still take here is exactly `amount`, whose cents
+   * (`centsOf`) are `cents`. Nothing taken yet, that is the invoice's amount: then compared in cents, without
+   * reading the amount itself (at 100,000 invoices a CPU cache miss for each of a customer's invoices).
+   */
+  openIs(amount: bigint, cents: number, tentative: boolean): boolean {
+    if (
+      cents >= 0 &&
+      this.parsed.cents >= 0 &&
+      this.paid === 0n &&
+      this.pending === 0n &&
+      this.writtenOff === 0n &&
+      this.credits === 0n
+    )
+      return this.parsed.cents === cents
+    return (tentative ? this.openForTentative() : this.openForSettled()) === amount
   }
 
   /** Books the credit notes not yet booked: they become part of what is written off. */

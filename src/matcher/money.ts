@@ -88,6 +88,18 @@ function formatted(units: bigint): string {
   return negative ? `-${number}` : number
 }
 
+const CENT = 10n ** BigInt(SCALE - 2)
+
+/**
+ * A positive amount as a count of hundredths (cents) when that count is exact and a safe JS integer, else -1. Two
+ * amounts whose counts are not -1 are equal exactly when their counts are: compared without reading either bigint.
+ */
+export function centsOf(units: bigint): number {
+  if (units <= 0n || units % CENT !== 0n) return -1
+  const cents = Number(units / CENT)
+  return Number.isSafeInteger(cents) ? cents : -1
+}
+
 export function minUnits(a: bigint, b: bigint): bigint {
   return a < b ? a : b
 }

@@ -3,7 +3,7 @@ import { dateSpans, overlaps } from './date-spans.js'
 import { POINTS, reasonsOf, score } from './evidence.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
 import { openInvoicesOf, type MatchContext } from './match-context.js'
-import { formatUnits } from './money.js'
+import { centsOf, formatUnits } from './money.js'
 import { OTHER_LABELS } from './reference-words.js'
 import { compareAge } from './invoice-age.js'
 import { suggestionKey, suggestMatch } from './suggest.js'
@@ -66,7 +66,8 @@ export function allocateByPayer(
           },
         ]
       : [{ code: 'payer_unknown', points: 0, text: payer.text }]
-  const exact = ledgers.filter((ledger) => ledger.openForTentative() === amount)
+  const cents = centsOf(amount)
+  const exact = ledgers.filter((ledger) => ledger.openIs(amount, cents, true))
   if (payer.verified && payer.customers.length === 1 && exact.length === 1) {
     const numbers = unexplainedNumbers(transaction)
     const [only] = exact as [InvoiceLedger]
