@@ -1,6 +1,6 @@
 import type { Payment } from './payment.js'
 import { dateSpans, overlaps } from './date-spans.js'
-import { POINTS, reasonsOf, score } from './evidence.js'
+import { payerCode, POINTS, reasonsOf, score } from './evidence.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
 import { openInvoicesOf, type MatchContext } from './match-context.js'
 import { centsOf, formatUnits } from './money.js'
@@ -60,7 +60,7 @@ export function allocateByPayer(
     payer.customers.length > 0
       ? [
           {
-            code: payer.verified ? `payer_${payer.how}` : 'payer_name',
+            code: payerCode(payer),
             points: payer.verified ? POINTS.payerVerified : POINTS.payerName,
             text: payer.text,
           },
