@@ -4,6 +4,11 @@ function isDigitToken(token: string): boolean {
   return code >= 48 && code <= 57
 }
 
+/** A token's kind and length as one number: a key can only start with a token of the same shape. */
+function shapeOf(token: string): number {
+  return token.length * 2 + (isDigitToken(token) ? 1 : 0)
+}
+
 /**
  * How a token is looked up in a node: a digit token of up to 9 digits without a leading zero as its number (which
  * stands for that token only), any other token as itself. A map compares a small integer key in place, where a
@@ -45,18 +50,17 @@ export type TrieMatch<T> = { start: number; end: number; values: readonly T[] }
 export class TokenTrie<T> {
   private readonly root = new TrieNode<T>()
   /**
-   * How many values are stored under keys starting with a digit token, and with a word token. A token of a kind no
-   * key starts with is never looked up in the root, which holds every key's first token (a miss in a map of
-   * 100,000 keys costs more than the check).
+   * How many values are stored under keys starting with a token of each shape (`shapeOf`: kind and length). A token
+   * of a shape no key starts with is never looked up in the root, which holds every key's first token (a miss in a
+   * map of 100,000 keys, or hashing a word, costs more than the check).
    */
-  private digitFirst = 0
-  private wordFirst = 0
+  private readonly firstShapes = new Map<number, number>()
 
   /** Stores `value` under `key`; an empty key can never be named and is not stored. */
   add(key: readonly string[], value: T): void {
     if (key.length === 0) return
-    if (isDigitToken(key[0] as string)) this.digitFirst++
-    else this.wordFirst++
+    const shape = shapeOf(key[0] as string)
+    this.firstShapes.set(shape, (this.firstShapes.get(shape) ?? 0) + 1)
     let node = this.root
     for (let at = 0; at < key.length; at++) {
       const children = (node.children ??= new Map())
@@ -82,8 +86,10 @@ export class TokenTrie<T> {
     const values = entry instanceof TrieNode ? (entry.values ?? []) : [entry]
     const kept = values.filter((value) => !matches(value))
     const removed = values.length - kept.length
-    if (isDigitToken(key[0] as string)) this.digitFirst -= removed
-    else this.wordFirst -= removed
+    const shape = shapeOf(key[0] as string)
+    const left = (this.firstShapes.get(shape) ?? 0) - removed
+    if (left > 0) this.firstShapes.set(shape, left)
+    else this.firstShapes.delete(shape)
     if (entry instanceof TrieNode) entry.values = kept.length > 0 ? kept : null
     else if (removed > 0) children.delete(slot)
   }
@@ -103,12 +109,11 @@ export class TokenTrie<T> {
     const matches: TrieMatch<T>[] = []
     const root = this.root.children
     if (!root) return matches
-    const digitFirst = this.digitFirst > 0
-    const wordFirst = this.wordFirst > 0
+    const shapes = this.firstShapes
     let start = from
     while (start < to) {
       const first = tokens[start] as string
-      if (!(isDigitToken(first) ? digitFirst : wordFirst)) {
+      if (!shapes.has(shapeOf(first))) {
         start++
         continue
       }
