@@ -45,9 +45,12 @@ export class CustomerDirectory {
   private plain: Array<[string, CustomerKey]> | null = null
   private readonly plainCounts = new Map<string, number>()
   private readonly names = new Map<string, NameKey | null>()
-  /** Payers recognised since the last change of the directory, by name, then by shown account (none: below). */
-  private readonly payers = new Map<string, Map<string, PayerIdentity>>()
-  private readonly unshownPayers = new Map<string, PayerIdentity>()
+  /**
+   * Payers recognised since the last change of the directory: by shown account when the account alone tells who
+   * (null when it does not), else by name. A payer known by account is one lookup, not one per name and account.
+   */
+  private readonly payersByAccount = new Map<string, PayerIdentity | null>()
+  private readonly payersByName = new Map<string, PayerIdentity>()
   private payerCount = 0
   /** Customer keys in words, like the payers until the directory changes. */
   private readonly labels = new Map<CustomerKey, string>()
@@ -196,22 +199,24 @@ export class CustomerDirectory {
   identify(name: string | null | undefined, shownAccount: string | null | undefined): PayerIdentity {
     if (this.lastPayer !== null && this.lastName === name && this.lastAccount === shownAccount)
       return this.lastPayer
-    // Payers repeat month after month: remember who they were until the directory changes. Most payments show
-    // no account: those are one lookup by name.
-    let byAccount = shownAccount ? this.payers.get(name ?? '') : undefined
-    let payer = shownAccount ? byAccount?.get(shownAccount) : this.unshownPayers.get(name ?? '')
-    if (!payer) {
-      if (this.payerCount >= NAME_CACHE_LIMIT) {
-        this.clearPayers()
-        byAccount = undefined
+    // Payers repeat month after month: remember who they were until the directory changes.
+    if (this.payerCount >= NAME_CACHE_LIMIT) this.clearPayers()
+    let payer: PayerIdentity | null | undefined = null
+    if (shownAccount) {
+      payer = this.payersByAccount.get(shownAccount)
+      if (payer === undefined) {
+        payer = this.recogniseAccount(shownAccount)
+        this.payersByAccount.set(shownAccount, payer)
+        this.payerCount++
       }
-      payer = this.recognise(name, shownAccount)
-      if (!shownAccount) this.unshownPayers.set(name ?? '', payer)
-      else {
-        if (!byAccount) this.payers.set(name ?? '', (byAccount = new Map()))
-        byAccount.set(shownAccount, payer)
+    }
+    if (payer === null) {
+      payer = this.payersByName.get(name ?? '')
+      if (payer === undefined) {
+        payer = this.recogniseName(name)
+        this.payersByName.set(name ?? '', payer)
+        this.payerCount++
       }
-      this.payerCount++
     }
     this.lastName = name
     this.lastAccount = shownAccount
@@ -222,38 +227,43 @@ export class CustomerDirectory {
   private clearPayers(): void {
     this.lastPayer = null
     this.labels.clear()
-    this.payers.clear()
-    this.unshownPayers.clear()
+    this.payersByAccount.clear()
+    this.payersByName.clear()
     this.payerCount = 0
   }
 
-  private recognise(name: string | null | undefined, shownAccount: string | null | undefined): PayerIdentity {
+  /** The payer a shown account alone tells (whatever the name), or null when it does not. */
+  private recogniseAccount(shownAccount: string): PayerIdentity | null {
     const shown = parseMaskedAccount(shownAccount)
-    if (shown) {
-      const owners = new Set<CustomerKey>()
-      for (const item of this.byTail.get(accountTail(shown.tail)) ?? []) {
-        if (accountMatches(item.account, shown)) owners.add(item.key)
-      }
-      if (owners.size === 1) {
-        const key = [...owners][0] as string
-        return {
-          customers: [key],
-          how: 'account',
-          verified: true,
-          text: `the payer’s account ${shownAccount} is ${this.label(key)}’s`,
-        }
-      }
-      const learned = this.learnedAccounts.get(shown.compact)
-      if (owners.size === 0 && learned?.size === 1) {
-        const key = [...learned][0] as string
-        return {
-          customers: [key],
-          how: 'learned_account',
-          verified: true,
-          text: `a person’s match taught that account ${shownAccount} pays ${this.label(key)}`,
-        }
+    if (!shown) return null
+    const owners = new Set<CustomerKey>()
+    for (const item of this.byTail.get(accountTail(shown.tail)) ?? []) {
+      if (accountMatches(item.account, shown)) owners.add(item.key)
+    }
+    if (owners.size === 1) {
+      const key = [...owners][0] as string
+      return {
+        customers: [key],
+        how: 'account',
+        verified: true,
+        text: `the payer’s account ${shownAccount} is ${this.label(key)}’s`,
       }
     }
+    const learned = this.learnedAccounts.get(shown.compact)
+    if (owners.size === 0 && learned?.size === 1) {
+      const key = [...learned][0] as string
+      return {
+        customers: [key],
+        how: 'learned_account',
+        verified: true,
+        text: `a person’s match taught that account ${shownAccount} pays ${this.label(key)}`,
+      }
+    }
+    return null
+  }
+
+  /** The payer by name: a learned name, then the customers' names. */
+  private recogniseName(name: string | null | undefined): PayerIdentity {
     const parsed = name ? this.nameOf(name) : null
     const learnedName = parsed ? this.learnedNames.get(parsed.full) : undefined
     if (learnedName?.size === 1) {

@@ -2,7 +2,7 @@ import type { Allocator } from './allocate.js'
 import type { Payment } from './payment.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
 import { formatUnits, minUnits, toUnits } from './money.js'
-import { compareAge } from './suggest.js'
+import { compareAge } from './invoice-age.js'
 import type { MatchTransaction, PaymentDisposition } from './types.js'
 
 /** Each inflow's disposed amount, in money units. */

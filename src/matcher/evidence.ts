@@ -1,5 +1,5 @@
 import { SCHEME_NAMES } from './check-digits.js'
-import type { PayerIdentity } from './customer-directory.js'
+import type { PayerHow, PayerIdentity } from './customer-directory.js'
 import type { HitKind, ReferenceHit } from './find-references.js'
 import type { Evidence, ReferenceField } from './types.js'
 
@@ -107,6 +107,18 @@ export function referenceEvidence(hit: ReferenceHit, field: ReferenceField, numb
   return items
 }
 
+const PAYER_CODES: ReadonlyMap<PayerHow | null, string> = new Map([
+  ['account', 'payer_account'],
+  ['learned_account', 'payer_learned_account'],
+  ['learned_name', 'payer_learned_name'],
+  ['name', 'payer_name'],
+])
+
+/** The evidence code of a recognised payer: `payer_<how>` when verified, else `payer_name` (a constant, not built). */
+export function payerCode(payer: PayerIdentity): string {
+  return payer.verified ? (PAYER_CODES.get(payer.how) ?? `payer_${payer.how}`) : 'payer_name'
+}
+
 /** Whether the payer is the invoice's customer, someone else, or unknown. */
 export function payerEvidence(
   payer: PayerIdentity,
@@ -117,7 +129,7 @@ export function payerEvidence(
   if (payer.customers.length === 0 || customerKey === null) return null
   if (payer.customers.length === 1 && payer.customers[0] === customerKey) {
     return {
-      code: payer.verified ? `payer_${payer.how}` : 'payer_name',
+      code: payerCode(payer),
       points: payer.verified ? POINTS.payerVerified : POINTS.payerName,
       text: payer.text,
     }

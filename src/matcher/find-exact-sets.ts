@@ -35,6 +35,21 @@ function largestOf(values: readonly number[], count: number): number[] {
   return largest
 }
 
+/** The `count` smallest values, smallest first (what sets of up to `count` values sum to at least). */
+function smallestOf(values: readonly number[], count: number): number[] {
+  const smallest: number[] = []
+  for (const value of values) {
+    if (smallest.length < count) smallest.push(value)
+    else if (count > 0 && value < (smallest[count - 1] as number)) smallest[count - 1] = value
+    else continue
+    for (let at = smallest.length - 1; at > 0 && (smallest[at - 1] as number) > value; at--) {
+      smallest[at] = smallest[at - 1] as number
+      smallest[at - 1] = value
+    }
+  }
+  return smallest
+}
+
 /**
  * Finds the sets of at most `maxSize` (≤ 5) of `values` (positive safe integers, in age order) that sum exactly
  * to `target`, trying sizes from 1 up and stopping at the first size with an accepted set. Each set of size s is
@@ -50,14 +65,31 @@ export function findExactSets(
   accept: (set: readonly number[]) => boolean = () => true,
 ): ExactSets | null {
   const largest = largestOf(values, maxSize)
-  let smallest = Infinity
-  for (const value of values) if (value < smallest) smallest = value
-  if (values.length === 0 || target < smallest) return null
+  const smallest = smallestOf(values, maxSize)
+  if (values.length === 0 || target < (smallest[0] as number)) return null
   const suffixes: Suffixes[] = []
   let reach = 0
+  let floor = 0
   for (let size = 1; size <= Math.min(maxSize, values.length); size++) {
     reach += largest[size - 1] as number
+    // Values are positive: once the smallest `size` of them pass the target, no set of this size or more fits.
+    floor += smallest[size - 1] as number
+    if (floor > target) break
     if (reach < target) continue
+    if (size === 1) {
+      // Sets of one: the values equal to the target, in order, without building the table of sums.
+      let first: number[] | null = null
+      let found = 0
+      for (let index = 0; index < values.length && found < 2; index++) {
+        if (values[index] !== target) continue
+        const set = [index]
+        if (!accept(set)) continue
+        first ??= set
+        found++
+      }
+      if (first) return { size, first, unique: found === 1 }
+      continue
+    }
     const suffixLength = size >= 4 ? 2 : 1
     const bySum = (suffixes[suffixLength] ??= suffixesOf(values, suffixLength))
     const prefixLength = size - suffixLength

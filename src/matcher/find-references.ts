@@ -16,7 +16,6 @@ import { rfCheckDigits } from './rf-reference.js'
 import type { Token } from './tokenize.js'
 import {
   REFERENCE_FIELDS,
-  referenceTexts,
   type MatchInvoice,
   type MatchTransaction,
   type ReferenceField,
@@ -69,6 +68,7 @@ export type ReferenceSource = Pick<
 >
 
 const NONE: TransactionReferences = { outcome: 'none' }
+const NO_HITS: readonly ReferenceHit[] = []
 
 const SHORT_CORE_DIGITS = 4
 
@@ -564,10 +564,10 @@ function readField(
   text: string,
   source: ReferenceSource,
   codesOnly: boolean,
-): FieldScan {
-  const scan = new FieldScan(index, text, source)
+): readonly ReferenceHit[] {
   // A field read for codes only that holds no code and no digits cannot outrank anything: skip tokenizing it.
-  if (codesOnly && !/\d/.test(text)) return scan
+  if (codesOnly && !/\d/.test(text)) return NO_HITS
+  const scan = new FieldScan(index, text, source)
   for (const part of normalizeReference(text)) {
     if (part.kind === 'code') {
       if (!codesOnly || part.via !== 'swift') scan.readCode(part)
@@ -578,7 +578,7 @@ function readField(
     }
   }
   if (scan.hits.length > 1) scan.sortByStart()
-  return scan
+  return scan.hits
 }
 
 /**
@@ -589,13 +589,12 @@ function readField(
  */
 export function findReferences(index: InvoiceIndex, source: ReferenceSource): TransactionReferences {
   let best: { field: ReferenceField; hits: ReferenceHit[]; strength: number } | null = null
-  const texts = referenceTexts(source)
   for (let at = 0; at < REFERENCE_FIELDS.length; at++) {
-    const text = texts[at]
-    if (!text) continue
     const field = REFERENCE_FIELDS[at] as ReferenceField
+    const text = source[field]
+    if (!text) continue
     const codesOnly: boolean = best !== null && best.strength >= RANK.full
-    const { hits } = readField(index, text, source, codesOnly)
+    const hits = readField(index, text, source, codesOnly) as ReferenceHit[]
     if (hits.length === 0) continue
     let fieldStrength = 0
     for (const hit of hits) fieldStrength = Math.max(fieldStrength, referenceStrength(hit))

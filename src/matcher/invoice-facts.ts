@@ -1,5 +1,6 @@
+import { ageNumber, ageOf } from './invoice-age.js'
 import { numberParts, type NumberParts } from './invoice-number.js'
-import { formatUnits, toUnits } from './money.js'
+import { centsOf, formatUnits, toUnits } from './money.js'
 import { nameKey } from './normalize-name.js'
 import type { MatchInvoice } from './types.js'
 
@@ -15,9 +16,13 @@ export type CustomerKey = string
  * lookup in a large table and the record it finds each miss the CPU cache, so one record beats three.
  */
 export class InvoiceFacts {
-  /** The amount in money units, and formatted (`parseAmount` sets these four). */
+  /** The amount in money units, and formatted (`parseAmount` sets these five). */
   units = 0n
   amountText = ''
+  /** `amountText` is '0' (an amount of 0 or less): told without reading the text, rarely in the CPU cache. */
+  owesNothing = false
+  /** The amount in cents (`centsOf`), or -1. */
+  cents = -1
   /** Credit notes netted against the invoice and what a person wrote off, in money units (never below 0). */
   credits = 0n
   writtenOff = 0n
@@ -26,11 +31,21 @@ export class InvoiceFacts {
    * a run takes a customer's invoices in that order, so `factsOf` finds the next one without a lookup.
    */
   next: InvoiceFacts | null = null
+  /**
+   * The index that holds this invoice under its id (`InvoiceIndex` sets and clears it), so the index can tell
+   * facts it was just asked about are its own without a lookup.
+   */
+  heldBy: object | null = null
+  /** The invoice's id, read here with the rest of its facts. */
+  readonly id: string
   private parsed = false
   private key: CustomerKey | null | undefined = undefined
   private parts: NumberParts | null = null
+  private age: number | undefined = undefined
 
-  constructor(readonly invoice: MatchInvoice) {}
+  constructor(readonly invoice: MatchInvoice) {
+    this.id = invoice.id
+  }
 
   /** Parses the amounts once (a bad amount throws, each time it is asked for). */
   parseAmount(): this {
@@ -41,6 +56,8 @@ export class InvoiceFacts {
       const writtenOff = invoice.writtenOff ? toUnits(invoice.writtenOff) : 0n
       this.units = units
       this.amountText = formatUnits(units > 0n ? units : 0n)
+      this.owesNothing = units <= 0n
+      this.cents = centsOf(units)
       this.credits = credits > 0n ? credits : 0n
       this.writtenOff = writtenOff > 0n ? writtenOff : 0n
       this.parsed = true
@@ -64,6 +81,11 @@ export class InvoiceFacts {
 
   numberParts(): NumberParts {
     return (this.parts ??= numberParts(this.invoice.number))
+  }
+
+  /** The invoice's age (`ageOf`) as `ageNumber` reads it. */
+  ageNumber(): number {
+    return (this.age ??= ageNumber(ageOf(this.invoice)))
   }
 }
 
@@ -93,6 +115,12 @@ export function factsOf(invoice: MatchInvoice): InvoiceFacts {
 export function recall(facts: InvoiceFacts): MatchInvoice {
   lastFacts = facts
   return facts.invoice
+}
+
+/** The facts last asked about, if `holder` holds their invoice under `invoiceId`. */
+export function lastHeld(holder: object, invoiceId: string): InvoiceFacts | null {
+  const last = lastFacts
+  return last !== null && last.heldBy === holder && last.id === invoiceId ? last : null
 }
 
 export function customerKeyOf(invoice: MatchInvoice): CustomerKey | null {

@@ -1,5 +1,12 @@
 import { CustomerDirectory } from './customer-directory.js'
-import { customerKeyOf, factsOf, recall, type CustomerKey, type InvoiceFacts } from './invoice-facts.js'
+import {
+  customerKeyOf,
+  factsOf,
+  lastHeld,
+  recall,
+  type CustomerKey,
+  type InvoiceFacts,
+} from './invoice-facts.js'
 import { compactIssuedReference, compactReference, numberParts } from './invoice-number.js'
 import { TokenTrie, type TrieMatch } from './token-trie.js'
 import type { MatchCustomer, MatchInvoice } from './types.js'
@@ -41,11 +48,12 @@ export class InvoiceIndex {
   readonly customers = new CustomerDirectory()
   /** Every invoice's facts (`facts.invoice` is the invoice), by id. */
   private readonly byId = new Map<string, InvoiceFacts>()
-  private readonly byNumber = new TokenTrie<MatchInvoice>()
-  private readonly byCore = new TokenTrie<MatchInvoice>()
-  private readonly byCompactCore = new Map<string, MatchInvoice[]>()
-  private readonly byCompactNumber = new Map<string, MatchInvoice[]>()
-  private readonly byIssued = new Map<string, MatchInvoice[]>()
+  /** The lookups by number, core and reference hold facts: what they find becomes the last asked about. */
+  private readonly byNumber = new TokenTrie<InvoiceFacts>()
+  private readonly byCore = new TokenTrie<InvoiceFacts>()
+  private readonly byCompactCore = new Map<string, InvoiceFacts[]>()
+  private readonly byCompactNumber = new Map<string, InvoiceFacts[]>()
+  private readonly byIssued = new Map<string, InvoiceFacts[]>()
   private readonly byCustomerKey = new Map<CustomerKey, Map<string, MatchInvoice>>()
   /** `ofCustomerKey`'s lists, built when first asked for and dropped when the customer's invoices change. */
   private readonly customerLists = new Map<CustomerKey, readonly MatchInvoice[]>()
@@ -74,26 +82,27 @@ export class InvoiceIndex {
 
   upsert(invoice: MatchInvoice): void {
     this.remove(invoice.id)
-    this.byId.set(invoice.id, factsOf(invoice))
+    const facts = factsOf(invoice)
+    this.byId.set(invoice.id, facts)
+    facts.heldBy = this
     const parts = numberParts(invoice.number)
-    this.byNumber.add(parts.key, invoice)
+    this.byNumber.add(parts.key, facts)
     // A number of digits only is its own core: finding it without a word for invoice is finding its core.
-    if (parts.hasLetters && parts.core.length > 0) this.byCore.add(parts.core, invoice)
+    if (parts.hasLetters && parts.core.length > 0) this.byCore.add(parts.core, facts)
     if (parts.core.length > 1) {
-      add(this.byCompactCore, parts.compactCore, invoice)
+      add(this.byCompactCore, parts.compactCore, facts)
       count(this.compactCoreLengths, parts.compactCore.length, 1)
     }
-    add(this.byCompactNumber, compactReference(invoice.number), invoice)
+    add(this.byCompactNumber, compactReference(invoice.number), facts)
     if (invoice.paymentReference) {
       const issued = compactIssuedReference(invoice.paymentReference)
-      add(this.byIssued, issued, invoice)
+      add(this.byIssued, issued, facts)
       count(this.issuedLengths, issued.length, 1)
       if (readsAsDigits(issued)) count(this.issuedDigitLengths, issued.length, 1)
       if (isLetters(issued)) count(this.issuedLetterLengths, issued.length, 1)
     }
     // The invoice's facts are made and filled in here, in index order (a customer's invoices' records near one
     // another in memory, one key string per customer, the directory's), rather than wherever a run first asks.
-    const facts = factsOf(invoice)
     const key = facts.customerKey()
     if (key) {
       let invoices = this.byCustomerKey.get(key)
@@ -111,11 +120,13 @@ export class InvoiceIndex {
   }
 
   remove(invoiceId: string): void {
-    const old = this.byId.get(invoiceId)?.invoice
-    if (!old) return
+    const held = this.byId.get(invoiceId)
+    if (!held) return
+    const old = held.invoice
     this.byId.delete(invoiceId)
+    if (held.heldBy === this) held.heldBy = null
     const parts = numberParts(old.number)
-    const same = (invoice: MatchInvoice) => invoice.id === invoiceId
+    const same = (facts: InvoiceFacts) => facts.id === invoiceId
     this.byNumber.delete(parts.key, same)
     if (parts.hasLetters && parts.core.length > 0) this.byCore.delete(parts.core, same)
     if (parts.core.length > 1) {
@@ -139,6 +150,10 @@ export class InvoiceIndex {
   }
 
   get(invoiceId: string): MatchInvoice | undefined {
+    // Mostly the caller asks for what a scan just named: those facts are the last asked about, found without a
+    // lookup in the map of every invoice (at 100,000 invoices three CPU cache misses).
+    const named = lastHeld(this, invoiceId)
+    if (named !== null) return named.invoice
     const facts = this.byId.get(invoiceId)
     // The caller asks about the invoice next (its amount, its ledger): its facts are then found without a lookup.
     return facts && recall(facts)
@@ -146,22 +161,22 @@ export class InvoiceIndex {
 
   /** The invoices whose number has exactly this token key (several: the same number in two entities). */
   withNumber(key: readonly string[]): readonly MatchInvoice[] {
-    return this.byNumber.get(key)
+    return this.byNumber.get(key).map(recall)
   }
 
   /** Invoice numbers found as runs of whole tokens, leftmost-longest, in the order written. */
   scan(tokens: readonly string[]): TrieMatch<MatchInvoice>[] {
-    return this.byNumber.scan(tokens)
+    return this.byNumber.scan(tokens).map(invoicesOf)
   }
 
   /** Number cores (digit tokens of prefixed numbers) found as runs of whole tokens of `tokens[from, to)`. */
   scanCores(tokens: readonly string[], from?: number, to?: number): TrieMatch<MatchInvoice>[] {
-    return this.byCore.scan(tokens, from, to)
+    return this.byCore.scan(tokens, from, to).map(invoicesOf)
   }
 
   /** The invoices whose number core is exactly these digits, written together (20260007 for INV-2026-0007). */
   withCompactCore(digits: string): readonly MatchInvoice[] {
-    return this.byCompactCore.get(digits) ?? []
+    return named(this.byCompactCore.get(digits))
   }
 
   /** Whether some invoice's core, written together, is `length` digits long (worth looking up). */
@@ -171,12 +186,12 @@ export class InvoiceIndex {
 
   /** The invoices whose number, letters and digits run together, is this (an RF body: `INV20240103`). */
   withCompactNumber(compact: string): readonly MatchInvoice[] {
-    return this.byCompactNumber.get(compact) ?? []
+    return named(this.byCompactNumber.get(compact))
   }
 
   /** Invoices whose printed payment reference is exactly this one (`compactIssuedReference`). */
   withIssuedReference(compact: string): readonly MatchInvoice[] {
-    return this.byIssued.get(compact) ?? []
+    return named(this.byIssued.get(compact))
   }
 
   get hasIssuedReferences(): boolean {
@@ -222,6 +237,16 @@ export class InvoiceIndex {
   ofCustomer(name: string | null | undefined): MatchInvoice[] {
     return this.customers.byName(name).flatMap((key) => this.ofCustomerKey(key))
   }
+}
+
+/** The invoices of these facts; the facts of the last become the last asked about (the caller asks for it next). */
+function named(found: readonly InvoiceFacts[] | undefined): readonly MatchInvoice[] {
+  return found ? found.map(recall) : []
+}
+
+/** A match's invoices; the facts of the last become the last asked about (the caller asks for it next). */
+function invoicesOf(match: TrieMatch<InvoiceFacts>): TrieMatch<MatchInvoice> {
+  return { start: match.start, end: match.end, values: match.values.map(recall) }
 }
 
 /** The customer key the first invoice of a customer's map carries (the one its invoices share). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { InvoiceLedger } from './invoice-ledger.js'
-import { toUnits } from './money.js'
+import { centsOf, toUnits } from './money.js'
 
 const ledger = () => new InvoiceLedger({ id: 'i', number: 'N-1', amount: '100.00', currency: 'EUR' })
 
@@ -34,5 +34,15 @@ describe('InvoiceLedger', () => {
     expect(
       new InvoiceLedger({ id: 'v', number: 'N', amount: '1', currency: 'EUR', void: true }).status(),
     ).toBe('void')
+  })
+
+  it('tells whether what is open is exactly an amount, in cents or not', () => {
+    const open = ledger()
+    expect(open.openIs(toUnits('100'), centsOf(toUnits('100')), false)).toBe(true)
+    expect(open.openIs(toUnits('99.99'), centsOf(toUnits('99.99')), true)).toBe(false)
+    expect(open.openIs(toUnits('100'), -1, false)).toBe(true)
+    open.pending = toUnits('40')
+    expect(open.openIs(toUnits('60'), centsOf(toUnits('60')), true)).toBe(true)
+    expect(open.openIs(toUnits('100'), centsOf(toUnits('100')), false)).toBe(true)
   })
 })

@@ -5,7 +5,8 @@ import type { InvoiceState, InvoiceStatus, MatchInvoice } from './types.js'
 /** The running totals of one invoice, in money units, while a set of transactions is allocated to it. */
 export class InvoiceLedger {
   readonly amount: bigint
-  private readonly parsed: InvoiceFacts
+  /** The invoice's facts (its amounts parsed). */
+  readonly facts: InvoiceFacts
   paid = 0n
   pending = 0n
   /** Residuals written off, starting with a person's write-offs of the invoice's rest. */
@@ -15,24 +16,42 @@ export class InvoiceLedger {
   credits: bigint
 
   constructor(readonly invoice: MatchInvoice) {
-    this.parsed = factsOf(invoice).parseAmount()
-    this.amount = this.parsed.units
-    this.credits = this.parsed.credits
-    this.writtenOff = this.parsed.writtenOff
+    this.facts = factsOf(invoice).parseAmount()
+    this.amount = this.facts.units
+    this.credits = this.facts.credits
+    this.writtenOff = this.facts.writtenOff
   }
 
   /** `amount` as a decimal string (formatted once per invoice). */
   get amountText(): string {
-    return this.parsed.amountText
+    return this.facts.amountText
   }
 
   /** What settled money may still pay. */
   openForSettled(): bigint {
     if (this.paid === 0n && this.writtenOff === 0n && this.credits === 0n) {
-      return this.amount > 0n ? this.amount : 0n
+      return this.facts.owesNothing ? 0n : this.amount
     }
     const open = this.amount - this.paid - this.writtenOff - this.credits
     return open > 0n ? open : 0n
+  }
+
+  /**
+   * Whether what settled money (`tentative`: pending money) may still take here is exactly `amount`, whose cents
+   * (`centsOf`) are `cents`. Nothing taken yet, that is the invoice's amount: then compared in cents, without
+   * reading the amount itself (at 100,000 invoices a CPU cache miss for each of a customer's invoices).
+   */
+  openIs(amount: bigint, cents: number, tentative: boolean): boolean {
+    if (
+      cents >= 0 &&
+      this.facts.cents >= 0 &&
+      this.paid === 0n &&
+      this.pending === 0n &&
+      this.writtenOff === 0n &&
+      this.credits === 0n
+    )
+      return this.facts.cents === cents
+    return (tentative ? this.openForTentative() : this.openForSettled()) === amount
   }
 
   /** Books the credit notes not yet booked: they become part of what is written off. */
@@ -65,8 +84,8 @@ export class InvoiceLedger {
       this.overpaid === 0n &&
       this.credits === 0n
     ) {
-      const open = this.parsed.amountText
-      const status = this.invoice.void ? 'void' : open === '0' ? 'paid' : 'open'
+      const open = this.facts.amountText
+      const status = this.invoice.void ? 'void' : this.facts.owesNothing ? 'paid' : 'open'
       return {
         invoiceId: this.invoice.id,
         status,

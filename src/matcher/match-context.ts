@@ -39,18 +39,35 @@ export function openInvoicesOf(
 ): InvoiceLedger[] {
   const ledgers: InvoiceLedger[] = []
   // An invoice has one customer key: distinct keys give distinct invoices, each list already by id.
-  let lists = 0
+  const lists: Array<readonly MatchInvoice[]> = []
+  let listed = 0
   for (let at = 0; at < customers.length; at++) {
     const key = customers[at] as string
     if (customers.indexOf(key) < at) continue
-    lists++
-    for (const invoice of context.index.ofCustomerKey(key)) {
+    const list = context.index.ofCustomerKey(key)
+    lists.push(list)
+    listed += list.length
+  }
+  if (context.ledgers.size <= listed) {
+    // The set holds no more invoices than these customers have: its ledgers, already by id, are read in turn
+    // (no lookup per invoice, no sort), each by the index's invoice of its id (mostly its own, told by its facts).
+    for (const ledger of context.ledgers.values()) {
+      const invoice =
+        ledger.facts.heldBy === context.index ? ledger.invoice : context.index.get(ledger.invoice.id)
+      if (!invoice || invoice.void || invoice.currency !== currency) continue
+      const key = invoice === ledger.invoice ? ledger.facts.customerKey() : customerKeyOf(invoice)
+      if (key !== null && customers.includes(key)) ledgers.push(ledger)
+    }
+    return ledgers
+  }
+  for (const list of lists) {
+    for (const invoice of list) {
       const ledger = context.ledgers.get(invoice.id)
       if (!ledger || invoice.void || invoice.currency !== currency) continue
       ledgers.push(ledger)
     }
   }
-  return lists > 1 ? sortById(ledgers, ledgerInvoiceId) : ledgers
+  return lists.length > 1 ? sortById(ledgers, ledgerInvoiceId) : ledgers
 }
 
 function ledgerInvoiceId(ledger: InvoiceLedger): string {

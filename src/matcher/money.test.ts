@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { formatUnits, toUnits } from './money.js'
+import { centsOf, formatUnits, toUnits } from './money.js'
 
 describe('money units', () => {
   it('parses decimal strings and Decimals exactly and formats them back without trailing zeros', () => {
@@ -39,6 +39,25 @@ describe('money units', () => {
           const text = `${sign}${digits.slice(0, digits.length - at)}.${digits.slice(digits.length - at)}`
           expect(toUnits(text)).toBe(toUnits(new Decimal(text)))
           expect(toUnits(text.replace(/\.$/, ''))).toBe(toUnits(new Decimal(text)))
+        },
+      ),
+    )
+  })
+
+  it('counts cents only when exact, positive and safe', () => {
+    expect(centsOf(toUnits('12.34'))).toBe(1234)
+    expect(centsOf(toUnits('1000'))).toBe(100000)
+    expect(centsOf(toUnits('0.001'))).toBe(-1)
+    expect(centsOf(0n)).toBe(-1)
+    expect(centsOf(toUnits('-5.00'))).toBe(-1)
+    expect(centsOf(toUnits('90071992547409.93'))).toBe(-1)
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: 10n ** 40n }),
+        fc.bigInt({ min: 1n, max: 10n ** 40n }),
+        (a, b) => {
+          const [x, y] = [centsOf(a), centsOf(b)]
+          if (x >= 0 && y >= 0) expect(x === y).toBe(a === b)
         },
       ),
     )

@@ -37,9 +37,18 @@ function plainUnits(text: string): bigint | null {
   return negative ? -units : units
 }
 
+// A run parses the same amount in turn (the caller's check of a set's total, then the payment): the last is kept.
+let lastAmount: string | null = null
+let lastAmountUnits = 0n
+
 export function toUnits(value: Money): bigint {
+  if (value === lastAmount) return lastAmountUnits
   const plain = typeof value === 'string' ? plainUnits(value) : null
-  if (plain !== null) return plain
+  if (plain !== null) {
+    lastAmount = value as string
+    lastAmountUnits = plain
+    return plain
+  }
   const text = value instanceof Decimal ? value.toFixed() : value
   let match = DECIMAL.exec(text)
   if (!match && typeof value === 'string') match = DECIMAL.exec(new Decimal(value).toFixed())
@@ -77,6 +86,18 @@ function formatted(units: bigint): string {
   const number =
     end > point ? `${digits.slice(0, point)}.${digits.slice(point, end)}` : digits.slice(0, point)
   return negative ? `-${number}` : number
+}
+
+const CENT = 10n ** BigInt(SCALE - 2)
+
+/**
+ * A positive amount as a count of hundredths (cents) when that count is exact and a safe JS integer, else -1. Two
+ * amounts whose counts are not -1 are equal exactly when their counts are: compared without reading either bigint.
+ */
+export function centsOf(units: bigint): number {
+  if (units <= 0n || units % CENT !== 0n) return -1
+  const cents = Number(units / CENT)
+  return Number.isSafeInteger(cents) ? cents : -1
 }
 
 export function minUnits(a: bigint, b: bigint): bigint {

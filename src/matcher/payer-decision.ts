@@ -1,11 +1,12 @@
 import type { Payment } from './payment.js'
 import { dateSpans, overlaps } from './date-spans.js'
-import { POINTS, reasonsOf, score } from './evidence.js'
+import { payerCode, POINTS, reasonsOf, score } from './evidence.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
 import { openInvoicesOf, type MatchContext } from './match-context.js'
-import { formatUnits } from './money.js'
+import { centsOf, formatUnits } from './money.js'
 import { OTHER_LABELS } from './reference-words.js'
-import { compareAge, suggestionKey, suggestMatch } from './suggest.js'
+import { compareAge } from './invoice-age.js'
+import { suggestionKey, suggestMatch } from './suggest.js'
 import { tokenize, type Token } from './tokenize.js'
 import { referenceTexts, type Evidence, type MatchTransaction } from './types.js'
 
@@ -59,13 +60,14 @@ export function allocateByPayer(
     payer.customers.length > 0
       ? [
           {
-            code: payer.verified ? `payer_${payer.how}` : 'payer_name',
+            code: payerCode(payer),
             points: payer.verified ? POINTS.payerVerified : POINTS.payerName,
             text: payer.text,
           },
         ]
       : [{ code: 'payer_unknown', points: 0, text: payer.text }]
-  const exact = ledgers.filter((ledger) => ledger.openForTentative() === amount)
+  const cents = centsOf(amount)
+  const exact = ledgers.filter((ledger) => ledger.openIs(amount, cents, true))
   if (payer.verified && payer.customers.length === 1 && exact.length === 1) {
     const numbers = unexplainedNumbers(transaction)
     const [only] = exact as [InvoiceLedger]

@@ -11,7 +11,7 @@ import {
 import type { ReferenceHit, TransactionReferences } from './find-references.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
 import { customerLabel, isRejected, openFor, openInvoicesOf, type MatchContext } from './match-context.js'
-import { formatUnits, toUnits } from './money.js'
+import { centsOf, formatUnits, toUnits } from './money.js'
 import { explainShortfall, statedFeeMismatch } from './residuals.js'
 import type { Evidence, ReferenceField } from './types.js'
 
@@ -47,7 +47,12 @@ function resolve(
 
 /** How the amount fits the named invoices: exactly (one, or the set's total), within the fee tolerance, or not. */
 function amountEvidence(context: MatchContext, payment: Payment, live: readonly InvoiceLedger[]): Evidence {
-  const amount = formatUnits(payment.amount)
+  // A payment of one invoice's whole amount is written as that amount's text, formatted once per invoice.
+  const only = live.length === 1 ? (live[0] as InvoiceLedger) : null
+  const amount =
+    only !== null && only.amount === payment.amount && payment.amount > 0n
+      ? only.amountText
+      : formatUnits(payment.amount)
   const open = live.reduce((sum, ledger) => sum + openFor(payment, ledger), 0n)
   if (open === payment.amount && open > 0n) {
     return live.length === 1
@@ -96,8 +101,10 @@ function exactElsewhere(
     if (key) customers.push(key)
   }
   if (payer.customers.length === 1) customers.push(payer.customers[0] as string)
+  const cents = centsOf(payment.amount)
+  const tentative = payment.phase !== 'settled'
   return openInvoicesOf(context, customers, payment.transaction.currency).filter(
-    (ledger) => !named.includes(ledger) && openFor(payment, ledger) === payment.amount,
+    (ledger) => !named.includes(ledger) && ledger.openIs(payment.amount, cents, tentative),
   )
 }
 
@@ -279,8 +286,10 @@ function alternativeFor(
   const payer = context.payer(payment)
   if (!evidence.some((item) => item.code === 'conflict_other_customer') || payer.customers.length !== 1)
     return null
-  const own = openInvoicesOf(context, payer.customers, payment.transaction.currency).filter(
-    (ledger) => openFor(payment, ledger) === payment.amount,
+  const cents = centsOf(payment.amount)
+  const tentative = payment.phase !== 'settled'
+  const own = openInvoicesOf(context, payer.customers, payment.transaction.currency).filter((ledger) =>
+    ledger.openIs(payment.amount, cents, tentative),
   )
   if (own.length !== 1) return null
   const [mine] = own as [InvoiceLedger]

@@ -1,6 +1,7 @@
 import type { MatchConfig } from './config.js'
 import { findExactSets } from './find-exact-sets.js'
 import { SCALE, formatUnits } from './money.js'
+import { sortByAge } from './sort-by-age.js'
 import type { MatchInvoice } from './types.js'
 
 /** An open invoice of the payer, with what it still has open (settled and pending money both counted). */
@@ -18,16 +19,27 @@ export function suggestionKey(transactionId: string, invoiceIds: readonly string
   return `${transactionId}:${[...invoiceIds].sort().join(',')}`
 }
 
-function age(invoice: MatchInvoice): string {
-  return invoice.issueDate ?? invoice.dueDate ?? '\uffff'
+/**
+ * Whether some set of these (positive) open amounts may sum to `amount`: one of them is it, or the two smallest do
+ * not pass it. When not, neither the sort by age nor the search is needed: a subset of them fits no better.
+ */
+function mayFit(open: readonly SuggestionCandidate[], amount: bigint): boolean {
+  let least: bigint | null = null
+  let next: bigint | null = null
+  for (const { available } of open) {
+    if (available === amount) return true
+    if (least === null || available < least) {
+      next = least
+      least = available
+    } else if (next === null || available < next) {
+      next = available
+    }
+  }
+  return least !== null && next !== null && least + next <= amount
 }
 
-/** Oldest first (issue date, else due date, undated last), then by id. */
-export function compareAge(a: MatchInvoice, b: MatchInvoice): number {
-  const ageA = age(a)
-  const ageB = age(b)
-  if (ageA !== ageB) return ageA < ageB ? -1 : 1
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+function candidateInvoice(candidate: SuggestionCandidate): MatchInvoice {
+  return candidate.invoice
 }
 
 /**
@@ -62,9 +74,9 @@ export function suggestMatch(input: {
   rejected?: ReadonlySet<string>
 }): Suggestion | null {
   const { transactionId, amount, config, rejected } = input
-  const candidates = input.candidates.filter((candidate) => candidate.available > 0n)
-  if (candidates.length === 0 || amount <= 0n) return null
-  candidates.sort((a, b) => compareAge(a.invoice, b.invoice))
+  const open = input.candidates.filter((candidate) => candidate.available > 0n)
+  if (open.length === 0 || amount <= 0n || !mayFit(open, amount)) return null
+  const candidates = sortByAge(open, candidateInvoice)
   candidates.length = Math.min(candidates.length, config.suggestionCandidateLimit)
   const units = [amount]
   for (const candidate of candidates) units.push(candidate.available)
