@@ -76,7 +76,7 @@ export function matchLockName(namespace: string): string {
  * that queues matching asks for one), so no further transaction is spent to find the outbox empty.
  */
 export async function runMatching(deps: MatchingDeps): Promise<MatchRunSummary> {
-  return (await drainOutbox(deps, null)) as MatchRunSummary
+  return drainOutbox(deps, null)
 }
 
 /**
