@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import {
-  enqueuePaymentsOfPayers,
   customersWithStaleKeys,
+  enqueuePaymentsOfPayers,
   writeCustomerKeys,
   type Database,
 } from '../store/index.js'

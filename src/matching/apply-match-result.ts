@@ -14,8 +14,8 @@ import {
   type AllocationRow,
   type AuditAppend,
   type Database,
-  type HeldAllocationRow,
   type ExceptionWrite,
+  type HeldAllocationRow,
   type MatchExceptionRow,
 } from '../store/index.js'
 import {

@@ -22,18 +22,18 @@ import {
   loadMatchTransactions,
   loadOpenInvoicesOfCustomers,
   returnsOfPayments,
+  transactionInputs,
   transactionsOfPayers,
   transactionsTouchingInvoices,
-  transactionInputs,
   transactionsWithCreditFor,
   type CustomerLinkRow,
   type CustomerRow,
   type Database,
-  type InvoiceRow,
   type HeldAllocationRow,
+  type InvoiceRow,
   type ManualMatchInput,
-  type TransactionInputs,
   type MatchTransactionRow,
+  type TransactionInputs,
 } from '../store/index.js'
 import { candidateKeys, customerPayerKeys, numberKey, payerKey, payerKeys } from './candidate-keys.js'
 import { matchCustomerOf, matchInvoiceOf, matchTransactionOf } from './store-shapes.js'

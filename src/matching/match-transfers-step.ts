@@ -57,18 +57,17 @@ async function registeredInScope(
   scope: { keys: readonly string[]; transactionIds: readonly string[]; now: Date },
 ): Promise<TransferWithLegs[]> {
   const rows = await transfersInScope(db, scope)
-  const fresh = rows.flatMap((row) =>
-    row.legs === null ? [{ row, referenceKey: numberKey(row.client_reference) }] : [],
+  const fresh = new Map(
+    rows.flatMap((row) => (row.legs === null ? [[row.id, numberKey(row.client_reference)] as const] : [])),
   )
   await registerTransferLegs(
     db,
-    fresh.map(({ row, referenceKey }) => ({ transferId: row.id, referenceKey })),
+    [...fresh].map(([transferId, referenceKey]) => ({ transferId, referenceKey })),
     scope.now,
   )
-  const registered = new Map(fresh.map(({ row, referenceKey }) => [row.id, referenceKey]))
   return rows.flatMap(({ legs, ended, ...transfer }) => {
     if (legs !== null) return [{ ...transfer, legs }]
-    const referenceKey = registered.get(transfer.id)!
+    const referenceKey = fresh.get(transfer.id)!
     if (ended && !scope.keys.includes(referenceKey)) return []
     const empty: TransferLegsRow = {
       transfer_id: transfer.id,

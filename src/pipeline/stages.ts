@@ -27,8 +27,8 @@ import { noteSyncRequest, type Database } from '../store/index.js'
  * ③→④ the run's app events commit with its results (app_events outbox); their NOTIFY queues [app-events], whose
  *      worker POSTs them to the app. Alerts go through [alert-deliveries].
  *
- * The queues stay the fallback for long contention, retries and other processes; every lock and outbox that makes a
- * stage safe to repeat is the same whichever worker runs it. Queue names and job options: src/queue/catalogue.ts.
+ * The queues stay the fallback for long contention, retries and other processes; every lock and outbox that makes
+ * a stage safe to repeat is the same whichever worker runs it. Queue names and job options: src/queue/catalogue.ts.
  */
 export type PipelineStages = {
   /** ①→②: a webhook event asks for a sync of a known connection. */
@@ -137,8 +137,8 @@ type MatchInPlace = {
   /**
    * Matches the outbox in this process, without holding up the sync that asked: a request while a run is going
    * joins it (it runs once more). When another run holds the matching lock longer than MATCH_IN_PLACE_WAIT_MS, or
-   * a run fails, the request goes to the matching queue. The outbox holds the work either way, and the schedule's sweep drains whatever a
-   * process that died left in it.
+   * a run fails, the request goes to the matching queue. The outbox holds the work either way, and the schedule's
+   * sweep drains whatever a process that died left in it.
    */
   request(reason: string): void
   /** Resolves once no run is going (shutdown waits for it). */

@@ -35,9 +35,10 @@ export type AppliedSyncPage = {
 /**
  * Applies one page of sync events in ONE statement: its upserts and deletes, matching's outbox entries for every
  * transaction it touched, the earliest day it changed as owed to the balance proof (`balance_proof_due`), its
- * unreadable events' quarantine rows, and the stream's new cursor (with its last success, on a run's last page). The page, its cursor and its queued matches commit together
- * or not at all (seed rule 6) at the cost of a single round trip. The cursor moves only if it is still `from`
- * (compare-and-swap); if another worker moved it first, nothing of the page is written.
+ * unreadable events' quarantine rows, and the stream's new cursor (with its last success, on a run's last page).
+ * The page, its cursor and its queued matches commit together or not at all (seed rule 6) at the cost of a single
+ * round trip. The cursor moves only if it is still `from` (compare-and-swap); if another worker moved it first,
+ * nothing of the page is written.
  * @returns what the page changed, or null when the stream was no longer at `from`
  */
 export async function applySyncPage(

@@ -1,9 +1,8 @@
-import { Kysely, PostgresDialect } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { publishAppEvents } from '../../src/app-events/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import { runMatching } from '../../src/matching/index.js'
-import type { Database } from '../../src/store/index.js'
+import { recordingDatabase } from '../support/recording-database.js'
 import { createMatchingStore, type MatchingStore } from './matching-fixture.js'
 
 /**
@@ -27,13 +26,7 @@ it('matches a payment in one transaction, within its statement budget', async ()
   await store.run()
   await store.pay({ amount: '120.00', paymentReference: 'INV-7001', counterpartyName: 'Acme GmbH' })
   const statements: string[] = []
-  // The store's own pool (its search_path is the test schema), with every statement the run sends recorded.
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: store.pool }),
-    log: (event) => {
-      statements.push(event.query.sql.trim())
-    },
-  })
+  const db = recordingDatabase(store.pool, statements)
   const summary = await runMatching({
     db,
     lockNamespace: store.schema,

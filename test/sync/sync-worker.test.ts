@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { QueueEvents } from 'bullmq'
 import { Decimal } from 'decimal.js'
-import { Kysely, PostgresDialect } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBankClient } from '../../src/api-client/index.js'
 import { silentLogger } from '../../src/observability/index.js'
@@ -17,7 +16,8 @@ import {
   type SyncProblem,
 } from '../../src/sync/sync-worker.js'
 import { requestConnectionSync } from '../../src/sync/request-sync.js'
-import { noteSyncRequest, type Database } from '../../src/store/index.js'
+import { noteSyncRequest } from '../../src/store/index.js'
+import { recordingDatabase } from '../support/recording-database.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
 
@@ -246,13 +246,8 @@ describe('sync worker', () => {
     const { connection } = await connectReadyBank(harness)
     const queue = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
     const statements: string[] = []
-    // The store's own pool, with every statement the sync sends recorded; the runs' hand-offs marked between.
-    const db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: database.pool }),
-      log: (event) => {
-        statements.push(event.query.sql.trim().split(/\s+/).slice(0, 4).join(' '))
-      },
-    })
+    // Every statement the sync sends recorded; the runs' hand-offs marked between.
+    const db = recordingDatabase(database.pool, statements)
     let runs = 0
     try {
       await noteSyncRequest(database.db, connection.id)
