@@ -1,17 +1,26 @@
-export { AppEventInput, publishAppEvent, publishAppEvents } from './publish-app-event.js'
 export {
+  AppEventInput,
+  createAppEvents,
+  publishAppEvent,
+  publishAppEvents,
+  stableEventId,
+} from './publish-app-event.js'
+export type { AppEvents } from './publish-app-event.js'
+export {
+  AppEventDeliveryError,
+  appEventEnvelope,
   createAppEventWorker,
   sendAppEvent,
-  appEventEnvelope,
-  AppEventDeliveryError,
-} from './app-event-worker.js'
+  startAppEventDelivery,
+  startAppEventDispatcher,
+} from './app-event-delivery.js'
 export type {
-  AppEventWorkerDeps,
-  AppEventOutcome,
+  AppEventDelivery,
+  AppEventDeliveryDeps,
+  AppEventDispatcher,
+  AppEventDispatcherDeps,
   AppEventEnvelope,
+  AppEventOutcome,
+  AppEventWorkerDeps,
   SendAppEventOptions,
-} from './app-event-worker.js'
-export { startAppEventDispatcher } from './app-event-dispatcher.js'
-export type { AppEventDispatcher, AppEventDispatcherDeps } from './app-event-dispatcher.js'
-export { createAppEvents, startAppEventDelivery } from './app-events.js'
-export type { AppEvents, AppEventDelivery, AppEventDeliveryDeps } from './app-events.js'
+} from './app-event-delivery.js'

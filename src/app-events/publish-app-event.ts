@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import { recordAppEvents, type Database } from '../store/index.js'
@@ -32,4 +33,31 @@ export async function publishAppEvents(
 /** One event: false when its id was already recorded. */
 export async function publishAppEvent(db: Kysely<Database>, event: AppEventInput): Promise<boolean> {
   return (await publishAppEvents(db, [event])).length === 1
+}
+
+/**
+ * An event id derived from the parts that name its fact (say, an invoice, the state it reached, its allocations
+ * and the nth time its status changed): the same fact always gets the same id, so a replayed effect never sends a
+ * second event.
+ */
+export function stableEventId(...parts: readonly string[]): string {
+  return `evt_${createHash('sha256').update(parts.join('\u001f')).digest('hex').slice(0, 40)}`
+}
+
+/** What the rest of bankrec uses to tell the company's own app something. */
+export type AppEvents = {
+  /**
+   * Records an event in the outbox with the caller's transaction; it is sent once that commits. False when the
+   * id was already recorded.
+   */
+  publish(db: Kysely<Database>, event: AppEventInput): Promise<boolean>
+  /** Several events in one statement; returns the ids newly recorded. */
+  publishAll(db: Kysely<Database>, events: readonly AppEventInput[]): Promise<string[]>
+  /** Whether events are sent (APP_WEBHOOK_URL is set) or only recorded. */
+  readonly sending: boolean
+}
+
+/** The publishing face of app events; `sending` says whether a target is configured. */
+export function createAppEvents(target: { url: string } | null): AppEvents {
+  return { publish: publishAppEvent, publishAll: publishAppEvents, sending: target !== null }
 }

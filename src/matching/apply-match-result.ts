@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js'
 import type { Kysely } from 'kysely'
-import type { AppEventInput } from '../app-events/index.js'
+import { stableEventId, type AppEventInput } from '../app-events/index.js'
 import {
   deleteTransactionReferences,
   insertAllocations,
@@ -19,6 +19,7 @@ import {
   type MatchExceptionRow,
 } from '../store/index.js'
 import {
+  invoiceEventType,
   referencedInvoiceIds,
   suggestionKey,
   transactionPhase,
@@ -28,7 +29,6 @@ import {
 import type { MatchPaymentsResult } from '../matcher/index.js'
 import { diffAllocations, type ProducedAllocation, type StoredAllocation } from './allocation-diff.js'
 import type { ClosedSet } from './load-closed-set.js'
-import { invoiceEventType, stableEventId } from './match-events.js'
 
 /** Records app events in the caller's transaction, in one statement; returns the ids newly recorded. */
 export type Publish = (db: Kysely<Database>, events: readonly AppEventInput[]) => Promise<string[]>

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { AppEventInput } from '../app-events/index.js'
+import { stableEventId, type AppEventInput } from '../app-events/index.js'
 import {
   loadExceptionsInScope,
   loadMatchTransactions,
@@ -24,7 +24,6 @@ import {
 import type { Publish } from './apply-match-result.js'
 import { exceptionWrite } from './apply-match-result.js'
 import { candidateKeys, numberKey } from './candidate-keys.js'
-import { stableEventId } from './match-events.js'
 import { matchTransactionOf } from './store-shapes.js'
 
 export type TransferStepResult = {

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto'
 import { Decimal } from 'decimal.js'
-import type { InvoiceStatus } from '../matcher/index.js'
+import type { InvoiceStatus } from './types.js'
 
 export type InvoiceEventType =
   'invoice.paid' | 'invoice.partially_paid' | 'invoice.overpaid' | 'invoice.reopened'
@@ -28,12 +27,4 @@ export function invoiceEventType(
     case 'open':
       return previous === 'open' || previous === 'void' ? null : 'invoice.reopened'
   }
-}
-
-/**
- * A stable event id: the same fact (the same invoice reaching the same state with the same allocations, the nth
- * time its status changed) always gets the same id, so a replayed run never sends a second event.
- */
-export function stableEventId(...parts: readonly string[]): string {
-  return `evt_${createHash('sha256').update(parts.join('\u001f')).digest('hex').slice(0, 40)}`
 }
