@@ -15,13 +15,7 @@ import {
   type WebhookJob,
   type WebhookJobData,
 } from './catalogue.js'
-import {
-  INGEST_SCRIPT,
-  createArrivalRate,
-  decodeInboxEntry,
-  inboxKeys,
-  ingestArguments,
-} from './webhook-inbox.js'
+import { INGEST_SCRIPT, decodeInboxEntry, inboxKeys, ingestArguments } from './webhook-inbox.js'
 
 export type RedisWebhookEventQueueOptions = {
   /** @defaultValue redis://127.0.0.1:6379 */
@@ -140,6 +134,32 @@ export function createRedisWebhookEventQueue(options: RedisWebhookEventQueueOpti
       await forwarder?.close()
       await queue.close()
       if (!options.connection) connection.disconnect()
+    },
+  }
+}
+
+// ── when the inbox is used: the arrival rate ────────────────────────────────────────────────────────────────────
+
+/** Events per second over the last whole second and the one under way, whichever is higher. */
+export type ArrivalRate = {
+  /** Counts `events` arrived at `nowMs` and returns the rate including them. */
+  note(events: number, nowMs: number): number
+}
+
+export function createArrivalRate(): ArrivalRate {
+  let windowStart = Number.NEGATIVE_INFINITY
+  let inWindow = 0
+  let lastRate = 0
+  return {
+    note(events, nowMs) {
+      if (nowMs - windowStart >= 1_000) {
+        // A gap of more than a window means nothing arrived in the last one.
+        lastRate = nowMs - windowStart < 2_000 ? inWindow : 0
+        windowStart = nowMs
+        inWindow = 0
+      }
+      inWindow += events
+      return Math.max(lastRate, inWindow)
     },
   }
 }
