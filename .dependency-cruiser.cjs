@@ -1,6 +1,7 @@
 /**
- * The import rules of src/ (docs/architecture.md): no cycles, pure matching code with no I/O, outbound code that
- * never reaches into the receiver, and a store that holds data, not domain logic. `npm run lint` runs it.
+ * The import rules of src/ (docs/architecture.md): no cycles, pure matching code with no I/O, one webhook envelope
+ * reading that neither of its users feeds back into, outbound code that never reaches into the receiver, and a store
+ * that holds data, not domain logic. `npm run lint` runs it.
  */
 const IO_MODULES = [
   '^node_modules/(pg|ioredis|bullmq|express|kysely)/',
@@ -24,6 +25,19 @@ module.exports = {
       to: {
         pathNot: '^src/matcher/',
         path: [...IO_MODULES, '^src/(store|queue|sidecar|receiver|api-client)/'],
+      },
+    },
+    {
+      name: 'webhook-envelope-is-a-leaf',
+      severity: 'error',
+      comment:
+        'The one reading of the webhook envelope, shared by the receiver and the worker: it imports neither, ' +
+        'nor the queue, the sidecar or any database, queue, HTTP or file-system module. It still imports the ' +
+        'api-client (ConnectionStatus) and the store (its storability checks), each through its barrel.',
+      from: { path: '^src/webhook-envelope/' },
+      to: {
+        pathNot: '^src/webhook-envelope/',
+        path: [...IO_MODULES, '^src/(receiver|webhook-events|queue|sidecar)/'],
       },
     },
     {

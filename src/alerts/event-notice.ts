@@ -3,7 +3,7 @@ import type { AlertNotice } from './notice.js'
 export type UninterpretableEventAlert = {
   eventId: string
   type: string | null
-  /** The kind of problem (interpret-event's UninterpretableProblem): one alert per kind. */
+  /** The kind of problem (the envelope's UninterpretableProblem, src/webhook-envelope): one alert per kind. */
   problem: string
   detail: string
   /** What bankrec did instead, in words. */

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
 import { Job, type DefaultJobOptions, type IRedisTransaction, type JobsOptions, type Queue } from 'bullmq'
+import type { IgnoredReason } from '../webhook-envelope/index.js'
 
 /**
  * Every queue of bankrec in one place: its name, its job options, its job ids and the data its jobs carry (plain
- * types: this file imports no domain code), and for webhook events how a job is built. Which stage adds to a queue and which worker takes from it is in
- * src/pipeline/stages.ts.
+ * types: this file imports no domain code, only the envelope's IgnoredReason type), and for webhook events how a
+ * job is built. Which stage adds to a queue and which worker takes from it is in src/pipeline/stages.ts.
  */
 
 /** Redis key prefix of every bankrec queue (BullMQ's default is `bull`). */
@@ -40,8 +41,8 @@ export function dedupeKey(prefix: string, eventId: string): string {
   return `${prefix}:${WEBHOOK_EVENTS_QUEUE}:seen:${eventId}`
 }
 
-/** Why a delivered event needs no processing: reserved by the seed for a future producer, or not known at all. */
-export type IgnoredReason = 'reserved_type' | 'unknown_type'
+/** Why a delivered event needs no processing: the envelope's reading decides (src/webhook-envelope). */
+export type { IgnoredReason }
 
 /** One verified delivery, as it is queued. */
 export type WebhookJob = {

@@ -14,24 +14,21 @@ export type {
   SignatureFailureReason,
   Payload,
 } from '../signing/index.js'
-export { parseEnvelope, statusOf } from './delivery.js'
-export type {
-  ParsedEnvelope,
-  EnvelopeProblem,
-  DeliveryAnswer,
-  DeliveryOutcome,
-  ReceiverErrorCode,
-} from './delivery.js'
+export { parseEnvelope } from '../webhook-envelope/index.js'
+export type { ParsedEnvelope, EnvelopeProblem } from '../webhook-envelope/index.js'
 export { createBatchingEnqueue } from './batching-enqueue.js'
 export type { Enqueue, BatchingEnqueue, BatchingEnqueueOptions } from './batching-enqueue.js'
 export { createReceiverMetrics } from './metrics.js'
-export type { ReceiverMetrics } from './metrics.js'
+export type { ReceiverMetrics, DeliveryOutcome } from './metrics.js'
 export {
   createWebhookReceiver,
   createWebhookMiddleware,
+  statusOf,
   DEFAULT_BODY_LIMIT_BYTES,
 } from './webhook-receiver.js'
 export type {
+  DeliveryAnswer,
+  ReceiverErrorCode,
   WebhookReceiver,
   WebhookReceiverOptions,
   Delivery,

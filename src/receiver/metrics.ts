@@ -1,5 +1,10 @@
 import { Counter, Histogram, Registry } from 'prom-client'
-import type { DeliveryOutcome } from './delivery.js'
+
+/**
+ * What became of a delivery; the metrics count answers by outcome and reason. Here rather than with the answer
+ * (webhook-receiver.ts), which imports these metrics.
+ */
+export type DeliveryOutcome = 'queued' | 'ignored' | 'duplicate' | 'rejected' | 'unavailable' | 'error'
 
 export type ReceiverMetrics = {
   registry: Registry

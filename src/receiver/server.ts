@@ -3,11 +3,12 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Registry, collectDefaultMetrics } from 'prom-client'
 import type { WebhookEventQueue } from '../queue/index.js'
-import { errorAnswer, type DeliveryAnswer } from './delivery.js'
 import { createLimitedServer, type ListenerLimits } from '../http-listener/index.js'
 import { createReceiverMetrics } from './metrics.js'
 import {
   createWebhookReceiver,
+  errorAnswer,
+  type DeliveryAnswer,
   type WebhookReceiver,
   type WebhookReceiverOptions,
 } from './webhook-receiver.js'

@@ -19,7 +19,7 @@ import {
   type Database,
   type EventOutcome,
 } from '../store/index.js'
-import { interpretEvent, type InterpretedEvent } from './interpret-event.js'
+import { interpretEvent, type InterpretedEvent } from '../webhook-envelope/index.js'
 
 export type ConnectionLookup = {
   db: Kysely<Database>
@@ -98,7 +98,7 @@ async function claimOnly(
 }
 
 /**
- * What one queued webhook delivery does, whatever dialect it speaks (interpret-event.ts). The event id is claimed in
+ * What one queued webhook delivery does, whatever dialect it speaks (interpretEvent). The event id is claimed in
  * the same transaction as the store writes, so a redelivered or retried event writes them once; effects outside
  * the database (queueing a sync, health, alerts) are idempotent by themselves and run first, so a crash between
  * them and the claim repeats them on the retried job instead of losing them.

@@ -6,5 +6,5 @@ export type {
   ConnectionLookup,
   KnownConnection,
 } from './handle-webhook-event.js'
-export { interpretEvent } from './interpret-event.js'
-export type { InterpretedEvent, UninterpretableProblem } from './interpret-event.js'
+export { interpretEvent } from '../webhook-envelope/index.js'
+export type { InterpretedEvent, UninterpretableProblem } from '../webhook-envelope/index.js'
