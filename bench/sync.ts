@@ -1,6 +1,6 @@
 /**
  * `npm run bench:sync [-- --rows N]`: end-to-end sync throughput, from the sandbox (a process of its own,
- * bench/sync-bank-process.ts, on 127.0.0.1) through the api-client into the PostgreSQL mirror in 500-event pages (runConnectionSync with bankSyncSource),
+ * bench/sync-bank-process.ts, on 127.0.0.1) through the api-client into the PostgreSQL mirror in 500-event pages (runConnectionSync over the API client),
  * against a baseline in the same run that upserts the same rows straight into the same PostgreSQL in batches
  * of 500 (upsertTransactions). Then the memory of a sync and of a CSV export over the whole mirror.
  *
@@ -17,7 +17,7 @@ import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf
 import { sql } from 'kysely'
 import { BankCursorExpiredError, BankInvalidCursorError, createBankClient } from '../src/api-client/index.js'
 import { createVirtualClock } from '../src/clock/index.js'
-import { bankSyncSource, runConnectionSync } from '../src/sync/index.js'
+import { runConnectionSync } from '../src/sync/index.js'
 import { exportMirror } from '../src/mirror-export/index.js'
 import {
   createDatabase,
@@ -190,7 +190,7 @@ async function main(): Promise<void> {
     const connection = { id: ready.connectionId, accountId: ready.accountId }
     const deps = {
       db: e2e.db,
-      source: bankSyncSource(client),
+      client,
       clock,
       pageSize: PAGE,
       isCursorExpired: (e: unknown) => e instanceof BankCursorExpiredError,

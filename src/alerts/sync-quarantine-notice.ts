@@ -1,6 +1,6 @@
 import type { AlertNotice } from './notice.js'
 
-/** A kind of unreadable sync event whose exception has just opened (see src/sync/run-connection-sync.ts). */
+/** A kind of unreadable sync event whose exception has just opened (see src/sync/sync-quarantine.ts). */
 export type SyncQuarantineIncident = {
   problem: string
   detail: string

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely'
 import type { BankClient } from '../api-client/index.js'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
-import { upsertDailyBalances, type Database } from '../store/index.js'
-import { bankSyncSource, type ConnectionSyncResult } from '../sync/index.js'
+import type { Database } from '../store/index.js'
+import { rereadBalances, type ConnectionSyncResult } from '../sync/index.js'
 import { checkConnectionBalances } from './check-connection-balances.js'
 
 /**
@@ -20,17 +20,13 @@ export function balanceCheckAfterSync(deps: {
   connectionId: string,
   run: Pick<ConnectionSyncResult, 'bootstrapped' | 'earliestPostedDate'>,
 ) => Promise<void> {
-  const source = bankSyncSource(deps.client)
   return async (connectionId, run) => {
     try {
       const result = await checkConnectionBalances(
         {
           db: deps.db,
           clock: deps.clock,
-          rereadBalances: async (id, dateGte) => {
-            for await (const page of source.balancePages(id, dateGte))
-              await upsertDailyBalances(deps.db, page)
-          },
+          rereadBalances: (id, dateGte) => rereadBalances(deps, id, dateGte),
         },
         connectionId,
         run.bootstrapped ? 'all' : run.earliestPostedDate,

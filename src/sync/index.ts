@@ -1,17 +1,16 @@
 export { requestConnectionSync } from './request-sync.js'
 export type { SyncRequester } from './request-sync.js'
-export {
-  createSyncWorker,
-  processSyncJob,
-  syncWhenFree,
-  refreshAccountsAndBalances,
-  refreshConnection,
-  ALL_CONNECTIONS,
-} from './sync-worker.js'
-export type { SyncWorkerDeps, SyncProblem, SyncJobOutcome } from './sync-worker.js'
-export { runConnectionSync, ConcurrentSyncError, earlierDate } from './run-connection-sync.js'
-export type { ConnectionSyncDeps, ConnectionSyncResult } from './run-connection-sync.js'
+export { createSyncWorker, processSyncJob, ALL_CONNECTIONS } from './sync-worker.js'
+export type { SyncWorkerDeps } from './sync-worker.js'
+export { syncWhenFree, runConnectionSync, ConcurrentSyncError, earlierDate } from './sync-connection.js'
+export type {
+  SyncWhenFreeDeps,
+  SyncProblem,
+  SyncJobOutcome,
+  ConnectionSyncDeps,
+  ConnectionSyncResult,
+  CarriedStream,
+} from './sync-connection.js'
+export { refreshAccountsAndBalances, refreshConnection, rereadBalances } from './refresh-mirror.js'
 export { planSyncPage } from './plan-sync-page.js'
-export { bankSyncSource } from './sync-source.js'
-export type { SyncSource } from './sync-source.js'
 export { requestSyncOfAllReadyConnections } from './sync-all.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { SyncDialect } from '../api-client/index.js'
-import { newDialect } from './run-connection-sync.js'
+import { newDialect } from './sync-connection.js'
 
 const kind: SyncDialect = { kindField: 'kind', casing: 'lowercase', removed: null }
 

@@ -14,14 +14,13 @@ import {
   streamBalanceProof,
   type AccountProofDay,
 } from '../../src/balance-proof/index.js'
-import { bankSyncSource } from '../../src/sync/sync-source.js'
-import { refreshAccountsAndBalances, refreshConnection } from '../../src/sync/index.js'
-import { runConnectionSync } from '../../src/sync/run-connection-sync.js'
 import {
-  listOpenBalanceExceptions,
-  listPersistentBalanceExceptions,
-  upsertDailyBalances,
-} from '../../src/store/index.js'
+  refreshAccountsAndBalances,
+  refreshConnection,
+  rereadBalances as rereadBalancesOf,
+  runConnectionSync,
+} from '../../src/sync/index.js'
+import { listOpenBalanceExceptions, listPersistentBalanceExceptions } from '../../src/store/index.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
 
@@ -46,18 +45,17 @@ afterAll(async () => {
 
 /** One sync run as the worker does it: the stream, then accounts and balance rows from the earliest date touched. */
 async function sync(): Promise<void> {
-  const source = bankSyncSource(client)
   const result = await runConnectionSync(
     {
       db: database.db,
-      source,
+      client,
       clock: harness.sandbox.clock,
       isCursorExpired: (e) => e instanceof BankCursorExpiredError,
       isCursorInvalid: (e) => e instanceof BankInvalidCursorError,
     },
     connectionId,
   )
-  const mirror = { db: database.db, source, clock: harness.sandbox.clock }
+  const mirror = { db: database.db, client, clock: harness.sandbox.clock }
   await refreshConnection(mirror, connectionId)
   await refreshAccountsAndBalances(
     mirror,
@@ -72,10 +70,8 @@ async function proof(): Promise<AccountProofDay[]> {
   return days
 }
 
-const rereadBalances = async (id: string, dateGte: string) => {
-  for await (const page of bankSyncSource(client).balancePages(id, dateGte))
-    await upsertDailyBalances(database.db, page)
-}
+const rereadBalances = (id: string, dateGte: string) =>
+  rereadBalancesOf({ db: database.db, client }, id, dateGte)
 
 const check = (withReread = false) =>
   checkConnectionBalances(

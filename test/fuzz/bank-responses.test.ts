@@ -13,8 +13,7 @@ import {
   ResponseValidationError,
   type BankClient,
 } from '../../src/api-client/index.js'
-import { bankSyncSource } from '../../src/sync/sync-source.js'
-import { runConnectionSync } from '../../src/sync/run-connection-sync.js'
+import { runConnectionSync } from '../../src/sync/index.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { snapshotTables } from '../support/table-snapshot.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
@@ -201,7 +200,7 @@ describe('malformed bank responses', () => {
 describe('a sync against a bank that answers badly', () => {
   const deps = () => ({
     db: database.db,
-    source: bankSyncSource(client()),
+    client: client(),
     clock: harness.sandbox.clock,
     pageSize: 20,
     isCursorExpired: (e: unknown) => e instanceof BankCursorExpiredError,

@@ -5,12 +5,7 @@ import {
   createBankClient,
   type BankClient,
 } from '../../src/api-client/index.js'
-import { bankSyncSource } from '../../src/sync/sync-source.js'
-import {
-  ConcurrentSyncError,
-  runConnectionSync,
-  type ConnectionSyncDeps,
-} from '../../src/sync/run-connection-sync.js'
+import { ConcurrentSyncError, runConnectionSync, type ConnectionSyncDeps } from '../../src/sync/index.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
 
@@ -37,7 +32,7 @@ afterAll(async () => {
 function deps(overrides: Partial<ConnectionSyncDeps> = {}): ConnectionSyncDeps {
   return {
     db: database.db,
-    source: bankSyncSource(client),
+    client,
     clock: harness.sandbox.clock,
     pageSize: 50,
     isCursorExpired: (e) => e instanceof BankCursorExpiredError,

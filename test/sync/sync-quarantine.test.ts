@@ -5,12 +5,7 @@ import {
   createBankClient,
 } from '../../src/api-client/index.js'
 import type { SyncQuarantineIncident } from '../../src/alerts/index.js'
-import { bankSyncSource } from '../../src/sync/sync-source.js'
-import {
-  runConnectionSync,
-  type CarriedStream,
-  type ConnectionSyncDeps,
-} from '../../src/sync/run-connection-sync.js'
+import { runConnectionSync, type CarriedStream, type ConnectionSyncDeps } from '../../src/sync/index.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
 
@@ -46,7 +41,7 @@ function deps(overrides: Partial<ConnectionSyncDeps> = {}): ConnectionSyncDeps {
   const client = createBankClient({ baseUrl: harness.url, apiKey: harness.apiKey, fetch: rewritingFetch })
   return {
     db: database.db,
-    source: bankSyncSource(client),
+    client,
     clock: harness.sandbox.clock,
     pageSize: 3,
     isCursorExpired: (e) => e instanceof BankCursorExpiredError,

@@ -9,12 +9,8 @@ import {
   createBackendQueue,
   type ConnectionSyncJobData,
 } from '../../src/queue/index.js'
-import {
-  createSyncWorker,
-  processSyncJob,
-  syncLockName,
-  type SyncProblem,
-} from '../../src/sync/sync-worker.js'
+import { createSyncWorker, processSyncJob } from '../../src/sync/sync-worker.js'
+import { syncLockName, type SyncProblem } from '../../src/sync/sync-connection.js'
 import { requestConnectionSync } from '../../src/sync/request-sync.js'
 import { noteSyncRequest } from '../../src/store/index.js'
 import { recordingDatabase } from '../support/recording-database.js'
