@@ -28,16 +28,23 @@ module.exports = {
       },
     },
     {
-      name: 'webhook-envelope-is-a-leaf',
+      name: 'pure-code-imports-no-io',
       severity: 'error',
       comment:
-        'The one reading of the webhook envelope, shared by the receiver and the worker: it imports neither, ' +
-        'nor the queue, the sidecar or any database, queue, HTTP or file-system module. It still imports the ' +
-        'api-client (ConnectionStatus) and the store (its storability checks), each through its barrel.',
-      from: { path: '^src/webhook-envelope/' },
+        'Pure readers decide from their inputs alone: the one reading of the webhook envelope (shared by the ' +
+        'receiver and the worker, so it imports neither), what a sync page does to the mirror, the sync ' +
+        'dialects and what PostgreSQL can store. No database, queue, HTTP server or file system, not even ' +
+        'through the store barrel; types are fine.',
+      from: {
+        path: [
+          '^src/(webhook-envelope|storable-json)/',
+          '^src/sync/plan-sync-page[.]ts$',
+          '^src/api-client/sync-dialect[.]ts$',
+        ],
+      },
       to: {
-        pathNot: '^src/webhook-envelope/',
-        path: [...IO_MODULES, '^src/(receiver|webhook-events|queue|sidecar)/'],
+        path: [...IO_MODULES, '^src/(store|queue|sidecar|receiver|webhook-events|pipeline)/'],
+        dependencyTypesNot: ['type-only'],
       },
     },
     {

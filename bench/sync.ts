@@ -17,12 +17,11 @@ import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf
 import { sql } from 'kysely'
 import { BankCursorExpiredError, BankInvalidCursorError, createBankClient } from '../src/api-client/index.js'
 import { createVirtualClock } from '../src/clock/index.js'
-import { runConnectionSync } from '../src/sync/index.js'
+import { runConnectionSync, transactionToRow } from '../src/sync/index.js'
 import { exportMirror } from '../src/mirror-export/index.js'
 import {
   createDatabase,
   migrateToLatest,
-  transactionToRow,
   upsertTransactions,
   type StoreDatabase,
 } from '../src/store/index.js'

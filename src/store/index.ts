@@ -5,7 +5,6 @@ export { startEmbeddedPostgres } from './embedded-postgres.js'
 export type { EmbeddedPostgres, EmbeddedPostgresOptions } from './embedded-postgres.js'
 export type { Database, DelegatedUser } from './database.js'
 export {
-  transactionToRow,
   upsertTransactions,
   transactionUpsertStatement,
   deleteTransactions,
@@ -239,15 +238,6 @@ export { loadPaymentAccounting } from './payment-accounting-repo.js'
 export type { PaymentAccountingRows } from './payment-accounting-repo.js'
 export { loadJournalRows } from './journal-repo.js'
 export type { JournalAllocationRow, JournalDispositionRow } from './journal-repo.js'
-export {
-  MAX_JSON_DEPTH,
-  UNSTORABLE_TEXT,
-  isUnstorableText,
-  unstorableIndex,
-  unstorableJsonAt,
-  jsonTextNestsDeeperThan,
-} from './storable-json.js'
-export type { JsonProblem } from './storable-json.js'
 export { createSecretBox, parseSecretKey, keptSecretKey, SECRET_KEY_FILE } from './secret-box.js'
 export type { SecretBox } from './secret-box.js'
 export { getCreditNote, listCreditNotes, upsertCreditNote, voidCreditNote } from './credit-notes-repo.js'

@@ -1,42 +1,7 @@
 import { sql, type Insertable, type Kysely, type RawBuilder } from 'kysely'
-import type { Transaction } from '../api-client/index.js'
 import type { Database, TransactionsTable } from './database.js'
 
 export type TransactionRow = Insertable<TransactionsTable>
-
-/** Bank transaction (API shape) → mirror row. Fields a sparse or partial answer left out are stored as null. */
-export function transactionToRow(
-  tx: Transaction,
-  lastEventId: string | null,
-  backfillRun: string | null = null,
-): TransactionRow {
-  return {
-    id: tx.id,
-    connection_id: tx.connectionId,
-    account_id: tx.accountId,
-    posted_date: tx.postedDate ?? null,
-    updated_at: tx.updatedAt ?? null,
-    amount: tx.amount ?? null,
-    currency: tx.currency ?? null,
-    description: tx.description ?? null,
-    raw_description: tx.rawDescription ?? null,
-    customer_reference: tx.customerReference ?? null,
-    bank_reference: tx.bankReference ?? null,
-    payment_reference: tx.paymentReference ?? null,
-    bai_code: tx.baiCode ?? null,
-    category: tx.category ?? null,
-    subcategory: tx.subcategory ?? null,
-    mcc: tx.mcc ?? null,
-    merchant_name: tx.merchantName ?? null,
-    counterparty_name: tx.counterpartyName ?? null,
-    counterparty_account_masked: tx.counterpartyAccountMasked ?? null,
-    status: tx.status ?? null,
-    entry_type: tx.entryType ?? null,
-    rail: tx.rail ?? null,
-    last_event_id: lastEventId,
-    backfill_run: backfillRun,
-  }
-}
 
 /** Every written column with its SQL type: a batch travels as one array per column (see upsertTransactions). */
 const COLUMNS = [

@@ -12,5 +12,5 @@ export type {
   CarriedStream,
 } from './sync-connection.js'
 export { refreshAccountsAndBalances, refreshConnection, rereadBalances } from './refresh-mirror.js'
-export { planSyncPage } from './plan-sync-page.js'
+export { planSyncPage, transactionToRow } from './plan-sync-page.js'
 export { requestSyncOfAllReadyConnections } from './sync-all.js'

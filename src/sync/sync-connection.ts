@@ -23,11 +23,10 @@ import {
   resolveQuarantine,
   saveStreamDialect,
   saveStreamHead,
-  transactionToRow,
   upsertTransactions,
   type SyncStream,
 } from '../store/index.js'
-import { planSyncPage } from './plan-sync-page.js'
+import { planSyncPage, transactionToRow } from './plan-sync-page.js'
 import { refreshAccountsAndBalances, refreshConnection, type MirrorRefreshDeps } from './refresh-mirror.js'
 import { recheckQuarantine, reportQuarantine, toQuarantined, type QuarantineDeps } from './sync-quarantine.js'
 

@@ -16,9 +16,9 @@ import {
   openQuarantineProblems,
   resolveException,
   resolveQuarantine,
-  transactionToRow,
   type Database,
 } from '../store/index.js'
+import { transactionToRow } from './plan-sync-page.js'
 
 // ── the quarantine: sync events that fit no dialect ─────────────────────────────────────────────────────────────
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { KnownEvent, WebhookEventType } from '../api-client/index.js'
-import { MAX_JSON_DEPTH } from '../store/index.js'
+import { MAX_JSON_DEPTH } from '../storable-json/index.js'
 import {
   EVENT_TYPE_FIELDS,
   UNTYPED_EVENT,

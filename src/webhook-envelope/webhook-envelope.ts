@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto'
 import { ConnectionStatus } from '../api-client/index.js'
-import { MAX_JSON_DEPTH, jsonTextNestsDeeperThan, unstorableJsonAt } from '../store/index.js'
+import {
+  MAX_JSON_DEPTH,
+  isUnstorableText,
+  jsonTextNestsDeeperThan,
+  unstorableJsonAt,
+} from '../storable-json/index.js'
 
 // The service's webhook envelope, read in one place for both roles: at the door (parseEnvelope: storable? which
 // event id? which type, and does bankrec act on it?) and in the worker (interpretEvent: what the event says).
@@ -174,8 +179,6 @@ const MAX_ID_LENGTH = 255
  */
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
-
 export type EnvelopeProblem = { path: string; message: string }
 
 /** Why a body cannot be stored, so is refused even when its signature verifies. */
@@ -237,7 +240,7 @@ export function parseEnvelope(body: string | Uint8Array): ParsedEnvelope {
   }
   // Raw control characters are not JSON, so U+0000 can only come from a \u escape: most bodies skip the walk.
   // Bytes decoded strictly hold no unpaired surrogate; a string body (express.text()) might.
-  const suspect = text.includes('\\u') || (typeof body === 'string' && LONE_SURROGATE.test(text))
+  const suspect = text.includes('\\u') || (typeof body === 'string' && isUnstorableText(text))
   const problem = suspect ? unstorableJsonAt(json, 'body') : undefined
   if (problem !== undefined) {
     return refused('unstorable_text', `${problem.path} ${problem.message}, which PostgreSQL cannot store.`, [

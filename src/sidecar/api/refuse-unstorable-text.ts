@@ -1,6 +1,11 @@
 import type { RequestHandler } from 'express'
 import { SidecarApiError } from '../api-error.js'
-import { isUnstorableText, unstorableIndex, unstorableJsonAt, UNSTORABLE_TEXT } from '../../store/index.js'
+import {
+  isUnstorableText,
+  unstorableIndex,
+  unstorableJsonAt,
+  UNSTORABLE_TEXT,
+} from '../../storable-json/index.js'
 
 /** The 1-based line of the first U+0000 or unpaired surrogate in a text body (the CSV import), if any. */
 export function unstorableLine(text: string): number | undefined {
