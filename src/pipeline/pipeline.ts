@@ -1,16 +1,6 @@
 import type { Queue, Worker } from 'bullmq'
-import type { Kysely } from 'kysely'
-import type pg from 'pg'
-import {
-  deadLetterNotice,
-  syncQuarantineNotice,
-  uninterpretableEventNotice,
-  type AlertConfig,
-} from '../alerts/index.js'
-import type { BankClient } from '../api-client/index.js'
+import { deadLetterNotice, type AlertConfig } from '../alerts/index.js'
 import { startAppEventDelivery, type AppEventDelivery } from '../app-events/index.js'
-import type { Clock } from '../clock/index.js'
-import type { BankrecEnv } from '../config/index.js'
 import type { Logger } from '../observability/index.js'
 import {
   CONNECTION_HEALTH_QUEUE,
@@ -18,37 +8,17 @@ import {
   createInboxForwarder,
   MATCHING_SCHEDULE_SECONDS,
   SAFETY_NET_SYNC_SCHEDULER,
-  type ConnectionSyncJobData,
   type HealthTickJobData,
-  type QueueBackendConfig,
 } from '../queue/index.js'
-import { balanceCheckAfterSync } from '../balance-proof/index.js'
-import { createEventWorker, type ConnectionLookup } from '../webhook-events/index.js'
-import { createSyncWorker, type SyncWorkerDeps } from '../sync/index.js'
-import { type MatchingService } from '../matching/index.js'
-import { createAlertDeliveryWorker, type AlertPipeline } from '../alert-delivery/index.js'
-import {
-  createHealthTickWorker,
-  scheduleHealthTicks,
-  type ConnectionHealthMonitor,
-} from '../connection-health/index.js'
-import type { Database } from '../store/index.js'
+import { createEventWorker } from '../webhook-events/index.js'
+import { createSyncWorker } from '../sync/index.js'
+import { createAlertDeliveryWorker } from '../alert-delivery/index.js'
+import { createHealthTickWorker, scheduleHealthTicks } from '../connection-health/index.js'
 import { startTransferTracker, type TrackerContext, type TransferTracker } from '../transfers/index.js'
-import { pipelineStages, type PipelineStages } from './stages.js'
+import { pipelineStages, type PipelineStages, type StageDeps, type Stages } from './stages.js'
 
-export type PipelineDeps = {
-  config: BankrecEnv
-  logger: Logger
-  clock: Clock
-  store: { db: Kysely<Database>; pool: pg.Pool; schema: string; connectionString: string }
-  client: BankClient
-  backend: QueueBackendConfig
-  syncQueue: Queue<ConnectionSyncJobData>
-  matching: MatchingService
-  alerts: AlertPipeline
+export type PipelineDeps = StageDeps & {
   alertConfig: AlertConfig
-  connectionHealth: ConnectionHealthMonitor
-  connectionLookup: ConnectionLookup
   /** What the transfer tracker needs (the API's transfer context, the poll schedule, reminders). */
   tracker: TrackerContext
 }
@@ -77,59 +47,17 @@ export type Pipeline = PipelineStages & {
 
 /** The stages of every role (requests from the API and CLI) and, for the worker role, every worker. */
 export function createPipeline(deps: PipelineDeps): Pipeline {
-  let syncDeps: SyncWorkerDeps | undefined
-  const stages = pipelineStages({
-    db: deps.store.db,
-    client: deps.client,
-    logger: deps.logger,
-    syncQueue: deps.syncQueue,
-    matching: deps.matching,
-    sync: () => syncDeps,
-  })
-  const { settled: _settled, ...requests } = stages
+  const stages = pipelineStages(deps)
   return {
-    ...requests,
-    async startWorkers() {
-      syncDeps = syncWorkerDeps(deps, stages)
-      return startWorkers(deps, stages, syncDeps)
-    },
+    syncConnection: stages.syncConnection,
+    requestSync: stages.requestSync,
+    requestSyncOfAll: stages.requestSyncOfAll,
+    changesApplied: stages.changesApplied,
+    startWorkers: () => startWorkers(deps, stages),
   }
 }
 
-function syncWorkerDeps(deps: PipelineDeps, stages: PipelineStages): SyncWorkerDeps {
-  const { store, config, logger, clock } = deps
-  return {
-    db: store.db,
-    pool: store.pool,
-    lockNamespace: store.schema,
-    client: deps.client,
-    clock,
-    logger,
-    queue: deps.syncQueue,
-    backend: deps.backend,
-    concurrency: config.WORKER_CONCURRENCY,
-    pageSize: config.SYNC_PAGE_SIZE,
-    jobLockMs: config.JOB_LOCK_SECONDS * 1000,
-    onProblem: async (problem) => {
-      if (problem.kind !== 'unreadable_sync_events') return
-      const at = clock.now().toISOString()
-      await deps.alerts.publish(
-        problem.incidents.map((incident) => syncQuarantineNotice(incident, problem.connectionId, at)),
-      )
-    },
-    requestSyncOfAll: () => stages.requestSyncOfAll('schedule'),
-    recordConnection: (connection) => deps.connectionHealth.observeConnection(connection, 'sync'),
-    // Matching's outbox already holds the run's changes; its run need not wait for the balance refresh and proof.
-    onChangesApplied: (connectionId) => stages.changesApplied(connectionId),
-    onSynced: balanceCheckAfterSync({ db: store.db, client: deps.client, clock, logger }),
-  }
-}
-
-async function startWorkers(
-  deps: PipelineDeps,
-  stages: PipelineStages & { settled(): Promise<void> },
-  syncDeps: SyncWorkerDeps,
-): Promise<RunningWorkers> {
+async function startWorkers(deps: PipelineDeps, stages: Stages): Promise<RunningWorkers> {
   const { store, config, logger, clock, backend } = deps
   const closers: Array<() => Promise<void>> = []
   const close = async () => {
@@ -172,19 +100,9 @@ async function startWorkers(
         concurrency: config.WORKER_CONCURRENCY,
         jobLockMs: config.JOB_LOCK_SECONDS * 1000,
         clock,
-        effects: {
-          requestSync: stages.syncConnection,
-          requestSyncOfAll: stages.requestSyncOfAll,
-          lookupConnection: deps.connectionLookup.lookupConnection,
-          recordConnection: deps.connectionLookup.recordConnection,
-          onStatusChanged: (change) => deps.connectionHealth.observeStatusChange(change),
-          onUninterpretable: (event) =>
-            deps.alerts.publish([
-              uninterpretableEventNotice({ ...event, occurredAt: clock.now().toISOString() }),
-            ]),
-        },
+        effects: stages.eventEffects,
       }),
-      createSyncWorker(syncDeps),
+      createSyncWorker(stages.startSyncing()),
       createAlertDeliveryWorker({
         db: store.db,
         backend,

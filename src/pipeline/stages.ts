@@ -1,8 +1,15 @@
 import type { Kysely } from 'kysely'
 import type { Queue } from 'bullmq'
+import type pg from 'pg'
+import { syncQuarantineNotice, uninterpretableEventNotice } from '../alerts/index.js'
+import type { AlertPipeline } from '../alert-delivery/index.js'
 import type { BankClient } from '../api-client/index.js'
+import { balanceCheckAfterSync } from '../balance-proof/index.js'
+import type { Clock } from '../clock/index.js'
+import type { BankrecEnv } from '../config/index.js'
+import type { ConnectionHealthMonitor } from '../connection-health/index.js'
 import type { Logger } from '../observability/index.js'
-import type { ConnectionSyncJobData } from '../queue/index.js'
+import type { ConnectionSyncJobData, QueueBackendConfig } from '../queue/index.js'
 import {
   requestConnectionSync,
   requestSyncOfAllReadyConnections,
@@ -11,6 +18,7 @@ import {
 } from '../sync/index.js'
 import type { MatchingService } from '../matching/index.js'
 import { noteSyncRequest, type Database } from '../store/index.js'
+import type { ConnectionLookup, WebhookEventEffects } from '../webhook-events/index.js'
 
 /**
  * bankrec's pipeline and its hand-offs, in one place (docs/architecture.md draws it):
@@ -24,8 +32,10 @@ import { noteSyncRequest, type Database } from '../store/index.js'
  *      matching, beside the sync rather than in its way (requests during a run join it), waiting its turn for
  *      the matching lock up to 2 s; a longer wait, or a failed run, sends the request to [matching], one waiting
  *      job at most (`createMatchInPlace` below).
- * ③→④ the run's app events commit with its results (app_events outbox); their NOTIFY queues [app-events], whose
- *      worker POSTs them to the app. Alerts go through [alert-deliveries].
+ * ③→④ the run's app events commit with its results (app_events outbox); their NOTIFY reaches every worker
+ *      process, one of which sends them in place (src/app-events/app-event-delivery.ts); a failed send is retried
+ *      through [app-events]. Alerts (status changes, unreadable events) go through [alert-deliveries]: the hand-offs
+ *      of ① are `eventEffects`, those of ② are in `startSyncing`.
  *
  * The queues stay the fallback for long contention, retries and other processes; every lock and outbox that makes
  * a stage safe to repeat is the same whichever worker runs it. Queue names and job options: src/queue/catalogue.ts.
@@ -42,22 +52,40 @@ export type PipelineStages = {
 }
 
 export type StageDeps = {
-  db: Kysely<Database>
-  client: BankClient
+  config: BankrecEnv
   logger: Logger
+  clock: Clock
+  store: { db: Kysely<Database>; pool: pg.Pool; schema: string; connectionString: string }
+  client: BankClient
+  backend: QueueBackendConfig
   syncQueue: Queue<ConnectionSyncJobData>
   matching: MatchingService
-  /** How a sync runs (the connection-sync worker's own deps); set in a worker process, which alone syncs in place. */
-  sync: () => SyncWorkerDeps | undefined
+  alerts: AlertPipeline
+  connectionHealth: ConnectionHealthMonitor
+  connectionLookup: ConnectionLookup
 }
 
-export function pipelineStages(deps: StageDeps): PipelineStages & { settled(): Promise<void> } {
-  const { db, logger } = deps
+export type Stages = PipelineStages & {
+  /** ①: what the webhook-events worker hands on: syncs, connection health, alerts. */
+  eventEffects: WebhookEventEffects
+  /**
+   * The worker role: the connection-sync worker's deps with the hand-offs of ② (②→③ matching, health, alerts,
+   * the balance proof). From the call on, webhook events of this process sync in place.
+   */
+  startSyncing(): SyncWorkerDeps
+  /** Resolves once no matching run in place is going (shutdown waits for it). */
+  settled(): Promise<void>
+}
+
+export function pipelineStages(deps: StageDeps): Stages {
+  const { logger, clock } = deps
+  const { db } = deps.store
+  let syncDeps: SyncWorkerDeps | undefined
   const requestSync = (connectionId: string, reason: string) =>
     requestConnectionSync({ db, queue: deps.syncQueue }, connectionId, reason)
-  const syncInPlace = createSyncInPlace({ logger, sync: deps.sync })
+  const syncInPlace = createSyncInPlace({ logger, sync: () => syncDeps })
   const matchInPlace = createMatchInPlace({ matching: deps.matching, logger })
-  return {
+  const stages: PipelineStages = {
     async syncConnection(connectionId, reason) {
       if (!(await syncInPlace(connectionId))) await requestSync(connectionId, reason)
     },
@@ -68,8 +96,46 @@ export function pipelineStages(deps: StageDeps): PipelineStages & { settled(): P
     async changesApplied(connectionId) {
       matchInPlace.request(`synced ${connectionId}`)
     },
-    settled: () => matchInPlace.settled(),
   }
+  const eventEffects: WebhookEventEffects = {
+    requestSync: stages.syncConnection,
+    requestSyncOfAll: stages.requestSyncOfAll,
+    lookupConnection: deps.connectionLookup.lookupConnection,
+    recordConnection: deps.connectionLookup.recordConnection,
+    onStatusChanged: (change) => deps.connectionHealth.observeStatusChange(change),
+    onUninterpretable: (event) =>
+      deps.alerts.publish([uninterpretableEventNotice({ ...event, occurredAt: clock.now().toISOString() })]),
+  }
+  const startSyncing = (): SyncWorkerDeps => {
+    const { store, config } = deps
+    syncDeps = {
+      db: store.db,
+      pool: store.pool,
+      lockNamespace: store.schema,
+      client: deps.client,
+      clock,
+      logger,
+      queue: deps.syncQueue,
+      backend: deps.backend,
+      concurrency: config.WORKER_CONCURRENCY,
+      pageSize: config.SYNC_PAGE_SIZE,
+      jobLockMs: config.JOB_LOCK_SECONDS * 1000,
+      onProblem: async (problem) => {
+        if (problem.kind !== 'unreadable_sync_events') return
+        const at = clock.now().toISOString()
+        await deps.alerts.publish(
+          problem.incidents.map((incident) => syncQuarantineNotice(incident, problem.connectionId, at)),
+        )
+      },
+      requestSyncOfAll: () => stages.requestSyncOfAll('schedule'),
+      recordConnection: (connection) => deps.connectionHealth.observeConnection(connection, 'sync'),
+      // Matching's outbox already holds the run's changes; its run need not wait for the balance refresh and proof.
+      onChangesApplied: stages.changesApplied,
+      onSynced: balanceCheckAfterSync({ db: store.db, client: deps.client, clock, logger }),
+    }
+    return syncDeps
+  }
+  return { ...stages, eventEffects, startSyncing, settled: () => matchInPlace.settled() }
 }
 
 /**

@@ -14,7 +14,7 @@ import type { SidecarAuth } from './auth/index.js'
 import type { SidecarMetrics } from './metrics.js'
 import type { OpenBank } from './open-bank.js'
 import type { OpenStore } from './open-store.js'
-import type { WebhookSecrets } from './webhook-secrets.js'
+import type { WebhookSecrets } from '../webhook-secrets/index.js'
 
 /** What one process runs: `bankrec start --roles`. */
 export type SidecarRole = 'receiver' | 'worker' | 'api'

@@ -41,8 +41,9 @@ export function createSidecarApp(
   let flushReceiver: () => Promise<void> = async () => undefined
   if (options.roles.has('receiver') && options.eventQueue) {
     const webhooks = createWebhookMiddleware({
-      secrets: () => context.webhookSecrets.current(),
-      onSecretMiss: () => context.webhookSecrets.refreshOnMiss(),
+      // The secrets' own functions (closures, no `this`): nothing of this file runs for a delivery.
+      secrets: context.webhookSecrets.current,
+      onSecretMiss: context.webhookSecrets.refreshOnMiss,
       queue: options.eventQueue,
       toleranceSeconds: context.config.WEBHOOK_TOLERANCE_SECONDS,
       bodyLimitBytes: context.config.WEBHOOK_BODY_LIMIT_BYTES,

@@ -38,7 +38,7 @@ import { trackerContextOf } from './transfer-services.js'
 import { registerWebhook, retireOtherSandboxRegistrations } from './register-webhook.js'
 import { sandboxApiToken } from './sandbox-api-token.js'
 import { bankConnectionLookup, createKnownSyncRequester } from './known-sync.js'
-import { createWebhookSecrets } from './webhook-secrets.js'
+import { createWebhookSecrets } from '../webhook-secrets/index.js'
 
 export type SidecarOptions = {
   config: BankrecEnv

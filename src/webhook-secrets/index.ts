@@ -1,0 +1,2 @@
+export { createWebhookSecrets } from './webhook-secrets.js'
+export type { WebhookSecrets } from './webhook-secrets.js'
