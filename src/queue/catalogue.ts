@@ -65,7 +65,7 @@ export type WebhookJobData = Pick<WebhookJob, 'event' | 'receivedAt' | 'ignored'
 export type EnqueueResult = 'queued' | 'duplicate' | 'failed'
 
 /**
- * Where the receiver writes events: on Redis an inbox that forwarders move into BullMQ (webhook-inbox.ts), on
+ * Where the receiver writes events: on Redis an inbox that forwarders move into BullMQ (redis-webhook-event-queue.ts), on
  * PostgreSQL BullMQ's PostgreSQL backend directly.
  */
 export type WebhookEventQueue = {

@@ -6,7 +6,7 @@ export type {
   InboxForwarderOptions,
   DeadLetter,
 } from './redis-webhook-event-queue.js'
-export { inboxKeys } from './webhook-inbox.js'
+export { inboxKeys } from './redis-webhook-event-queue.js'
 export { createPostgresWebhookEventQueue } from './postgres-webhook-event-queue.js'
 export type { PostgresWebhookEventQueueOptions } from './postgres-webhook-event-queue.js'
 export { createBackendQueue, createBackendWorker, describeQueueBackend } from './backend.js'

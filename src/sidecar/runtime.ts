@@ -103,7 +103,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     closers.push(() => eventsView.close())
     const queues = [eventsView, syncQueue, alertQueue] as Queue[]
     const metrics = createSidecarMetrics({ db: store.db, queues, clock, logger })
-    // Events accepted on Redis but not yet forwarded into the webhook-events queue (see webhook-inbox.ts).
+    // Events accepted on Redis but not yet forwarded into the webhook-events queue (see src/queue/redis-webhook-event-queue.ts).
     let webhookBacklog: (() => Promise<number>) | undefined
     let webhookDeadLetters: (() => Promise<number>) | undefined
     if (backend.kind === 'redis') {
