@@ -26,8 +26,9 @@ import type { ConnectionLookup, WebhookEventEffects } from '../webhook-events/in
  *   receiver ─▶ [webhook-events] ─▶ ① webhook event ─▶ ② connection sync ─▶ ③ matching run ─▶ ④ app events, alerts
  *
  * ①→② `syncConnection`: the event's worker syncs the connection itself when its sync lock is free (a further
- *      event for a connection this process is syncing joins that run); else, or when that sync fails, the
- *      request goes to [connection-sync], whose worker retries it with back-off (`createSyncInPlace` below).
+ *      event for a connection this process is syncing joins that run; one another process is syncing is that
+ *      run's to serve); when this process runs too many syncs, or the sync fails, the request goes to
+ *      [connection-sync], whose worker retries it with back-off (`createSyncInPlace` below).
  * ②→③ `changesApplied`: as soon as a sync's pages commit (with their matching-outbox rows), this process runs
  *      matching, beside the sync rather than in its way (requests during a run join it), waiting its turn for
  *      the matching lock up to 2 s; a longer wait, or a failed run, sends the request to [matching], one waiting
@@ -87,7 +88,7 @@ export function pipelineStages(deps: StageDeps): Stages {
   const matchInPlace = createMatchInPlace({ matching: deps.matching, logger })
   const stages: PipelineStages = {
     async syncConnection(connectionId, reason) {
-      if (!(await syncInPlace(connectionId))) await requestSync(connectionId, reason)
+      if ((await syncInPlace(connectionId)) === 'queue') await requestSync(connectionId, reason)
     },
     requestSync,
     async requestSyncOfAll(reason) {
@@ -145,47 +146,54 @@ export function pipelineStages(deps: StageDeps): Stages {
 const MAX_SYNCS_IN_PLACE = 2
 
 /**
+ * What became of a request to sync in place: `synced` (this call ran the sync, or a run of the connection in this
+ * process takes the request along), `holder-serves` (another process holds the connection's lock), `queue` (the
+ * caller must queue it: not a worker process, MAX_SYNCS_IN_PLACE run, or the sync failed and the queue's worker
+ * retries and classifies it).
+ */
+type InPlace = 'synced' | 'holder-serves' | 'queue'
+
+/**
  * A webhook event's worker syncing the connection itself. The request is noted in sync_requests first, as every
- * request is. True when a sync that starts after the call is certain: this call ran it, or a sync of the connection
- * already running in this process takes the request along (it runs once more after it unlocks, so a request after
- * its last check is not lost; if this process dies first, its own event job is retried and syncs again). False
- * when the caller must queue the sync: the lock is another process's, the sync failed (the queue's worker retries
- * and classifies it), or MAX_SYNCS_IN_PLACE run.
+ * request is, so whichever run holds the lock serves it: a run in this process runs once more after it unlocks,
+ * and so does another process's (`syncWhenFree` looks for requests after it unlocks), so a request that found the
+ * lock taken is served without a queued job; if the holder dies first, its own job (an event's, or a sync job) is
+ * retried and syncs again. Queueing it anyway cost a job per event under a stream of payments, each finding the
+ * lock taken.
  */
 function createSyncInPlace(deps: {
   logger: Logger
   /** Unset outside the worker role: nothing syncs in place there. */
   sync: () => SyncWorkerDeps | undefined
-}): (connectionId: string) => Promise<boolean> {
+}): (connectionId: string) => Promise<InPlace> {
   const running = new Map<string, { again: boolean }>()
   return async (connectionId) => {
     const sync = deps.sync()
-    if (!sync) return false
+    if (!sync) return 'queue'
     const run = running.get(connectionId)
-    if (!run && running.size >= MAX_SYNCS_IN_PLACE) return false
-    // Noted first, as every request is: whichever run holds the lock serves it.
+    if (!run && running.size >= MAX_SYNCS_IN_PLACE) return 'queue'
     await noteSyncRequest(sync.db, connectionId)
     const joined = running.get(connectionId)
     if (joined) {
       joined.again = true
-      return true
+      return 'synced'
     }
-    if (running.size >= MAX_SYNCS_IN_PLACE) return false
+    if (running.size >= MAX_SYNCS_IN_PLACE) return 'queue'
     const mine = { again: false }
     running.set(connectionId, mine)
     try {
       do {
         mine.again = false
         const outcome = await syncWhenFree(sync, connectionId)
-        if (outcome.skipped) return false
+        if (outcome.skipped) return 'holder-serves'
       } while (mine.again)
-      return true
+      return 'synced'
     } catch (error) {
       deps.logger.warn(
         { err: error, connectionId },
         'sync in place failed; the connection-sync worker retries it',
       )
-      return false
+      return 'queue'
     } finally {
       running.delete(connectionId)
     }
