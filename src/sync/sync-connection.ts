@@ -19,6 +19,7 @@ import {
   hasUnservedSyncRequests,
   isStillBootstrapping,
   markSyncRequestsCompleted,
+  noteSyncRequest,
   pendingSyncRequests,
   resolveQuarantine,
   saveStreamDialect,
@@ -195,22 +196,30 @@ async function runUntilCaughtUp(deps: SyncWhenFreeDeps, connectionId: string): P
     deps.logger.info({ connectionId, ...result }, 'connection synced')
     unproved = mergeRuns(unproved, result)
     const caughtUp = requested === covered
-    // The connection's status once caught up and every second while runs keep coming: a re-authentication
-    // episode may be short.
-    if (caughtUp || deps.clock.now().getTime() - connectionReadAt >= CONNECTION_READ_EVERY_MS) {
-      await refreshConnection(deps, connectionId)
-      connectionReadAt = deps.clock.now().getTime()
-      requested = null
-    }
-    if (caughtUp || deps.clock.now().getTime() - provedAt >= PROOF_EVERY_MS) {
-      // Balance rows from the earliest day a run changed, or a page of a run that crashed before this step did.
-      const { due } = await balanceProofOwed(deps.db, connectionId)
-      const from = unproved.bootstrapped ? 'all' : earlierDate(due, unproved.earliestPostedDate)
-      await refreshAccountsAndBalances(deps, connectionId, from)
-      await deps.onSynced?.(connectionId, unproved)
-      unproved = null
-      provedAt = deps.clock.now().getTime()
-      requested = null
+    try {
+      // The connection's status once caught up and every second while runs keep coming: a re-authentication
+      // episode may be short.
+      if (caughtUp || deps.clock.now().getTime() - connectionReadAt >= CONNECTION_READ_EVERY_MS) {
+        await refreshConnection(deps, connectionId)
+        connectionReadAt = deps.clock.now().getTime()
+        requested = null
+      }
+      if (caughtUp || deps.clock.now().getTime() - provedAt >= PROOF_EVERY_MS) {
+        // Balance rows from the earliest day a run changed, or a page of a run that crashed before this step did.
+        const { due } = await balanceProofOwed(deps.db, connectionId)
+        const from = unproved.bootstrapped ? 'all' : earlierDate(due, unproved.earliestPostedDate)
+        await refreshAccountsAndBalances(deps, connectionId, from)
+        await deps.onSynced?.(connectionId, unproved)
+        unproved = null
+        provedAt = deps.clock.now().getTime()
+        requested = null
+      }
+    } catch (error) {
+      // The requests are marked served, but the connection, accounts and balances were not re-read after them (a
+      // 429, a dropped answer): one more request keeps a sync owed, so the retry re-reads them before anyone
+      // takes the mirror as caught up.
+      if (caughtUp) await noteSyncRequest(deps.db, connectionId).catch(() => undefined)
+      throw error
     }
     if (caughtUp) break
   }

@@ -12,7 +12,7 @@ import {
 import { createSyncWorker, processSyncJob } from '../../src/sync/sync-worker.js'
 import { syncLockName, type SyncProblem } from '../../src/sync/sync-connection.js'
 import { requestConnectionSync } from '../../src/sync/request-sync.js'
-import { noteSyncRequest } from '../../src/store/index.js'
+import { hasUnservedSyncRequests, noteSyncRequest } from '../../src/store/index.js'
 import { recordingDatabase } from '../support/recording-database.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
@@ -233,6 +233,31 @@ describe('sync worker', () => {
       expect(proved[0]!.bootstrapped).toBe(true)
       expect(proved[0]!.upserted).toBe(await mirrorCount(connection.id))
       expect(await mirrorCount(connection.id)).toBe(await truthCount(connection.id))
+    } finally {
+      await queue.close()
+    }
+  })
+
+  it('keeps a sync owed when re-reading the caught-up connection fails after its requests were marked served', async () => {
+    const { connection } = await connectReadyBank(harness)
+    const queue = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
+    try {
+      await noteSyncRequest(database.db, connection.id)
+      await expect(
+        processSyncJob(
+          {
+            ...workerDeps(queue),
+            onSynced: () => {
+              throw new Error('the balance re-read failed')
+            },
+          },
+          { data: { connectionId: connection.id, reason: 't' } } as any,
+          undefined,
+        ),
+      ).rejects.toThrow('the balance re-read failed')
+      // Its pages are in the mirror, but the re-read after them is still owed: the job's retry runs again.
+      expect(await mirrorCount(connection.id)).toBe(await truthCount(connection.id))
+      expect(await hasUnservedSyncRequests(database.db, connection.id)).toBe(true)
     } finally {
       await queue.close()
     }

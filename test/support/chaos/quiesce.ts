@@ -50,11 +50,14 @@ export async function quiesce(
     { timeoutMs: remaining(), intervalMs: 250, describe: () => describeSyncState(cluster, connectionIds) },
   )
   step('final syncs done')
-  await waitUntil('both queues to be idle', () => queuesIdle(cluster), {
-    timeoutMs: remaining(),
-    intervalMs: 250,
-    describe: () => describeSyncState(cluster, connectionIds),
-  })
+  // A run marks its requests served before it re-reads the connection, accounts and balances; and a run in place
+  // can outlive its event's job (a job whose lock lapsed under load is finished by another worker, which leaves
+  // the request to the run). No sync lock held means no run is still writing.
+  await waitUntil(
+    'both queues to be idle and no sync to be running',
+    async () => (await queuesIdle(cluster)) && (await cluster.syncingWorkers(connectionIds)).length === 0,
+    { timeoutMs: remaining(), intervalMs: 250, describe: () => describeSyncState(cluster, connectionIds) },
+  )
 }
 
 /** Nothing waiting or running; delayed jobs (the safety-net schedule, a 429 back-off) may remain. */
