@@ -41,7 +41,7 @@ export function createSidecarApp(
   let flushReceiver: () => Promise<void> = async () => undefined
   if (options.roles.has('receiver') && options.eventQueue) {
     const webhooks = createWebhookMiddleware({
-      // The secrets' own functions (closures, no `this`): nothing of this file runs for a delivery.
+      // Closures with no `this`: passed as they are.
       secrets: context.webhookSecrets.current,
       onSecretMiss: context.webhookSecrets.refreshOnMiss,
       queue: options.eventQueue,
