@@ -35,6 +35,10 @@ export async function startIdlePipeline(
     APP_WEBHOOK_SECRET: APP_SECRET,
     // Empty counts as unset: the queues live in PostgreSQL.
     ...(kind === 'postgres' ? { REDIS_URL: '' } : {}),
+    // No schedule fires while the one event runs: what runs is that event's work.
+    TRANSFER_SCAN_SECONDS: '3600',
+    ALERT_TICK_SECONDS: '3600',
+    APP_EVENTS_RESCAN_SECONDS: '86400',
   })
   const close = async () => {
     await sidecar.close()
@@ -70,6 +74,8 @@ export async function startIdlePipeline(
       },
       { timeout: 30_000, interval: 100 },
     )
+    // The bank's own scheduled syncs add no payments of their own from here on: the run carries only this one.
+    bank.sandbox!.ctx.settings.generatedActivity = false
     const payAndAwaitInvoicePaid = async () => {
       const paid = await fetch(`${bank.sandbox!.url}/_sandbox/connections/${connection.id}/transactions`, {
         method: 'POST',
