@@ -19,8 +19,7 @@ export async function quiesce(
   const remaining = () => Math.max(1_000, deadline - Date.now())
   await cluster.sandbox.request('PUT', '/_sandbox/faults', { body: {} })
   for (const [slot, worker] of cluster.workers.entries()) if (!worker) await cluster.startWorker(slot)
-  // A bank sync still running would change the truth after the final request.
-  await cluster.sandbox.sandbox.advance(cluster.sandbox.sandbox.ctx.settings.syncDurationSeconds)
+  await runStepsTheBankHasDue(cluster)
   await cluster.sandbox.request('POST', '/_sandbox/webhooks/flush')
   // A job still alive from the chaos makes the request below a no-op (one job per connection); if that job then
   // fails for good (stalled twice by killed workers), nothing serves the request until the safety-net schedule.
@@ -58,6 +57,28 @@ export async function quiesce(
     async () => (await queuesIdle(cluster)) && (await cluster.syncingWorkers(connectionIds)).length === 0,
     { timeoutMs: remaining(), intervalMs: 250, describe: () => describeSyncState(cluster, connectionIds) },
   )
+}
+
+/** How far ahead the bank's own scheduled steps run before the final sync. */
+const BANK_STEPS_HORIZON_SECONDS = 120
+
+/**
+ * Runs now what the bank has scheduled for the next two minutes: a sync still running, the delegated user's email
+ * and phone provisioning (30 s and 90 s after a connection's creation), a transfer's next step. Each changes the
+ * truth on its own timetable, some without a webhook (a provisioned user changes the connection's updatedAt, and so
+ * that of its accounts without balances), so one falling due after the final sync would leave the mirror behind
+ * through no fault of bankrec. The bank's four-hourly scheduled syncs lie beyond the horizon.
+ */
+async function runStepsTheBankHasDue(cluster: Cluster): Promise<void> {
+  const { sandbox } = cluster.sandbox
+  const nowMs = sandbox.ctx.clock.now().getTime()
+  const horizonMs = nowMs + BANK_STEPS_HORIZON_SECONDS * 1000
+  const due = sandbox.ctx.scheduler
+    .pending()
+    .map((task) => task.due.getTime())
+    .filter((dueMs) => dueMs <= horizonMs)
+  // Steps those steps schedule before the last one run in the same catch-up.
+  if (due.length > 0) await sandbox.advance(Math.max(0, Math.max(...due) - nowMs) / 1000)
 }
 
 /** Nothing waiting or running; delayed jobs (the safety-net schedule, a 429 back-off) may remain. */
