@@ -11,6 +11,7 @@ import type { ConnectionHealthMonitor } from '../connection-health/index.js'
 import type { Logger } from '../observability/index.js'
 import type { ConnectionSyncJobData, QueueBackendConfig } from '../queue/index.js'
 import {
+  oweRefresh,
   requestConnectionSync,
   requestSyncOfAllReadyConnections,
   syncWhenFree,
@@ -29,6 +30,8 @@ import type { ConnectionLookup, WebhookEventEffects } from '../webhook-events/in
  *      event for a connection this process is syncing joins that run; one another process is syncing is that
  *      run's to serve); when this process runs too many syncs, or the sync fails, the request goes to
  *      [connection-sync], whose worker retries it with back-off (`createSyncInPlace` below).
+ *      Once caught up, a sync re-reads the connection, accounts and balances (and proves them) at most once a
+ *      second per connection here; a run sooner owes that to a delayed [connection-sync] job (`refreshPacing`).
  * ②→③ `changesApplied`: as soon as a sync's pages commit (with their matching-outbox rows), this process runs
  *      matching, beside the sync rather than in its way (requests during a run join it), waiting its turn for
  *      the matching lock up to 2 s; a longer wait, or a failed run, sends the request to [matching], one waiting
@@ -133,6 +136,16 @@ export function pipelineStages(deps: StageDeps): Stages {
       // Matching's outbox already holds the run's changes; its run need not wait for the balance refresh and proof.
       onChangesApplied: stages.changesApplied,
       onSynced: balanceCheckAfterSync({ db: store.db, client: deps.client, clock, logger }),
+      refreshPacing: {
+        everyMs: config.SYNC_REFRESH_SECONDS * 1000,
+        lastAt: new Map(),
+        owe: (connectionId, dueAtMs) =>
+          oweRefresh(deps.syncQueue, connectionId, {
+            nowMs: clock.now().getTime(),
+            dueAtMs,
+            everyMs: config.SYNC_REFRESH_SECONDS * 1000,
+          }),
+      },
     }
     return syncDeps
   }

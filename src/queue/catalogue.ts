@@ -119,8 +119,11 @@ export function jobAddLanded(reply: [Error | null, unknown] | undefined): boolea
 /** One job per connection sync request; job id = syncJobId(connectionId). */
 export const CONNECTION_SYNC_QUEUE = 'connection-sync'
 
-/** connectionId '*' is the safety-net schedule's job: a sync of every ready connection. */
-export type ConnectionSyncJobData = { connectionId: string; reason: string }
+/**
+ * connectionId '*' is the safety-net schedule's job: a sync of every ready connection. `refresh`: a re-read owed
+ * after caught-up runs (src/sync/sync-connection.ts, RefreshPacing), run whatever its process re-read lately.
+ */
+export type ConnectionSyncJobData = { connectionId: string; reason: string; refresh?: boolean }
 
 /**
  * Network and 5xx failures back off exponentially. Finished jobs are removed, failed ones too, so the id is free
@@ -139,6 +142,21 @@ export const CONNECTION_SYNC_JOB_OPTIONS = {
 export function syncJobId(connectionId: string): string {
   return `sync-${connectionId}`
 }
+
+/**
+ * The job of a re-read owed to a connection: one per connection and pacing interval (`slot`, the interval it
+ * falls due in), so the runs of one interval owe one job, and one already running never swallows the next.
+ */
+export function refreshJobId(connectionId: string, slot: number): string {
+  return `${REFRESH_JOB_PREFIX}${connectionId}-${slot}`
+}
+
+/** Whether a connection-sync job is an owed re-read (refreshJobId). */
+export function isRefreshJobId(jobId: string | undefined): boolean {
+  return jobId?.startsWith(REFRESH_JOB_PREFIX) === true
+}
+
+const REFRESH_JOB_PREFIX = 'refresh-'
 
 /** The scheduler of the safety-net sync of every ready connection (every SYNC_INTERVAL_SECONDS). */
 export const SAFETY_NET_SYNC_SCHEDULER = 'safety-net-sync'

@@ -1,4 +1,4 @@
-export { requestConnectionSync } from './request-sync.js'
+export { requestConnectionSync, oweRefresh } from './request-sync.js'
 export type { SyncRequester } from './request-sync.js'
 export { createSyncWorker, processSyncJob, ALL_CONNECTIONS } from './sync-worker.js'
 export type { SyncWorkerDeps } from './sync-worker.js'
@@ -10,6 +10,7 @@ export type {
   ConnectionSyncDeps,
   ConnectionSyncResult,
   CarriedStream,
+  RefreshPacing,
 } from './sync-connection.js'
 export { refreshAccountsAndBalances, refreshConnection, rereadBalances } from './refresh-mirror.js'
 export { planSyncPage, transactionToRow } from './plan-sync-page.js'

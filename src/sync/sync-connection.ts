@@ -61,6 +61,23 @@ export type SyncWhenFreeDeps = MirrorRefreshDeps & {
    * 5 s while runs keep coming. `result` adds up the runs since the last call.
    */
   onSynced?(connectionId: string, result: ConnectionSyncResult): Promise<void> | void
+  /** @defaultValue none: every caught-up run re-reads the connection at once */
+  refreshPacing?: RefreshPacing
+}
+
+/**
+ * Paces the re-read that follows caught-up runs: the connection's status, its accounts and balances, then
+ * `onSynced` (the balance proof). Under a stream of payments nearly every run catches up, and a re-read after each
+ * cost three bank calls and some forty statements per payment, more than the sync itself. A caught-up run within
+ * `everyMs` of its process's last re-read of the connection owes one instead (`owe`: a delayed connection-sync job,
+ * durable like any request), due when the interval is over: a status change a dropped webhook hid is seen at most
+ * that much later. The days a put-off proof must cover wait in balance_proof_due, written with each page.
+ */
+export type RefreshPacing = {
+  everyMs: number
+  /** When this process last re-read each connection (clock ms). */
+  lastAt: Map<string, number>
+  owe(connectionId: string, dueAtMs: number): Promise<void>
 }
 
 export type SyncJobOutcome = { connectionId: string; runs: number; skipped?: 'locked' }
@@ -86,10 +103,12 @@ export async function syncWhenFree(
   deps: SyncWhenFreeDeps,
   connectionId: string,
   classify: (error: unknown) => Promise<unknown> = async (error) => error,
+  /** The job of a re-read that pacing owed: re-read once caught up, however recent this process's last one. */
+  owedRefresh = false,
 ): Promise<SyncJobOutcome> {
   let runs = 0
   for (;;) {
-    const outcome = await syncUnderLock(deps, connectionId, classify)
+    const outcome = await syncUnderLock(deps, connectionId, classify, owedRefresh)
     runs += outcome.runs
     if (outcome.skipped || !(await hasUnservedSyncRequests(deps.db, connectionId)))
       return { ...outcome, runs }
@@ -100,6 +119,7 @@ async function syncUnderLock(
   deps: SyncWhenFreeDeps,
   connectionId: string,
   classify: (error: unknown) => Promise<unknown>,
+  owedRefresh: boolean,
 ): Promise<SyncJobOutcome> {
   const lockClient = await deps.pool.connect()
   let locked = false
@@ -118,7 +138,7 @@ async function syncUnderLock(
     )
     locked = rows[0]?.locked === true
     if (!locked) return { connectionId, runs: 0, skipped: 'locked' }
-    return await runUntilCaughtUp(deps, connectionId)
+    return await runUntilCaughtUp(deps, connectionId, owedRefresh)
   } catch (error) {
     throw await classify(error)
   } finally {
@@ -151,7 +171,11 @@ function mergeRuns(a: ConnectionSyncResult | null, b: ConnectionSyncResult): Con
   }
 }
 
-async function runUntilCaughtUp(deps: SyncWhenFreeDeps, connectionId: string): Promise<SyncJobOutcome> {
+async function runUntilCaughtUp(
+  deps: SyncWhenFreeDeps,
+  connectionId: string,
+  owedRefresh: boolean,
+): Promise<SyncJobOutcome> {
   let runs = 0
   // The proof's days are owed durably with each page (balance_proof_due): putting it off loses nothing, and a
   // connection that keeps receiving payments syncs again without waiting for it after every run.
@@ -196,9 +220,10 @@ async function runUntilCaughtUp(deps: SyncWhenFreeDeps, connectionId: string): P
     deps.logger.info({ connectionId, ...result }, 'connection synced')
     unproved = mergeRuns(unproved, result)
     const caughtUp = requested === covered
+    if (caughtUp && !owedRefresh && (await putOffRefresh(deps, connectionId, unproved))) break
     try {
       // The connection's status once caught up and every second while runs keep coming: a re-authentication
-      // episode may be short.
+      // episode may be short, and a dropped webhook leaves this read to see it.
       if (caughtUp || deps.clock.now().getTime() - connectionReadAt >= CONNECTION_READ_EVERY_MS) {
         await refreshConnection(deps, connectionId)
         connectionReadAt = deps.clock.now().getTime()
@@ -212,6 +237,7 @@ async function runUntilCaughtUp(deps: SyncWhenFreeDeps, connectionId: string): P
         await deps.onSynced?.(connectionId, unproved)
         unproved = null
         provedAt = deps.clock.now().getTime()
+        deps.refreshPacing?.lastAt.set(connectionId, provedAt)
         requested = null
       }
     } catch (error) {
@@ -224,6 +250,26 @@ async function runUntilCaughtUp(deps: SyncWhenFreeDeps, connectionId: string): P
     if (caughtUp) break
   }
   return { connectionId, runs }
+}
+
+/** Whether a caught-up run leaves its re-read to a job owed for later (RefreshPacing). */
+async function putOffRefresh(
+  deps: SyncWhenFreeDeps,
+  connectionId: string,
+  runs: ConnectionSyncResult,
+): Promise<boolean> {
+  const pacing = deps.refreshPacing
+  // A bootstrap re-reads every day, and a settled quarantine days that balance_proof_due does not hold.
+  if (!pacing || runs.bootstrapped || runs.quarantineSettled > 0) return false
+  const dueAtMs = (pacing.lastAt.get(connectionId) ?? Number.NEGATIVE_INFINITY) + pacing.everyMs
+  if (dueAtMs <= deps.clock.now().getTime()) return false
+  try {
+    await pacing.owe(connectionId, dueAtMs)
+    return true
+  } catch (error) {
+    deps.logger.warn({ err: error, connectionId }, 'could not owe the re-read after a sync; re-reading now')
+    return false
+  }
 }
 
 /** Hands a problem to `onProblem`; a failure there is logged, never thrown. */

@@ -103,7 +103,12 @@ export async function processSyncJob(
     await deps.requestSyncOfAll?.()
     return { connectionId, runs: 0 }
   }
-  return syncWhenFree(deps, connectionId, (error) => classifyFailure(deps, job, token, connectionId, error))
+  return syncWhenFree(
+    deps,
+    connectionId,
+    (error) => classifyFailure(deps, job, token, connectionId, error),
+    job.data.refresh === true,
+  )
 }
 
 async function classifyFailure(

@@ -10,6 +10,7 @@ import { createVirtualClock } from '../../../src/clock/index.js'
 import {
   CONNECTION_SYNC_QUEUE,
   createBackendQueue,
+  isRefreshJobId,
   WEBHOOK_EVENTS_QUEUE,
   type QueueBackendConfig,
 } from '../../../src/queue/index.js'
@@ -73,6 +74,8 @@ export type Cluster = {
   requestSync(connectionId: string): Promise<bigint>
   /** Jobs per state of the webhook-event and connection-sync queues. */
   queueCounts(): Promise<Record<string, Record<string, number>>>
+  /** Re-reads of connections that caught-up syncs owe (delayed connection-sync jobs, RefreshPacing). */
+  owedRefreshes(): Promise<number>
   /** A job's state, attempts and last failure, for failure messages. */
   describeJob(queue: string, jobId: string): Promise<string>
   /** Failed jobs of both queues with their options and reason, for failure messages. */
@@ -288,6 +291,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           )
         }
         return counts
+      },
+      async owedRefreshes() {
+        const delayed = await queues[CONNECTION_SYNC_QUEUE]!.getDelayed()
+        return delayed.filter((job) => isRefreshJobId(job.id)).length
       },
       async describeJob(queue, jobId) {
         const job = await queues[queue]?.getJob(jobId)

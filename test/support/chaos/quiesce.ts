@@ -49,12 +49,19 @@ export async function quiesce(
     { timeoutMs: remaining(), intervalMs: 250, describe: () => describeSyncState(cluster, connectionIds) },
   )
   step('final syncs done')
-  // A run marks its requests served before it re-reads the connection, accounts and balances; and a run in place
-  // can outlive its event's job (a job whose lock lapsed under load is finished by another worker, which leaves
-  // the request to the run). No sync lock held means no run is still writing.
+  // A run marks its requests served before it re-reads the connection, accounts and balances, and a caught-up run
+  // soon after another's re-read owes it to a delayed job; a run in place can outlive its event's job (a job whose
+  // lock lapsed under load is finished by another worker, which leaves the request to the run). No sync lock held
+  // and no re-read owed means no run is still writing.
   await waitUntil(
-    'both queues to be idle and no sync to be running',
-    async () => (await queuesIdle(cluster)) && (await cluster.syncingWorkers(connectionIds)).length === 0,
+    'both queues to be idle, no sync to be running and no re-read owed',
+    // In the order a job moves (delayed, waiting, active, holding the lock), then owed again: a run that owed a
+    // re-read and unlocked between the first look and the lock's is seen.
+    async () =>
+      (await cluster.owedRefreshes()) === 0 &&
+      (await queuesIdle(cluster)) &&
+      (await cluster.syncingWorkers(connectionIds)).length === 0 &&
+      (await cluster.owedRefreshes()) === 0,
     { timeoutMs: remaining(), intervalMs: 250, describe: () => describeSyncState(cluster, connectionIds) },
   )
 }

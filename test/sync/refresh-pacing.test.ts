@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto'
+import type { Job } from 'bullmq'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createBankClient } from '../../src/api-client/index.js'
+import { silentLogger } from '../../src/observability/index.js'
+import {
+  CONNECTION_SYNC_QUEUE,
+  createBackendQueue,
+  isRefreshJobId,
+  type ConnectionSyncJobData,
+} from '../../src/queue/index.js'
+import { oweRefresh, processSyncJob, type RefreshPacing, type SyncWorkerDeps } from '../../src/sync/index.js'
+import { mirrorDifferences } from '../support/chaos/mirror-check.js'
+import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
+
+const EVERY_MS = 60_000
+const backend = {
+  kind: 'redis' as const,
+  url: 'redis://127.0.0.1:6379',
+  prefix: `test-refresh-${randomBytes(4).toString('hex')}`,
+}
+let harness: SandboxHarness
+let database: TestDatabase
+let queue: ReturnType<typeof createBackendQueue<ConnectionSyncJobData>>
+
+beforeAll(async () => {
+  harness = await startSandbox({ generatedActivity: false })
+  database = await createTestDatabase('refresh_pacing')
+})
+afterAll(async () => {
+  await harness?.close()
+  await database?.drop()
+})
+beforeEach(() => {
+  queue = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
+})
+afterEach(async () => {
+  await queue.obliterate({ force: true })
+  await queue.close()
+})
+
+function pacedDeps(
+  everyMs = EVERY_MS,
+  owingQueue = queue,
+): SyncWorkerDeps & { refreshPacing: RefreshPacing } {
+  const clock = harness.sandbox.clock
+  return {
+    db: database.db,
+    pool: database.pool,
+    lockNamespace: database.schema,
+    client: createBankClient({ baseUrl: harness.url, apiKey: harness.apiKey, maxRetries: 0 }),
+    clock,
+    logger: silentLogger,
+    queue,
+    backend,
+    refreshPacing: {
+      everyMs,
+      lastAt: new Map(),
+      owe: (connectionId, dueAtMs) =>
+        oweRefresh(owingQueue, connectionId, { nowMs: clock.now().getTime(), dueAtMs, everyMs }),
+    },
+  }
+}
+
+const syncJob = (connectionId: string) =>
+  ({ data: { connectionId, reason: 'test' } }) as Job<ConnectionSyncJobData>
+
+/** A payment at the bank: a new transaction in the stream, and a new balance on its account. */
+async function addPayment(connectionId: string, amount: string): Promise<void> {
+  const answer = await harness.request('POST', `/_sandbox/connections/${connectionId}/transactions`, {
+    body: { amount, paymentReference: 'INV-7', counterpartyName: 'Acme Corp' },
+  })
+  if (answer.status !== 201) throw new Error(`adding a transaction failed: ${JSON.stringify(answer.body)}`)
+}
+
+async function differencesFromBank(connectionId: string): Promise<string[]> {
+  const truth = (await harness.request('GET', `/_sandbox/state?connectionId=${connectionId}`)).body
+  return mirrorDifferences(database.db, truth, [connectionId])
+}
+
+async function owedJobs(): Promise<Job<ConnectionSyncJobData>[]> {
+  return (await queue.getDelayed()).filter((job) => isRefreshJobId(job.id))
+}
+
+describe('pacing the re-read after caught-up syncs', () => {
+  it('owes the re-read of a run soon after the last one to a delayed job, which re-reads accounts and balances', async () => {
+    const { connection } = await connectReadyBank(harness)
+    const statusReads: string[] = []
+    const deps = {
+      ...pacedDeps(),
+      recordConnection: async (c: { id: string }) => void statusReads.push(c.id),
+    }
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    expect(await differencesFromBank(connection.id)).toEqual([])
+    const firstReadAt = deps.refreshPacing.lastAt.get(connection.id)!
+
+    await addPayment(connection.id, '1250.75')
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    // The connection's status is owed with the rest.
+    expect(statusReads).toEqual([connection.id])
+    // The payment is mirrored; its account's balance waits for the owed re-read.
+    const before = await differencesFromBank(connection.id)
+    expect(before.some((d) => d.startsWith('transaction'))).toBe(false)
+    expect(before.some((d) => d.startsWith('account') && d.includes('currentBalance'))).toBe(true)
+    const [owed, ...more] = await owedJobs()
+    expect(more).toEqual([])
+    expect(owed!.data).toEqual({ connectionId: connection.id, reason: 'refresh', refresh: true })
+    expect(owed!.timestamp + owed!.delay).toBeGreaterThan(Date.now())
+
+    // A third caught-up run in the same interval owes the same job.
+    await addPayment(connection.id, '10.00')
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    expect((await owedJobs()).map((job) => job.id)).toEqual([owed!.id])
+
+    // The owed job re-reads, however recent this process's last re-read.
+    await processSyncJob(deps, owed!, undefined)
+    expect(await differencesFromBank(connection.id)).toEqual([])
+    expect(statusReads).toEqual([connection.id, connection.id])
+    expect(deps.refreshPacing.lastAt.get(connection.id)).toBeGreaterThanOrEqual(firstReadAt)
+  })
+
+  it('re-reads at once when the interval is over, and when pacing is off (SYNC_REFRESH_SECONDS=0)', async () => {
+    const { connection } = await connectReadyBank(harness)
+    for (const deps of [pacedDeps(0), pacedDeps()]) {
+      await processSyncJob(deps, syncJob(connection.id), undefined)
+      deps.refreshPacing.lastAt.set(connection.id, harness.sandbox.clock.now().getTime() - EVERY_MS)
+      await addPayment(connection.id, '77.10')
+      await processSyncJob(deps, syncJob(connection.id), undefined)
+      expect(await differencesFromBank(connection.id)).toEqual([])
+    }
+    expect(await owedJobs()).toEqual([])
+  })
+
+  it('never puts off the re-read after a bootstrap: it covers every day', async () => {
+    const { connection } = await connectReadyBank(harness)
+    const deps = pacedDeps()
+    deps.refreshPacing.lastAt.set(connection.id, harness.sandbox.clock.now().getTime())
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    expect(await differencesFromBank(connection.id)).toEqual([])
+    expect(await owedJobs()).toEqual([])
+  })
+
+  it('re-reads at once when the re-read cannot be owed (the queue is unreachable)', async () => {
+    const { connection } = await connectReadyBank(harness)
+    const closed = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
+    await closed.close()
+    const deps = pacedDeps(EVERY_MS, closed)
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    await addPayment(connection.id, '310.00')
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    expect(await differencesFromBank(connection.id)).toEqual([])
+  })
+})
