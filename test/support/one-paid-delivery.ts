@@ -1,5 +1,5 @@
 import { vi } from 'vitest'
-import type { QueueBackendConfig } from '../../src/queue/index.js'
+import { isRefreshJobId, type QueueBackendConfig } from '../../src/queue/index.js'
 import { startAppEndpoint, type AppEndpoint } from '../app-events/app-endpoint.js'
 import { API_TOKEN, startTestSidecar } from '../sidecar/sidecar-fixture.js'
 import { onboardSandboxConnection } from './onboard-sandbox-connection.js'
@@ -63,19 +63,26 @@ export async function startIdlePipeline(
         id: row.id,
         delivered: row.delivered_at !== null,
       }))
-    // The onboarding's syncs, the invoice's matching run and their app events are done: the pipeline is idle.
+    // The bank's own syncs add no payments of their own from here on, and what it has to say is said now: the
+    // event's run carries only its payment.
+    bank.sandbox!.ctx.settings.generatedActivity = false
+    await bank.sandbox!.flushWebhooks()
+    // The onboarding's syncs and owed re-reads, the matching of what they brought, the invoice's matching run and
+    // their app events are done: the pipeline is idle.
     await vi.waitFor(
       async () => {
         for (const queue of sidecar.context.queues) {
           const counts = await queue.getJobCounts('waiting', 'active')
           if (counts.waiting! + counts.active! > 0) throw new Error(`${queue.name} is busy`)
+          if ((await queue.getDelayed()).some((job) => isRefreshJobId(job.id)))
+            throw new Error(`${queue.name} holds an owed re-read`)
         }
+        const queued = await db.selectFrom('pending_matches').select('seq').limit(1).execute()
+        if (queued.length > 0) throw new Error('changes wait for matching')
         if ((await appEvents()).some((event) => !event.delivered)) throw new Error('app events undelivered')
       },
       { timeout: 30_000, interval: 100 },
     )
-    // The bank's own scheduled syncs add no payments of their own from here on: the run carries only this one.
-    bank.sandbox!.ctx.settings.generatedActivity = false
     const payAndAwaitInvoicePaid = async () => {
       const paid = await fetch(`${bank.sandbox!.url}/_sandbox/connections/${connection.id}/transactions`, {
         method: 'POST',
