@@ -191,8 +191,8 @@ export const BankrecEnv = z
     /** Events per transactions/sync call of the sync worker (the seed's limit, 1–500). */
     SYNC_PAGE_SIZE: whole(1, 500).default(500),
     /**
-     * Least time between two re-reads of a connection's accounts and balances (and its balance proof) after caught-up
-     * syncs in one worker process: a run within it owes one, due when it is over. 0: re-read after every run.
+     * Least time between two re-reads of a connection's status, accounts and balances (and its balance proof) after
+     * caught-up syncs in one worker process: a run within it owes one, due when it is over. 0: after every run.
      */
     SYNC_REFRESH_SECONDS: whole(0, 3600).default(1),
     /** How long after a worker crashed its running jobs are handed to another worker (BullMQ's lock duration). */

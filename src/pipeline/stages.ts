@@ -11,7 +11,7 @@ import type { ConnectionHealthMonitor } from '../connection-health/index.js'
 import type { Logger } from '../observability/index.js'
 import type { ConnectionSyncJobData, QueueBackendConfig } from '../queue/index.js'
 import {
-  oweRefresh,
+  createRefreshPacing,
   requestConnectionSync,
   requestSyncOfAllReadyConnections,
   syncWhenFree,
@@ -136,16 +136,7 @@ export function pipelineStages(deps: StageDeps): Stages {
       // Matching's outbox already holds the run's changes; its run need not wait for the balance refresh and proof.
       onChangesApplied: stages.changesApplied,
       onSynced: balanceCheckAfterSync({ db: store.db, client: deps.client, clock, logger }),
-      refreshPacing: {
-        everyMs: config.SYNC_REFRESH_SECONDS * 1000,
-        lastAt: new Map(),
-        owe: (connectionId, dueAtMs) =>
-          oweRefresh(deps.syncQueue, connectionId, {
-            nowMs: clock.now().getTime(),
-            dueAtMs,
-            everyMs: config.SYNC_REFRESH_SECONDS * 1000,
-          }),
-      },
+      refreshPacing: createRefreshPacing(deps.syncQueue, config.SYNC_REFRESH_SECONDS * 1000, clock),
     }
     return syncDeps
   }

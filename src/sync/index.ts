@@ -1,4 +1,4 @@
-export { requestConnectionSync, oweRefresh } from './request-sync.js'
+export { requestConnectionSync, createRefreshPacing } from './request-sync.js'
 export type { SyncRequester } from './request-sync.js'
 export { createSyncWorker, processSyncJob, ALL_CONNECTIONS } from './sync-worker.js'
 export type { SyncWorkerDeps } from './sync-worker.js'

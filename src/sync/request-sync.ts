@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq'
 import type { Kysely } from 'kysely'
+import type { Clock } from '../clock/index.js'
 import { noteSyncRequest, type Database } from '../store/index.js'
 import {
   CONNECTION_SYNC_JOB_OPTIONS,
@@ -7,6 +8,7 @@ import {
   syncJobId,
   type ConnectionSyncJobData,
 } from '../queue/index.js'
+import type { RefreshPacing } from './sync-connection.js'
 
 export type SyncRequester = {
   db: Kysely<Database>
@@ -31,21 +33,33 @@ export async function requestConnectionSync(
 }
 
 /**
- * Owes a connection the re-read its caught-up runs put off (RefreshPacing): a delayed job, due `dueAtMs`, that
- * syncs the connection and re-reads it. Runs owing in the same interval of `everyMs` share the job.
+ * One worker process's pacing of the re-read after caught-up runs (RefreshPacing, `everyMs` apart): a re-read put
+ * off is owed to a delayed job, due `dueAtMs`, that syncs the connection and re-reads it. Runs owing in the same
+ * interval share the job (refreshJobId), and this process adds it once.
  */
-export async function oweRefresh(
+export function createRefreshPacing(
   queue: Queue<ConnectionSyncJobData>,
-  connectionId: string,
-  timing: { nowMs: number; dueAtMs: number; everyMs: number },
-): Promise<void> {
-  await queue.add(
-    'sync',
-    { connectionId, reason: 'refresh', refresh: true },
-    {
-      ...CONNECTION_SYNC_JOB_OPTIONS,
-      jobId: refreshJobId(connectionId, Math.ceil(timing.dueAtMs / timing.everyMs)),
-      delay: Math.max(0, timing.dueAtMs - timing.nowMs),
+  everyMs: number,
+  clock: Clock,
+): RefreshPacing {
+  // What this process last owed per connection: that job waits until its due time, so later runs of the interval
+  // need not add it again; once the time is past, a run re-reads itself.
+  const owedUntil = new Map<string, number>()
+  return {
+    everyMs,
+    lastAt: new Map(),
+    async owe(connectionId, dueAtMs) {
+      if (owedUntil.get(connectionId) === dueAtMs) return
+      await queue.add(
+        'sync',
+        { connectionId, reason: 'refresh', refresh: true },
+        {
+          ...CONNECTION_SYNC_JOB_OPTIONS,
+          jobId: refreshJobId(connectionId, Math.ceil(dueAtMs / everyMs)),
+          delay: Math.max(0, dueAtMs - clock.now().getTime()),
+        },
+      )
+      owedUntil.set(connectionId, dueAtMs)
     },
-  )
+  }
 }

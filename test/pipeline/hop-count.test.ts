@@ -16,8 +16,8 @@ const PIPELINE_QUEUES = [WEBHOOK_EVENTS_QUEUE, CONNECTION_SYNC_QUEUE, MATCHING_Q
 
 /**
  * Jobs ever added to each queue, read from the queue's own event stream ('added'), leaving out the jobs of the
- * schedules (ids `repeat:…`) and owed re-reads. The stream is BullMQ's on both backends: a Redis stream, or the queue schema's
- * event table.
+ * schedules (ids `repeat:…`) and owed re-reads. The stream is BullMQ's on both backends: a Redis stream, or the
+ * queue schema's event table.
  */
 async function jobsAdded(backend: QueueBackendConfig): Promise<Record<string, number>> {
   const counts: Record<string, number> = {}

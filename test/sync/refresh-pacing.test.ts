@@ -9,7 +9,12 @@ import {
   isRefreshJobId,
   type ConnectionSyncJobData,
 } from '../../src/queue/index.js'
-import { oweRefresh, processSyncJob, type RefreshPacing, type SyncWorkerDeps } from '../../src/sync/index.js'
+import {
+  createRefreshPacing,
+  processSyncJob,
+  type RefreshPacing,
+  type SyncWorkerDeps,
+} from '../../src/sync/index.js'
 import { mirrorDifferences } from '../support/chaos/mirror-check.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
@@ -54,12 +59,7 @@ function pacedDeps(
     logger: silentLogger,
     queue,
     backend,
-    refreshPacing: {
-      everyMs,
-      lastAt: new Map(),
-      owe: (connectionId, dueAtMs) =>
-        oweRefresh(owingQueue, connectionId, { nowMs: clock.now().getTime(), dueAtMs, everyMs }),
-    },
+    refreshPacing: createRefreshPacing(owingQueue, everyMs, clock),
   }
 }
 
