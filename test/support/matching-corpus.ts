@@ -7,11 +7,15 @@ import {
   paymentOutcome,
   matchPayments,
   type MatchConfigInput,
+  type MatchPaymentsResult,
   type MatchCustomer,
   type MatchInvoice,
   type MatchTransaction,
   type PaymentOutcome,
 } from '../../src/matcher/index.js'
+import { judgePayment } from './judge-payment.js'
+import type { RealisticExpect } from './realistic-book.js'
+import type { RealisticResult } from './realistic-corpus.js'
 
 /** What a case says must happen to its payment. */
 export type ExpectedOutcome =
@@ -92,19 +96,28 @@ function withCredits(invoice: MatchInvoice, entry: CorpusCase): MatchInvoice {
   return credits.isZero() ? invoice : { ...invoice, credits: credits.toFixed() }
 }
 
-/** Matches one case's payment against the books (and its own prior transactions). */
-export function runCase(corpus: Corpus, entry: CorpusCase, config: MatchConfigInput = {}): CaseResult {
+/** The engine's result for one case: its payment against the books (and its own prior transactions). */
+export function matchCase(
+  corpus: Corpus,
+  entry: CorpusCase,
+  config: MatchConfigInput = {},
+): MatchPaymentsResult {
   const invoices = [
     ...corpus.invoices,
     ...(entry.invoices ?? []).map((invoice) => withCredits(invoice, entry)),
   ]
   const index = new InvoiceIndex(invoices, corpus.customers)
-  const result = matchPayments({
+  return matchPayments({
     index,
     invoices,
     transactions: [...(entry.prior ?? []), entry.payment],
     config: matchConfig(entry.tags.includes('residual') ? { ...corpus.residualConfig, ...config } : config),
   })
+}
+
+/** Matches one case's payment against the books (and its own prior transactions). */
+export function runCase(corpus: Corpus, entry: CorpusCase, config: MatchConfigInput = {}): CaseResult {
+  const result = matchCase(corpus, entry, config)
   const outcome = paymentOutcome(result, entry.payment.id)
   const mine = result.allocations.filter((item) => item.transactionId === entry.payment.id)
   const found = {
@@ -165,4 +178,32 @@ export function evaluateCorpus(corpus: Corpus = loadCorpus(), config: MatchConfi
     reasonsRight: results.filter((result) => result.reasonsRight).length,
     results,
   }
+}
+
+/**
+ * Every case judged the way the realistic corpus is (test/support/judge-payment.ts): each automatic action right or
+ * wrong, write-offs judged where the case names them (its residual cases).
+ */
+export function judgeCorpus(corpus: Corpus = loadCorpus(), config: MatchConfigInput = {}): RealisticResult[] {
+  return corpus.cases.map((entry) => {
+    const expect: RealisticExpect = {
+      outcome: entry.expect.outcome,
+      invoiceIds: entry.expect.invoiceIds,
+      ...(entry.expect.writeOffs ? { writeOffs: entry.expect.writeOffs } : {}),
+    }
+    const judged = judgePayment(
+      matchCase(corpus, entry, config),
+      entry.payment.id,
+      expect,
+      () => undefined,
+      entry.expect.writeOffs !== undefined,
+    )
+    return {
+      case: { id: entry.id, title: entry.title, why: entry.title, tags: entry.tags },
+      part: 'issue-15 corpus',
+      paymentId: entry.payment.id,
+      expect,
+      ...judged,
+    }
+  })
 }
