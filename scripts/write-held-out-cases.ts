@@ -7,6 +7,7 @@
  *   npx tsx scripts/write-held-out-cases.ts fixtures/matching/held-out/cases.json
  */
 import { writeFileSync } from 'node:fs'
+import { checkDates } from '../test/support/case-kit.js'
 import { book, cases } from './held-out/kit.js'
 import { ordinaryCases1 } from './held-out/ordinary-1.js'
 import { ordinaryCases2 } from './held-out/ordinary-2.js'
@@ -19,22 +20,7 @@ ordinaryCases2()
 hardCases1()
 hardCases2()
 hardCases3()
-// Every invoice a case names was issued before its payment, except where the case is about that.
-for (const entry of cases) {
-  for (const prior of entry.prior ?? []) {
-    if ((prior.postedDate ?? '') >= (entry.payment.postedDate ?? ''))
-      throw new Error(`${entry.id}: prior ${prior.id} not before the payment`)
-  }
-  for (const { payment, expect } of [entry, ...(entry.batch ?? [])]) {
-    if (entry.id === 'ho-issued-after-payment') continue
-    for (const id of expect.invoiceIds) {
-      const invoice =
-        book.invoices.find((item) => item.id === id) ?? entry.invoices?.find((item) => item.id === id)
-      if ((invoice?.issueDate ?? '') > (payment.postedDate ?? ''))
-        throw new Error(`${entry.id}: ${id} issued ${invoice?.issueDate} after ${payment.postedDate}`)
-    }
-  }
-}
+checkDates(cases, book, ['ho-issued-after-payment'])
 const out = process.argv[2]
 if (!out) throw new Error('usage: write-held-out-cases.ts <out.json>')
 writeFileSync(

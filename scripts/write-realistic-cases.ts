@@ -1,0 +1,51 @@
+/**
+ * Writes the realistic corpus beyond the held-out part (fixtures/matching/realistic/*.json) from format templates
+ * against the generated book: each case's expectation follows from how it is built (the invoices it names whole at
+ * their open amounts are applied; advances, payouts, unverified payers and short lists wait for a person; real
+ * returns return), never from the engine. Unlike the held-out part it may be regenerated and grown.
+ *
+ *   npx tsx scripts/write-realistic-cases.ts fixtures/matching/realistic
+ */
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { caseKit, checkDates } from '../test/support/case-kit.js'
+import { loadBook } from '../test/support/realistic-book.js'
+import { formatCases } from './realistic/formats.js'
+import { guardCases } from './realistic/guards.js'
+import { interactionCases } from './realistic/interactions.js'
+import { returnCases } from './realistic/returns.js'
+
+const GROUPS = [
+  { file: 'formats', seed: 101, write: formatCases, about: 'ordinary lines in real formats, each applied' },
+  {
+    file: 'guards',
+    seed: 202,
+    write: guardCases,
+    about: 'lines whose evidence does not rule out the alternatives',
+  },
+  { file: 'returns', seed: 303, write: returnCases, about: 'returns, and outflows that are no return' },
+  {
+    file: 'interactions',
+    seed: 404,
+    write: interactionCases,
+    about: 'duplicates, amended invoices, batches',
+  },
+] as const
+
+const dir = process.argv[2]
+if (!dir) throw new Error('usage: write-realistic-cases.ts <dir>')
+const book = loadBook('main')
+for (const group of GROUPS) {
+  const kit = caseKit(book, group.seed)
+  group.write(kit)
+  checkDates(
+    kit.cases,
+    book,
+    kit.cases.filter((entry) => entry.tags.includes('dates')).map((entry) => entry.id),
+  )
+  const description = `Realistic matching cases (${group.about}), written by scripts/write-realistic-cases.ts against books/main.json.`
+  writeFileSync(
+    join(dir, `${group.file}.json`),
+    `${JSON.stringify({ description, book: 'main', cases: kit.cases }, null, 2)}\n`,
+  )
+}
