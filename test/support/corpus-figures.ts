@@ -72,13 +72,14 @@ const percent = (part: number, whole: number) =>
 /** One payment that came out otherwise, on one line. */
 export function otherwiseLine(result: RealisticResult): string {
   const expected = `${result.expect.outcome} [${result.expect.invoiceIds.join(',')}]`
-  const got = `${result.outcome} [${result.invoiceIds.join(',')}]`
+  const raised = result.exceptions.filter((type) => type === 'overpayment')
+  const got = `${result.outcome} [${result.invoiceIds.join(',')}]${raised.length > 0 ? ` (${raised.join(', ')})` : ''}`
   const wrong = result.wrong.map((item) => ` WRONG ${item.kind}: ${item.detail}`).join(';')
   return `  ${result.case.id}${result.paymentId.endsWith(result.case.id) ? '' : ` (${result.paymentId})`}: expected ${expected}, got ${got}${wrong}`
 }
 
-/** The printed report of one part. */
-export function reportLines(title: string, figures: Figures): string[] {
+/** The printed report of one part; `listOtherwise` false leaves out the cases another part lists. */
+export function reportLines(title: string, figures: Figures, listOtherwise = true): string[] {
   const kinds = Object.entries(figures.wrongByKind)
     .map(([kind, count]) => `${kind} ${count}`)
     .join(', ')
@@ -94,6 +95,8 @@ export function reportLines(title: string, figures: Figures): string[] {
     `returned (should return)     ${figures.returnedRight} of ${figures.shouldReturn}`,
     `suggested (should suggest)   ${figures.suggested} of ${figures.shouldSuggest}, the right invoices in ${figures.suggestedRight} (suggestion accuracy ${percent(figures.suggestedRight, figures.shouldSuggest)})`,
     `nothing done                 ${nothing || 'none'} (by what the case says)`,
-    ...(figures.otherwise.length > 0 ? ['came out otherwise:', ...figures.otherwise.map(otherwiseLine)] : []),
+    ...(listOtherwise && figures.otherwise.length > 0
+      ? ['came out otherwise:', ...figures.otherwise.map(otherwiseLine)]
+      : []),
   ]
 }

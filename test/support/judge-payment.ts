@@ -29,6 +29,8 @@ export type Judgement = {
   /** What the engine allocated of this payment, per invoice. */
   allocations: Record<string, string>
   writeOffs: Array<{ invoiceId: string; amount: string; reason: string }>
+  /** The exceptions raised on this payment, by type (an overpayment is not an outcome of its own). */
+  exceptions: string[]
   /** Inflows this outflow returned by itself (their allocations reversed or reduced). */
   returned: string[]
   wrong: Array<{ kind: WrongKind; detail: string }>
@@ -118,6 +120,7 @@ export function judgePayment(
     codes: found.evidence.map((item) => item.code),
     allocations,
     writeOffs,
+    exceptions: result.exceptions.filter((item) => item.transactionId === paymentId).map((item) => item.type),
     returned,
     wrong,
     appliedRight:
