@@ -32,20 +32,25 @@ const GROUPS = [
   },
 ] as const
 
+/** The books written against: the main one (which the held-out part reads too) and a larger second one. */
+const BOOKS = [
+  { name: 'main', prefix: '' },
+  { name: 'second', prefix: 'b2-' },
+] as const
+
 const dir = process.argv[2]
 if (!dir) throw new Error('usage: write-realistic-cases.ts <dir>')
-const book = loadBook('main')
-for (const group of GROUPS) {
-  const kit = caseKit(book, group.seed)
-  group.write(kit)
-  checkDates(
-    kit.cases,
-    book,
-    kit.cases.filter((entry) => entry.tags.includes('dates')).map((entry) => entry.id),
-  )
-  const description = `Realistic matching cases (${group.about}), written by scripts/write-realistic-cases.ts against books/main.json.`
-  writeFileSync(
-    join(dir, `${group.file}.json`),
-    `${JSON.stringify({ description, book: 'main', cases: kit.cases }, null, 2)}\n`,
-  )
+for (const { name, prefix } of BOOKS) {
+  const book = loadBook(name)
+  for (const group of GROUPS) {
+    const kit = caseKit(book, group.seed + (prefix ? 1000 : 0), prefix)
+    group.write(kit)
+    const later = kit.cases.filter((entry) => entry.tags.includes('dates')).map((entry) => entry.id)
+    checkDates(kit.cases, book, later)
+    const description = `Realistic matching cases (${group.about}), written by scripts/write-realistic-cases.ts against books/${name}.json.`
+    writeFileSync(
+      join(dir, `${prefix}${group.file}.json`),
+      `${JSON.stringify({ description, book: name, cases: kit.cases }, null, 2)}\n`,
+    )
+  }
 }

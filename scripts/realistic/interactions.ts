@@ -43,14 +43,14 @@ export function interactionCases(kit: Kit): void {
     const voided: BookInvoice = {
       ...base,
       id: `${a.id}-void`,
-      number: `INV-2026-0${1400 + n}`,
+      number: p.unissued('INV-2026-0', 900 + n),
       amount: `${1350 + n * 100}.00`,
       void: true,
     }
     const amended: BookInvoice = {
       ...base,
       id: `${a.id}-amended`,
-      number: `INV-2026-0${1410 + n}`,
+      number: p.unissued('INV-2026-0', 910 + n),
       amount: `${1200 + n * 100}.00`,
     }
     const id = `amended-${n}`

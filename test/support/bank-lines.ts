@@ -179,6 +179,23 @@ export class BookPicker {
     return this.book.invoices.find((invoice) => invoice.number === number)
   }
 
+  /**
+   * A number of the series `prefix` + digits (`INV-2026-0`, `1`, `SI-0`, `26`) beyond the last one issued, so no
+   * invoice has it yet: `ahead` numbers past the end, padded to the series' width.
+   */
+  unissued(prefix: string, ahead: number): string {
+    let last = 0
+    let width = 0
+    for (const invoice of this.book.invoices) {
+      if (!invoice.number.startsWith(prefix)) continue
+      const rest = invoice.number.slice(prefix.length)
+      if (!/^\d+$/.test(rest)) continue
+      width = Math.max(width, rest.length)
+      last = Math.max(last, Number(rest))
+    }
+    return `${prefix}${String(last + ahead).padStart(width, '0')}`
+  }
+
   markUsed(invoice: BookInvoice): BookInvoice {
     this.used.add(invoice.id)
     return invoice

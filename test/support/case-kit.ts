@@ -7,10 +7,12 @@ import type { MatchTransaction } from '../../src/matcher/index.js'
 import { addDays, bankLine, bankName, BookPicker, ustrd } from './bank-lines.js'
 import type { Book, BookInvoice, RealisticCase, RealisticExpect } from './realistic-book.js'
 
-export function caseKit(book: Book, seed: number) {
+/** `idPrefix` keeps case ids unique when the same templates write cases against another book. */
+export function caseKit(book: Book, seed: number, idPrefix = '') {
   const p = new BookPicker(book, seed)
   const cases: RealisticCase[] = []
-  const add = (entry: RealisticCase) => cases.push(entry)
+  const add = (entry: RealisticCase) =>
+    cases.push(idPrefix ? { ...entry, id: `${idPrefix}${entry.id}` } : entry)
   const iban = (invoice: BookInvoice) => p.customer(invoice.customerId ?? '').bankAccounts?.[0] ?? ''
   const hasAccount = (invoice: BookInvoice) => iban(invoice) !== ''
   const nameOf = (invoice: BookInvoice) => p.customer(invoice.customerId ?? '').name
@@ -37,7 +39,7 @@ export function caseKit(book: Book, seed: number) {
     amount: string,
     date: string,
     fields: Partial<MatchTransaction>,
-  ) => bankLine(`tx-${id}`, amount, invoice.currency, date, fields)
+  ) => bankLine(`tx-${idPrefix}${id}`, amount, invoice.currency, date, fields)
   const sepaFields = (invoice: BookInvoice, reference: string, full = true): Partial<MatchTransaction> => ({
     paymentReference: ustrd(reference),
     description: 'SEPA CREDIT TRANSFER',

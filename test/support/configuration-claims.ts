@@ -17,7 +17,11 @@ function applications(results: readonly RealisticResult[]): Set<string> {
   return made
 }
 
-export function configurationClaims(corpus: Corpus): Claim[] {
+/** `defaults`: the realistic and issue-15 results under the default configuration, when the caller has them. */
+export function configurationClaims(
+  corpus: Corpus,
+  defaults: readonly RealisticResult[] = [...evaluateRealistic(), ...judgeCorpus(corpus)],
+): Claim[] {
   const claims: Claim[] = []
   // docs/matching.md, "The corpus": run with residualConfig for every case, 0 wrong automatic matches, all right.
   const residual: MatchConfigInput = corpus.residualConfig
@@ -36,7 +40,7 @@ export function configurationClaims(corpus: Corpus): Claim[] {
   // docs/matching.md, "Evidence": below autoApplyThreshold a match is suggested, so a higher threshold only holds
   // back: every automatic application it makes, the default makes too.
   const stricter: MatchConfigInput = { autoApplyThreshold: 95 }
-  const base = applications([...evaluateRealistic(), ...judgeCorpus(corpus)])
+  const base = applications(defaults)
   const extra = [...applications([...evaluateRealistic(stricter), ...judgeCorpus(corpus, stricter)])].filter(
     (made) => !base.has(made),
   )

@@ -75,7 +75,7 @@ export function otherwiseLine(result: RealisticResult): string {
   const raised = result.exceptions.filter((type) => type === 'overpayment')
   const got = `${result.outcome} [${result.invoiceIds.join(',')}]${raised.length > 0 ? ` (${raised.join(', ')})` : ''}`
   const wrong = result.wrong.map((item) => ` WRONG ${item.kind}: ${item.detail}`).join(';')
-  return `  ${result.case.id}${result.paymentId.endsWith(result.case.id) ? '' : ` (${result.paymentId})`}: expected ${expected}, got ${got}${wrong}`
+  return `  ${result.case.id}${result.inBatch ? ` (${result.paymentId})` : ''}: expected ${expected}, got ${got}${wrong}`
 }
 
 /** The printed report of one part; `listOtherwise` false leaves out the cases another part lists. */

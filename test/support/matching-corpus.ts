@@ -202,6 +202,7 @@ export function judgeCorpus(corpus: Corpus = loadCorpus(), config: MatchConfigIn
       case: { id: entry.id, title: entry.title, why: entry.title, tags: entry.tags },
       part: 'issue-15 corpus',
       paymentId: entry.payment.id,
+      inBatch: false,
       expect,
       ...judged,
     }

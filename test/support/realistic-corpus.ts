@@ -30,6 +30,8 @@ export type RealisticResult = Judgement & {
   /** `held-out` or the realistic file's name. */
   part: string
   paymentId: string
+  /** A payment of the case's batch rather than the case's own. */
+  inBatch: boolean
   expect: RealisticExpect
 }
 
@@ -101,6 +103,7 @@ export function runRealisticCase(
     case: entry,
     part,
     paymentId: payment.id,
+    inBatch: payment !== entry.payment,
     expect,
     ...judgePayment(result, payment.id, expect, (id) => fullAmount(invoiceOf(id), expect, id)),
   }))
