@@ -3,7 +3,9 @@ import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
 import {
   appendAudit,
+  loadExceptionsInScope,
   loadMatchTransactions,
+  recordShadowDecisions,
   takePendingMatches,
   type AuditAppend,
   type Database,
@@ -15,6 +17,8 @@ import {
   type MatchPaymentsResult,
 } from '../matcher/index.js'
 import { applyMatchResult, type Publish } from './apply-match-result.js'
+import { readAutoApplyMode, type AutoApplyMode } from './auto-apply-mode.js'
+import { holdBackAutomaticActions } from './hold-back.js'
 import { loadClosedSet, type ClosedSet } from './load-closed-set.js'
 import { matchTransfersStep } from './match-transfers-step.js'
 
@@ -30,6 +34,11 @@ export type MatchingDeps = {
   config?: MatchConfig
   /** Outbox entries drained per transaction. @defaultValue 500 */
   batchSize?: number
+  /**
+   * The automatic-matching mode while none is stored (MATCH_AUTO_APPLY); a stored one (set through the API or the
+   * CLI) is read at the start of each run. @defaultValue 'on'
+   */
+  autoApply?: AutoApplyMode
 }
 
 export type MatchRunSummary = {
@@ -41,14 +50,27 @@ export type MatchRunSummary = {
   resolved: number
   events: number
   transfersMatched: number
+  /** Automatic actions held back for a person (shadow or off mode). */
+  heldBack: number
 }
 
-/** The matcher over a closed set: its invoices, the transactions that take part, a person's inputs. */
-export function matchClosedSet(set: ClosedSet, config: MatchConfig): MatchPaymentsResult {
+const NONE_EXCLUDED: ReadonlySet<string> = new Set()
+
+/**
+ * The matcher over a closed set: its invoices, the transactions that take part, a person's inputs. `excluded`:
+ * transactions left out (shadow mode holds their automatic action back).
+ */
+export function matchClosedSet(
+  set: ClosedSet,
+  config: MatchConfig,
+  excluded: ReadonlySet<string> = NONE_EXCLUDED,
+): MatchPaymentsResult {
   return matchPayments({
     invoices: [...set.invoices.values()],
     transactions: [...set.transactions.values()]
-      .filter((entry) => entry.matchable || entry.outcome === 'return')
+      .filter(
+        (entry) => (entry.matchable || entry.outcome === 'return') && !excluded.has(entry.transaction.id),
+      )
       .map((entry) => entry.transaction),
     manualAllocations: set.manualAllocations,
     rejectedSuggestions: set.rejectedSuggestions,
@@ -109,10 +131,19 @@ async function drainOutbox(deps: MatchingDeps, lockWaitMs: number | null): Promi
     resolved: 0,
     events: 0,
     transfersMatched: 0,
+    heldBack: 0,
   }
   const batchSize = deps.batchSize ?? 500
+  // Read once per run, by its first batch: a change applies from the next run, in every process, without a restart.
+  let mode: AutoApplyMode | null = null
   for (let first = true; ; first = false) {
-    const batch = { first, size: batchSize, lockWaitMs: first ? lockWaitMs : null }
+    const batch = {
+      first,
+      size: batchSize,
+      lockWaitMs: first ? lockWaitMs : null,
+      mode: async (trx: Kysely<Database>) =>
+        (mode ??= (await readAutoApplyMode(trx, deps.autoApply ?? 'on')).autoApply),
+    }
     const drained = await deps.db.transaction().execute((trx) => runBatch(deps, trx, batch, summary))
     if (drained < batchSize) break
   }
@@ -141,10 +172,45 @@ async function lockMatching(trx: Kysely<Database>, lockName: string, waitMs: num
   }
 }
 
+/**
+ * The matcher's result to write: as it is with automation on; with it off or in shadow, without the automatic
+ * actions that would be new (each held back for a person), which shadow mode records for the trust report.
+ */
+async function decide(
+  trx: Kysely<Database>,
+  set: ClosedSet,
+  config: MatchConfig,
+  mode: AutoApplyMode,
+  now: Date,
+  summary: MatchRunSummary,
+): Promise<MatchPaymentsResult> {
+  if (mode === 'on') return matchClosedSet(set, config)
+  const first = matchClosedSet(set, config)
+  const returnsInForce = first.returns.length === 0 ? [] : await openReturnKeys(trx, set)
+  const held = holdBackAutomaticActions(
+    set,
+    (excluded) => (excluded.size === 0 ? first : matchClosedSet(set, config, excluded)),
+    new Set(returnsInForce),
+  )
+  summary.heldBack += held.decisions.length
+  if (mode === 'shadow') await recordShadowDecisions(trx, held.decisions, now)
+  return held.result
+}
+
+async function openReturnKeys(trx: Kysely<Database>, set: ClosedSet): Promise<string[]> {
+  const open = await loadExceptionsInScope(trx, { transactionIds: [...set.transactionIds], keys: [] })
+  return open.filter((row) => row.type === 'payment_returned').map((row) => row.key)
+}
+
 async function runBatch(
   deps: MatchingDeps,
   trx: Kysely<Database>,
-  batch: { first: boolean; size: number; lockWaitMs: number | null },
+  batch: {
+    first: boolean
+    size: number
+    lockWaitMs: number | null
+    mode: (trx: Kysely<Database>) => Promise<AutoApplyMode>
+  },
   summary: MatchRunSummary,
 ): Promise<number> {
   const config = deps.config ?? DEFAULT_MATCH_CONFIG
@@ -173,7 +239,7 @@ async function runBatch(
       rows: seeds.rows.filter((row) => !transfers.changedLegs.includes(row.id)),
     }
     const set = await loadClosedSet(trx, { transactionIds, invoiceIds, transactionRows: read })
-    const result = matchClosedSet(set, config)
+    const result = await decide(trx, set, config, await batch.mode(trx), now, summary)
     const applied = await applyMatchResult(trx, { set, result, now, publish: deps.publish, audit })
     summary.inserted += applied.inserted
     summary.reversed += applied.reversed
