@@ -123,7 +123,7 @@ export function renderTrust(data: TrustData): SafeHtml {
   const decided = shadow.agreed + shadow.disagreed
   // A measured rate of this team's own decisions, so a percentage is honest here.
   const rate = shadow.agreementRate === null ? '–' : `${(shadow.agreementRate * 100).toFixed(1)} %`
-  return html`${data.problem && html`<p class="notice error" role="alert">${data.problem}</p>`}${modeSection(data)}
+  return html`${data.problem && html`<p class="notice error" role="alert" id="trust-problem">${data.problem}</p>`}${modeSection(data)}
     <section class="wide" id="trust-shadow">
       <h2>
         Shadow mode
