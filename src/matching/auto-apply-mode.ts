@@ -26,19 +26,17 @@ export type AutoApplyState = {
   changedBy: string | null
 }
 
-const isMode = (value: string): value is AutoApplyMode =>
-  (AUTO_APPLY_MODES as readonly string[]).includes(value)
-
 /** One indexed read: the stored mode, else `fallback` (the environment's MATCH_AUTO_APPLY). */
 export async function readAutoApplyMode(
   db: Kysely<Database>,
   fallback: AutoApplyMode,
 ): Promise<AutoApplyState> {
   const row = await readRuntimeSetting(db, AUTO_APPLY_SETTING)
-  if (!row || !isMode(row.value))
+  const stored = AutoApplyModeSchema.safeParse(row?.value)
+  if (!row || !stored.success)
     return { autoApply: fallback, source: 'environment', changedAt: null, changedBy: null }
   return {
-    autoApply: row.value,
+    autoApply: stored.data,
     source: 'stored',
     changedAt: row.changed_at.toISOString(),
     changedBy: row.changed_by,

@@ -17,7 +17,7 @@ import {
   type MatchPaymentsResult,
 } from '../matcher/index.js'
 import { applyMatchResult, type Publish } from './apply-match-result.js'
-import { readAutoApplyMode, type AutoApplyMode } from './auto-apply-mode.js'
+import { AUTO_APPLY_MODES, AUTO_APPLY_SETTING, type AutoApplyMode } from './auto-apply-mode.js'
 import { holdBackAutomaticActions } from './hold-back.js'
 import { loadClosedSet, type ClosedSet } from './load-closed-set.js'
 import { matchTransfersStep } from './match-transfers-step.js'
@@ -36,7 +36,7 @@ export type MatchingDeps = {
   batchSize?: number
   /**
    * The automatic-matching mode while none is stored (MATCH_AUTO_APPLY); a stored one (set through the API or the
-   * CLI) is read at the start of each run. @defaultValue 'on'
+   * CLI) is read by each batch with its lock. @defaultValue 'on'
    */
   autoApply?: AutoApplyMode
 }
@@ -134,16 +134,8 @@ async function drainOutbox(deps: MatchingDeps, lockWaitMs: number | null): Promi
     heldBack: 0,
   }
   const batchSize = deps.batchSize ?? 500
-  // Read once per run, by its first batch: a change applies from the next run, in every process, without a restart.
-  let mode: AutoApplyMode | null = null
   for (let first = true; ; first = false) {
-    const batch = {
-      first,
-      size: batchSize,
-      lockWaitMs: first ? lockWaitMs : null,
-      mode: async (trx: Kysely<Database>) =>
-        (mode ??= (await readAutoApplyMode(trx, deps.autoApply ?? 'on')).autoApply),
-    }
+    const batch = { first, size: batchSize, lockWaitMs: first ? lockWaitMs : null }
     const drained = await deps.db.transaction().execute((trx) => runBatch(deps, trx, batch, summary))
     if (drained < batchSize) break
   }
@@ -151,21 +143,37 @@ async function drainOutbox(deps: MatchingDeps, lockWaitMs: number | null): Promi
   return summary
 }
 
-/** Takes the matching lock for the batch's transaction, waiting at most `waitMs` (null: as long as it takes). */
-async function lockMatching(trx: Kysely<Database>, lockName: string, waitMs: number | null): Promise<void> {
+const isMode = (value: string | null | undefined): value is AutoApplyMode =>
+  (AUTO_APPLY_MODES as readonly string[]).includes(value ?? '')
+
+/**
+ * Takes the matching lock for the batch's transaction, waiting at most `waitMs` (null: as long as it takes), and
+ * reads the stored automatic-matching mode in the same statement (null: none stored). A mode an admin sets applies
+ * from the next batch in every process, without a restart and without a statement more per batch.
+ */
+async function lockMatching(
+  trx: Kysely<Database>,
+  lockName: string,
+  waitMs: number | null,
+): Promise<string | null> {
+  const stored = sql<string | null>`(select value from runtime_settings where key = ${AUTO_APPLY_SETTING})`
   if (waitMs === null) {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${lockName}, 0))`.execute(trx)
-    return
+    const { rows } = await sql<{ mode: string | null }>`
+      select pg_advisory_xact_lock(hashtextextended(${lockName}, 0)), ${stored} as mode
+    `.execute(trx)
+    return rows[0]?.mode ?? null
   }
   // One round trip: the bound is set for this lock's wait and the session's own setting restored after it.
   try {
-    await sql`
+    const { rows } = await sql<{ mode: string | null }>`
       with session as (select current_setting('lock_timeout') as lock_timeout)
       select set_config('lock_timeout', ${`${waitMs}ms`}, true),
         pg_advisory_xact_lock(hashtextextended(${lockName}, 0)),
-        set_config('lock_timeout', session.lock_timeout, true)
+        set_config('lock_timeout', session.lock_timeout, true),
+        ${stored} as mode
       from session
     `.execute(trx)
+    return rows[0]?.mode ?? null
   } catch (error) {
     if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) throw new MatchingLockBusy()
     throw error
@@ -205,16 +213,12 @@ async function openReturnKeys(trx: Kysely<Database>, set: ClosedSet): Promise<st
 async function runBatch(
   deps: MatchingDeps,
   trx: Kysely<Database>,
-  batch: {
-    first: boolean
-    size: number
-    lockWaitMs: number | null
-    mode: (trx: Kysely<Database>) => Promise<AutoApplyMode>
-  },
+  batch: { first: boolean; size: number; lockWaitMs: number | null },
   summary: MatchRunSummary,
 ): Promise<number> {
   const config = deps.config ?? DEFAULT_MATCH_CONFIG
-  await lockMatching(trx, matchLockName(deps.lockNamespace), batch.lockWaitMs)
+  const stored = await lockMatching(trx, matchLockName(deps.lockNamespace), batch.lockWaitMs)
+  const mode = isMode(stored) ? stored : (deps.autoApply ?? 'on')
   const pending = await takePendingMatches(trx, batch.size)
   // The first batch of a run checks transfers even with nothing queued: a missing leg is a matter of time.
   if (pending.length === 0 && !batch.first) return 0
@@ -239,7 +243,7 @@ async function runBatch(
       rows: seeds.rows.filter((row) => !transfers.changedLegs.includes(row.id)),
     }
     const set = await loadClosedSet(trx, { transactionIds, invoiceIds, transactionRows: read })
-    const result = await decide(trx, set, config, await batch.mode(trx), now, summary)
+    const result = await decide(trx, set, config, mode, now, summary)
     const applied = await applyMatchResult(trx, { set, result, now, publish: deps.publish, audit })
     summary.inserted += applied.inserted
     summary.reversed += applied.reversed
