@@ -67,6 +67,7 @@ describe.skipIf(skipBrowserTests)('the trust page in headless Chromium', () => {
       ['inv-tr-2', 'TR-5002', '90.00'],
       ['inv-tr-3', 'TR-5003', '90.00'],
       ['inv-tr-4', 'TR-5004', '66.00'],
+      ['inv-tr-5', 'TR-5005', '55.00'],
     ] as const) {
       const put = await api('PUT', `/invoices/${id}`, { number, amount, currency, customerName: 'Initech' })
       expect(put.status, JSON.stringify(put.body)).toBeLessThan(300)
@@ -107,6 +108,8 @@ describe.skipIf(skipBrowserTests)('the trust page in headless Chromium', () => {
     await page.waitForSelector('#trust-shadow')
     expect(await page.getAttribute('nav a[aria-current="page"]', 'href')).toBe('/dashboard/trust')
     expect(await page.textContent('#trust-mode h2')).toContain('shadow')
+    // Only an admin may switch the mode: a clerk sees no form.
+    expect(await page.$('#trust-switch')).toBeNull()
     expect(await page.textContent('#trust-lines b')).toBe('3')
     expect(await page.textContent('#trust-agreed b')).toBe('1')
     expect(await page.textContent('#trust-disagreed b')).toBe('1')
@@ -139,5 +142,26 @@ describe.skipIf(skipBrowserTests)('the trust page in headless Chromium', () => {
     await page.waitForSelector(suggestion)
     expect(await page.textContent(`${suggestion} td.num`)).toMatch(/^\d+ pts$/)
     expect(await page.textContent(suggestion)).toContain('the engine would have applied this by itself')
+
+    // An admin switches automation on from the page; the running sidecar applies the next payment itself.
+    const admin = await api('POST', '/users', { name: 'ada', role: 'admin' })
+    await browser.context.clearCookies()
+    const adminPage = await browser.context.newPage()
+    await adminPage.goto(`${sidecar.url}/dashboard/trust`)
+    await adminPage.fill('input[name="token"]', admin.body.token)
+    await adminPage.click('#signin-form button[type="submit"]')
+    await adminPage.waitForSelector('#trust-switch')
+    await adminPage.selectOption('#trust-switch select[name="autoApply"]', 'on')
+    await adminPage.click('#trust-switch button')
+    await adminPage.waitForSelector('.notice.ok >> text=Automatic matching is on')
+    expect(await adminPage.textContent('#trust-mode')).toContain('Set by ada')
+    const next = await bankPays({ amount: '55.00', paymentReference: 'TR-5005', counterpartyName: 'Initech' })
+    await vi.waitFor(
+      async () => {
+        const allocations = (await api('GET', `/allocations?transactionId=${next}`)).body.data
+        expect(allocations).toMatchObject([{ invoiceId: 'inv-tr-5', madeBy: 'engine' }])
+      },
+      { timeout: 30_000, interval: 200 },
+    )
   }, 120_000)
 })

@@ -131,9 +131,15 @@ export function dashboardRoutes(context: SidecarContext): Router {
 
   router.get(
     '/dashboard/trust',
-    page('trust', async (req) => ({
+    page('trust', async (req, actor) => ({
       title: 'Trust report',
-      body: renderTrust(await loadTrust(context, { from: text(req.query.from), to: text(req.query.to) })),
+      body: renderTrust(
+        await loadTrust(
+          context,
+          { from: text(req.query.from), to: text(req.query.to) },
+          roleAllows(actor.role, 'admin'),
+        ),
+      ),
     })),
   )
 

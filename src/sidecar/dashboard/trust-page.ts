@@ -1,4 +1,5 @@
 import {
+  AUTO_APPLY_MODES,
   TrustReportRequest,
   type AutoApplyState,
   type TrustLine,
@@ -15,6 +16,8 @@ export type TrustData = {
   mode: AutoApplyState
   /** Why the period asked was not used (a bad date, from after to); null when it was. */
   problem: string | null
+  /** An admin sees the form that switches the mode. */
+  canChangeMode: boolean
 }
 
 const DEFAULT_DAYS = 30
@@ -23,6 +26,7 @@ const DEFAULT_DAYS = 30
 export async function loadTrust(
   context: SidecarContext,
   query: { from?: string; to?: string },
+  canChangeMode: boolean,
 ): Promise<TrustData> {
   const now = context.clock.now()
   const today = now.toISOString().slice(0, 10)
@@ -44,7 +48,7 @@ export async function loadTrust(
     context.matching.trustReport(period),
     context.matching.autoApplyMode(),
   ])
-  return { now, report, mode, problem }
+  return { now, report, mode, problem, canChangeMode }
 }
 
 /** Points and reasons, never a percentage: a score is not a measured probability (docs/matching.md). */
@@ -109,6 +113,24 @@ function modeSection(data: TrustData): SafeHtml {
         <code>PUT /api/settings/matching</code>.</small
       >
     </p>
+    ${
+      data.canChangeMode &&
+      html`<form method="post" action="/dashboard/settings/matching" class="filters" id="trust-switch">
+        <input type="hidden" name="back" value="/dashboard/trust" />
+        <label
+          >Mode
+          <select name="autoApply">
+            ${AUTO_APPLY_MODES.map(
+              (mode) =>
+                html`<option value="${mode}" ${mode === data.mode.autoApply ? 'selected' : ''}>
+                  ${mode}
+                </option>`,
+            )}
+          </select></label
+        >
+        <button type="submit" class="primary">Switch</button>
+      </form>`
+    }
     <form method="get" action="/dashboard/trust" class="filters" id="trust-period">
       <label>From <input type="date" name="from" value="${data.report.from}" /></label>
       <label>To <input type="date" name="to" value="${data.report.to}" /></label>
