@@ -93,6 +93,37 @@ describe('PUT /api/settings/matching', () => {
     expect((await api('GET', '/settings/matching')).body.autoApply).toBe('shadow')
   })
 
+  it('refuses the dashboard’s switch to a clerk, and to a bad mode, changing nothing', async () => {
+    const session = await fetch(`${sidecar.url}/admin/session`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.carla}` },
+    })
+    expect(session.status).toBe(204)
+    const cookie = session.headers.get('set-cookie')!.split(';')[0]!
+    const post = (body: string, as = cookie) =>
+      fetch(`${sidecar.url}/dashboard/settings/matching`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: as, 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      })
+    const refused = await post('autoApply=on&back=%2Fdashboard%2Ftrust')
+    expect(refused.status).toBe(303)
+    expect(decodeURIComponent(refused.headers.get('set-cookie') ?? '')).toContain('needs the admin role')
+    const admin = await fetch(`${sidecar.url}/admin/session`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${API_TOKEN}` },
+    })
+    const bad = await post('autoApply=maybe', admin.headers.get('set-cookie')!.split(';')[0]!)
+    expect(decodeURIComponent(bad.headers.get('set-cookie') ?? '')).toContain(
+      'must be one of off, shadow, on',
+    )
+    expect((await api('GET', '/settings/matching')).body).toMatchObject({
+      autoApply: 'shadow',
+      source: 'environment',
+    })
+  })
+
   it('answers a bad mode, a missing one and an unknown field with 400 naming it', async () => {
     const bad = await api('PUT', '/settings/matching', { autoApply: 'maybe' })
     expect(bad.status).toBe(400)
