@@ -55,6 +55,7 @@ async function asClerk<T>(io: CommandIo, run: (session: Session) => Promise<T>):
       logger,
       publish: publishAppEvents,
       config: matchConfigOf(config),
+      autoApply: config.MATCH_AUTO_APPLY,
     })
     return result
   } catch (error) {

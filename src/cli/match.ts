@@ -74,6 +74,7 @@ export function matchCommand(io: CommandIo): Command {
               logger,
               publish: publishAppEvents,
               config: present,
+              autoApply: config.MATCH_AUTO_APPLY,
             })
             io.stdout.write(
               options.format === 'json'

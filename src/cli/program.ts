@@ -7,6 +7,7 @@ import { demoCommand } from './demo.js'
 import { invoicesCommand } from './invoices.js'
 import { journalCommand } from './journal.js'
 import { matchCommand } from './match.js'
+import { matchingCommand } from './matching.js'
 import type { CommandIo } from './io.js'
 import { receiverCommand } from './receiver.js'
 import { reportCommand } from './report.js'
@@ -54,6 +55,7 @@ export function buildProgram(io: CommandIo): Command {
     exceptionsCommand(io),
     transactionsCommand(io),
     remittanceCommand(io),
+    matchingCommand(io),
   ]) {
     program.addCommand(inherit(command, program))
   }

@@ -98,6 +98,7 @@ async function importFile(io: CommandIo, file: string, options: ImportOptions): 
       logger,
       publish: publishAppEvents,
       config: matchConfig,
+      autoApply: config.MATCH_AUTO_APPLY,
     })
     for (const match of result.matches) {
       const writeOff = match.writeOff ? `, ${match.writeOff} written off` : ''

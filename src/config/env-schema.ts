@@ -237,6 +237,11 @@ export const BankrecEnv = z
     /** Bearer token GET /metrics requires; unset: /metrics is open (keep the port private then). */
     METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /**
+     * What the engine applies by itself until an admin sets a mode (`bankrec matching mode`, PUT
+     * /api/settings/matching): `on`, `shadow` (nothing; what it would do is recorded for the trust report) or `off`.
+     */
+    MATCH_AUTO_APPLY: z.enum(['off', 'shadow', 'on'], { error: 'must be off, shadow or on' }).default('on'),
   })
   .superRefine((env, ctx) => {
     if (env.BANK_API_URL && !env.BANK_API_KEY) {

@@ -34,3 +34,14 @@ export type { RemittanceAdvice, RemittanceResult } from './remittance.js'
 export { parseRemittanceCsv, RemittanceFee, RemittanceFeeReason, RemittanceLine } from './remittance-csv.js'
 export { unaccountedPayments } from './payment-accounting.js'
 export type { UnaccountedPayment } from './payment-accounting.js'
+export {
+  AUTO_APPLY_MODES,
+  AUTO_APPLY_SETTING,
+  AutoApplyModeSchema,
+  changeAutoApplyMode,
+  readAutoApplyMode,
+} from './auto-apply-mode.js'
+export type { AutoApplyMode, AutoApplyState } from './auto-apply-mode.js'
+export { trustReport, TrustReportRequest, TRUST_REPORT_LIST_LIMIT } from './trust-report.js'
+export type { TrustLine, TrustReport, UndoneLine } from './trust-report.js'
+export type { TrustOutcome, TrustVerdict } from './trust-verdict.js'

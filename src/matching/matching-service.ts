@@ -43,6 +43,13 @@ import {
 } from './person-inputs.js'
 import { importRemittance, type RemittanceAdvice, type RemittanceResult } from './remittance.js'
 import { runMatching, runMatchingWithin, type MatchRunSummary } from './run-matching.js'
+import {
+  changeAutoApplyMode,
+  readAutoApplyMode,
+  type AutoApplyMode,
+  type AutoApplyState,
+} from './auto-apply-mode.js'
+import { trustReport, type TrustReport, type TrustReportRequest } from './trust-report.js'
 
 export type MatchingServiceDeps = {
   db: Kysely<Database>
@@ -55,6 +62,8 @@ export type MatchingServiceDeps = {
   config?: MatchConfig
   /** Write-offs above this amount wait for a second person's approval (APPROVAL_THRESHOLD_AMOUNT). */
   approvalThreshold?: ApprovalThreshold | null
+  /** The automatic-matching mode while none is stored (MATCH_AUTO_APPLY). @defaultValue 'on' */
+  autoApply?: AutoApplyMode
 }
 
 /** Matching as the sidecar uses it (SidecarContext.matching). */
@@ -93,6 +102,12 @@ export type MatchingService = {
   undoDisposition(id: string, actor: Actor): Promise<DispositionRow>
   acceptSuggestion(key: string, actor: Actor): Promise<{ transactionId: string }>
   rejectSuggestion(key: string, actor: Actor): Promise<{ transactionId: string }>
+  /** The automatic-matching mode in force (docs/matching.md, shadow mode). */
+  autoApplyMode(): Promise<AutoApplyState>
+  /** Changes it for every process from their next matching run; recorded in the audit log with `actor`. */
+  setAutoApplyMode(mode: AutoApplyMode, actor: Actor): Promise<AutoApplyState>
+  /** What the engine would have done (shadow) or did (on) in the days asked, and how people decided. */
+  trustReport(request: TrustReportRequest): Promise<TrustReport>
   /** Share of all inflows fully matched, for the bankrec_match_rate gauge; NaN without inflows. */
   matchRate(): Promise<number>
   /** The matching queue, for metrics and the queue board. */
@@ -111,6 +126,7 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
     logger: deps.logger,
     publish: deps.publish,
     config: deps.config ?? DEFAULT_MATCH_CONFIG,
+    autoApply: deps.autoApply ?? 'on',
   }
   const person = (actor: Actor): PersonInputDeps => ({
     db: deps.db,
@@ -167,6 +183,10 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
     undoDisposition: (id, actor) => afterwardsRun(undoDisposition(person(actor), id)),
     acceptSuggestion: (key, actor) => afterwardsRun(acceptSuggestion(person(actor), key)),
     rejectSuggestion: (key, actor) => afterwardsRun(declineSuggestion(person(actor), key)),
+    autoApplyMode: () => readAutoApplyMode(deps.db, matchingDeps.autoApply),
+    setAutoApplyMode: (mode, actor) =>
+      changeAutoApplyMode(deps.db, { mode, actor, now: deps.clock.now(), fallback: matchingDeps.autoApply }),
+    trustReport: (request) => trustReport(deps.db, request),
     async matchRate() {
       const report = await matchReport(deps.db, { asOf: deps.clock.now() })
       return report.matchRate ?? Number.NaN

@@ -3,7 +3,9 @@ import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
 import {
   appendAudit,
+  loadExceptionsInScope,
   loadMatchTransactions,
+  recordShadowDecisions,
   takePendingMatches,
   type AuditAppend,
   type Database,
@@ -15,6 +17,8 @@ import {
   type MatchPaymentsResult,
 } from '../matcher/index.js'
 import { applyMatchResult, type Publish } from './apply-match-result.js'
+import { AUTO_APPLY_MODES, AUTO_APPLY_SETTING, type AutoApplyMode } from './auto-apply-mode.js'
+import { holdBackAutomaticActions } from './hold-back.js'
 import { loadClosedSet, type ClosedSet } from './load-closed-set.js'
 import { matchTransfersStep } from './match-transfers-step.js'
 
@@ -30,6 +34,11 @@ export type MatchingDeps = {
   config?: MatchConfig
   /** Outbox entries drained per transaction. @defaultValue 500 */
   batchSize?: number
+  /**
+   * The automatic-matching mode while none is stored (MATCH_AUTO_APPLY); a stored one (set through the API or the
+   * CLI) is read by each batch with its lock. @defaultValue 'on'
+   */
+  autoApply?: AutoApplyMode
 }
 
 export type MatchRunSummary = {
@@ -41,14 +50,27 @@ export type MatchRunSummary = {
   resolved: number
   events: number
   transfersMatched: number
+  /** Automatic actions held back for a person (shadow or off mode). */
+  heldBack: number
 }
 
-/** The matcher over a closed set: its invoices, the transactions that take part, a person's inputs. */
-export function matchClosedSet(set: ClosedSet, config: MatchConfig): MatchPaymentsResult {
+const NONE_EXCLUDED: ReadonlySet<string> = new Set()
+
+/**
+ * The matcher over a closed set: its invoices, the transactions that take part, a person's inputs. `excluded`:
+ * transactions left out (shadow mode holds their automatic action back).
+ */
+export function matchClosedSet(
+  set: ClosedSet,
+  config: MatchConfig,
+  excluded: ReadonlySet<string> = NONE_EXCLUDED,
+): MatchPaymentsResult {
   return matchPayments({
     invoices: [...set.invoices.values()],
     transactions: [...set.transactions.values()]
-      .filter((entry) => entry.matchable || entry.outcome === 'return')
+      .filter(
+        (entry) => (entry.matchable || entry.outcome === 'return') && !excluded.has(entry.transaction.id),
+      )
       .map((entry) => entry.transaction),
     manualAllocations: set.manualAllocations,
     rejectedSuggestions: set.rejectedSuggestions,
@@ -109,6 +131,7 @@ async function drainOutbox(deps: MatchingDeps, lockWaitMs: number | null): Promi
     resolved: 0,
     events: 0,
     transfersMatched: 0,
+    heldBack: 0,
   }
   const batchSize = deps.batchSize ?? 500
   for (let first = true; ; first = false) {
@@ -120,25 +143,71 @@ async function drainOutbox(deps: MatchingDeps, lockWaitMs: number | null): Promi
   return summary
 }
 
-/** Takes the matching lock for the batch's transaction, waiting at most `waitMs` (null: as long as it takes). */
-async function lockMatching(trx: Kysely<Database>, lockName: string, waitMs: number | null): Promise<void> {
+const isMode = (value: string | null | undefined): value is AutoApplyMode =>
+  (AUTO_APPLY_MODES as readonly string[]).includes(value ?? '')
+
+/**
+ * Takes the matching lock for the batch's transaction, waiting at most `waitMs` (null: as long as it takes), and
+ * reads the stored automatic-matching mode in the same statement (null: none stored). A mode an admin sets applies
+ * from the next batch in every process, without a restart and without a statement more per batch.
+ */
+async function lockMatching(
+  trx: Kysely<Database>,
+  lockName: string,
+  waitMs: number | null,
+): Promise<string | null> {
+  const stored = sql<string | null>`(select value from runtime_settings where key = ${AUTO_APPLY_SETTING})`
   if (waitMs === null) {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${lockName}, 0))`.execute(trx)
-    return
+    const { rows } = await sql<{ mode: string | null }>`
+      select pg_advisory_xact_lock(hashtextextended(${lockName}, 0)), ${stored} as mode
+    `.execute(trx)
+    return rows[0]?.mode ?? null
   }
   // One round trip: the bound is set for this lock's wait and the session's own setting restored after it.
   try {
-    await sql`
+    const { rows } = await sql<{ mode: string | null }>`
       with session as (select current_setting('lock_timeout') as lock_timeout)
       select set_config('lock_timeout', ${`${waitMs}ms`}, true),
         pg_advisory_xact_lock(hashtextextended(${lockName}, 0)),
-        set_config('lock_timeout', session.lock_timeout, true)
+        set_config('lock_timeout', session.lock_timeout, true),
+        ${stored} as mode
       from session
     `.execute(trx)
+    return rows[0]?.mode ?? null
   } catch (error) {
     if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) throw new MatchingLockBusy()
     throw error
   }
+}
+
+/**
+ * The matcher's result to write: as it is with automation on; with it off or in shadow, without the automatic
+ * actions that would be new (each held back for a person), which shadow mode records for the trust report.
+ */
+async function decide(
+  trx: Kysely<Database>,
+  set: ClosedSet,
+  config: MatchConfig,
+  mode: AutoApplyMode,
+  now: Date,
+  summary: MatchRunSummary,
+): Promise<MatchPaymentsResult> {
+  if (mode === 'on') return matchClosedSet(set, config)
+  const first = matchClosedSet(set, config)
+  const returnsInForce = first.returns.length === 0 ? [] : await openReturnKeys(trx, set)
+  const held = holdBackAutomaticActions(
+    set,
+    (excluded) => (excluded.size === 0 ? first : matchClosedSet(set, config, excluded)),
+    new Set(returnsInForce),
+  )
+  summary.heldBack += held.decisions.length
+  if (mode === 'shadow') await recordShadowDecisions(trx, held.decisions, now)
+  return held.result
+}
+
+async function openReturnKeys(trx: Kysely<Database>, set: ClosedSet): Promise<string[]> {
+  const open = await loadExceptionsInScope(trx, { transactionIds: [...set.transactionIds], keys: [] })
+  return open.filter((row) => row.type === 'payment_returned').map((row) => row.key)
 }
 
 async function runBatch(
@@ -148,7 +217,8 @@ async function runBatch(
   summary: MatchRunSummary,
 ): Promise<number> {
   const config = deps.config ?? DEFAULT_MATCH_CONFIG
-  await lockMatching(trx, matchLockName(deps.lockNamespace), batch.lockWaitMs)
+  const stored = await lockMatching(trx, matchLockName(deps.lockNamespace), batch.lockWaitMs)
+  const mode = isMode(stored) ? stored : (deps.autoApply ?? 'on')
   const pending = await takePendingMatches(trx, batch.size)
   // The first batch of a run checks transfers even with nothing queued: a missing leg is a matter of time.
   if (pending.length === 0 && !batch.first) return 0
@@ -173,7 +243,7 @@ async function runBatch(
       rows: seeds.rows.filter((row) => !transfers.changedLegs.includes(row.id)),
     }
     const set = await loadClosedSet(trx, { transactionIds, invoiceIds, transactionRows: read })
-    const result = matchClosedSet(set, config)
+    const result = await decide(trx, set, config, mode, now, summary)
     const applied = await applyMatchResult(trx, { set, result, now, publish: deps.publish, audit })
     summary.inserted += applied.inserted
     summary.reversed += applied.reversed

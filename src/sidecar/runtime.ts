@@ -143,6 +143,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       publish: appEvents.publishAll,
       config: matchConfigOf(config),
       approvalThreshold: config.APPROVAL_THRESHOLD_AMOUNT ?? null,
+      autoApply: config.MATCH_AUTO_APPLY,
     })
     closers.push(() => matching.close())
     queues.push(matching.queue)

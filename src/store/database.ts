@@ -566,6 +566,53 @@ export type UsersTable = {
   revoked_by: string | null
 }
 
+/** A setting a running sidecar reads at each use (issue 25: the automatic-matching mode), and who last set it. */
+export type RuntimeSettingsTable = {
+  key: string
+  value: string
+  changed_at: Timestamp
+  changed_by: string
+  changed_by_role: string | null
+}
+
+/** What the engine would have done by itself in shadow mode (issue 25), recorded once per decision. */
+export type ShadowDecisionsTable = {
+  id: Generated<string>
+  transaction_id: string
+  kind: 'allocate' | 'return'
+  digest: string
+  amount: Numeric
+  currency: string
+  invoice_ids: string[]
+  confidence: number
+  decision: JSONColumnType<ShadowDecisionDetail>
+  recorded_at: Timestamp
+}
+
+/** A shadow decision's detail: the allocations (with write-offs and evidence) or the return it would have made. */
+export type ShadowDecisionDetail = {
+  allocations: Array<{
+    invoiceId: string
+    amount: string
+    writeOff: string
+    writeOffReason: string | null
+    rule: string
+    confidence: number
+    settled: boolean
+    evidence: Evidence[]
+  }>
+  return: {
+    inflowTransactionId: string
+    amount: string
+    partial: boolean
+    target: string | null
+    /** What the inflow would still pay the returned invoices after the return ("0" for a whole return). */
+    inflowKeeps: string
+    evidence: Evidence[]
+  } | null
+  reasons: string[]
+}
+
 export type Database = {
   customers: CustomersTable
   customer_links: CustomerLinksTable
@@ -602,4 +649,6 @@ export type Database = {
   sync_quarantine: SyncQuarantineTable
   processed_events: ProcessedEventsTable
   uninterpretable_events: UninterpretableEventsTable
+  runtime_settings: RuntimeSettingsTable
+  shadow_decisions: ShadowDecisionsTable
 }

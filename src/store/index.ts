@@ -247,3 +247,10 @@ export type {
   CreditNoteUpsertOutcome,
   CreditNoteWrite,
 } from './credit-notes-repo.js'
+export { readRuntimeSetting, writeRuntimeSetting } from './runtime-settings-repo.js'
+export type { RuntimeSettingRow } from './runtime-settings-repo.js'
+export { recordShadowDecisions, shadowDecisionsRecorded } from './shadow-decisions-repo.js'
+export type { ShadowDecisionRow, ShadowDecisionWrite } from './shadow-decisions-repo.js'
+export { engineSettlementsFirstMade, loadTrustInputs, returnsOpened } from './trust-report-repo.js'
+export type { TrustInputs } from './trust-report-repo.js'
+export type { ShadowDecisionDetail } from './database.js'

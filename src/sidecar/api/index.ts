@@ -14,6 +14,7 @@ import { creditNoteRoutes } from './credit-notes.js'
 import { invoiceRoutes } from './invoices.js'
 import { journalRoutes } from './journal.js'
 import { matchingRoutes } from './matching.js'
+import { matchingTrustRoutes } from './matching-trust.js'
 import { overviewRoutes } from './overview.js'
 import { reportRoutes } from './report.js'
 import { transactionRoutes } from './transactions.js'
@@ -42,5 +43,6 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(auditRoutes(context))
   router.use(customerRoutes(context))
   router.use(matchingRoutes(context))
+  router.use(matchingTrustRoutes(context))
   return router
 }

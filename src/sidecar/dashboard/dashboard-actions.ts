@@ -2,6 +2,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { z } from 'zod'
 import { DecimalString, Uuid } from '../../api-client/index.js'
 import {
+  AutoApplyModeSchema,
   DispositionRequestSchema,
   InvoiceWriteOffRequestSchema,
   MatchingRequestError,
@@ -229,6 +230,14 @@ export function dashboardActions(context: SidecarContext): Router {
         )
       }
       return 'Sync queued.'
+    }),
+  )
+  router.post(
+    '/settings/matching',
+    act('admin', async (req, actor) => {
+      const { autoApply } = z.object({ autoApply: AutoApplyModeSchema }).parse(req.body ?? {})
+      await context.matching.setAutoApplyMode(autoApply, actor)
+      return `Automatic matching is ${autoApply} from the next matching run.`
     }),
   )
   return router

@@ -22,6 +22,7 @@ import { loadOverview, renderOverview } from './overview-page.js'
 import { sendPage } from './page-response.js'
 import { queueBoardRoutes } from './queue-board.js'
 import { renderSignIn } from './signin-page.js'
+import { loadTrust, renderTrust } from './trust-page.js'
 
 const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined)
 
@@ -37,7 +38,7 @@ export function dashboardRoutes(context: SidecarContext): Router {
 
   /** A page for a signed-in browser; anyone else gets the sign-in form (401), which comes back here. */
   const page = (
-    current: 'overview' | 'exceptions' | 'invoices' | 'activity',
+    current: 'overview' | 'exceptions' | 'invoices' | 'activity' | 'trust',
     build: (req: Request, actor: Actor) => Promise<{ title: string; body: SafeHtml } | undefined>,
   ): RequestHandler =>
     handle(async (req: Request, res: Response) => {
@@ -124,6 +125,20 @@ export function dashboardRoutes(context: SidecarContext): Router {
       title: 'Activity',
       body: renderActivity(
         await loadActivity(context, { actor: text(req.query.actor), before: text(req.query.before) }),
+      ),
+    })),
+  )
+
+  router.get(
+    '/dashboard/trust',
+    page('trust', async (req, actor) => ({
+      title: 'Trust report',
+      body: renderTrust(
+        await loadTrust(
+          context,
+          { from: text(req.query.from), to: text(req.query.to) },
+          roleAllows(actor.role, 'admin'),
+        ),
       ),
     })),
   )

@@ -261,7 +261,9 @@ export function renderExceptions(data: ExceptionsData, options: { canAct: boolea
               <th>Type</th>
               <th>Payment</th>
               <th>Invoices</th>
-              <th class="num">Confidence</th>
+              <th class="num" title="evidence score in points (docs/matching.md), not a probability">
+                Points
+              </th>
               <th>Why</th>
               <th>Opened</th>
               ${options.canAct && html`<th>Actions</th>`}
@@ -276,7 +278,7 @@ export function renderExceptions(data: ExceptionsData, options: { canAct: boolea
                     ${payment(row, row.transaction_id ? data.transactions.get(row.transaction_id) : undefined)}
                   </td>
                   <td>${invoiceCells(row, data)}</td>
-                  <td class="num">${row.confidence === null ? '' : `${row.confidence} %`}</td>
+                  <td class="num">${row.confidence === null ? '' : `${row.confidence} pts`}</td>
                   <td><small>${row.details.reasons.map((reason) => html`${reason}<br />`)}</small></td>
                   <td>${when(row.opened_at, data.now)}</td>
                   ${options.canAct && html`<td>${actions(row, back)}</td>`}

@@ -293,7 +293,7 @@ export function renderInvoice(data: InvoiceData, options: { canAct: boolean }): 
                         · <span class="made-by">${madeBy(row)}</span>${row.settled ? '' : ' · pending'}${
                           row.evidence.length > 0 &&
                           html`<br /><small class="reasons"
-                              >${row.confidence} % ·
+                              >${row.confidence} pts ·
                               ${row.evidence.map((item) => html`${item.text}<br />`)}</small
                             >`
                         }
