@@ -247,7 +247,10 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${address.port}`
     if (bank.sandbox && options.roles.has('receiver')) {
       // Sandbox mode wires itself up: the simulated bank delivers to this process.
-      const registration = await registerWebhook(bank.client, store.db, store.secretBox, `${url}/webhooks`)
+      // Bound to every interface (the image's HOST=0.0.0.0), it is reached on loopback: the bank delivers there.
+      const loopback = { '0.0.0.0': '127.0.0.1', '::': '[::1]' }[config.HOST]
+      const local = loopback ? `http://${loopback}:${address.port}` : url
+      const registration = await registerWebhook(bank.client, store.db, store.secretBox, `${local}/webhooks`)
       const retired = await retireOtherSandboxRegistrations(bank.client, store.db, registration.id)
       await webhookSecrets.refresh()
       logger.info({ ...registration, retired }, 'webhook registered with the sandbox')
