@@ -50,7 +50,7 @@ const HOLDER_START_WAIT_MS = 120_000
  * PostgreSQL (`pg/`), the generated secret key, the lock of the process that runs there and, in sandbox mode, the
  * simulated bank's state.
  */
-export function dataRootOf(config: BankrecEnv, cwd = process.cwd()): string {
+function dataRootOf(config: BankrecEnv, cwd = process.cwd()): string {
   return path.resolve(cwd, config.BANKREC_DATA_DIR ?? '.bankrec')
 }
 
@@ -112,8 +112,8 @@ async function openAsGuest(
   const who = `${found.command} (pid ${found.pid}, since ${found.startedAt})`
   if (options.exclusive) {
     throw new Error(
-      `${root} is in use by ${who}. Stop it first (Ctrl-C in its terminal, or kill ${found.pid}), or give this ` +
-        'process a data directory of its own with BANKREC_DATA_DIR.',
+      `${root} is in use by ${who}. Stop it first (Ctrl-C in its terminal, or kill ${found.pid}) or wait for it ` +
+        'to finish, or give this process a data directory of its own with BANKREC_DATA_DIR.',
     )
   }
   const holder = found.connectionString ? found : await waitForPublished(lockFile, HOLDER_START_WAIT_MS)

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { isAlive, processInfo } from './process-info.js'
 
 /** The lock a bankrec that runs the embedded PostgreSQL keeps in its data directory. */
-export const DATA_DIR_LOCK_FILE = 'bankrec.lock'
+const DATA_DIR_LOCK_FILE = 'bankrec.lock'
 
 /** Who holds a data directory, and (once it is up) where its embedded PostgreSQL listens. */
 export type DataDirHolder = {
@@ -18,7 +18,7 @@ export type DataDirHolder = {
   connectionString?: string
 }
 
-export type DataDirClaim =
+type DataDirClaim =
   | {
       held: false
       lockFile: string
@@ -39,7 +39,7 @@ async function readHolder(file: string): Promise<DataDirHolder | undefined> {
 }
 
 /** Whether the process the lock names still runs (the same process, not a later one with its PID). */
-export function holderIsAlive(holder: DataDirHolder): boolean {
+function holderIsAlive(holder: DataDirHolder): boolean {
   if (!isAlive(holder.pid)) return false
   if (holder.processStart === undefined) return true
   const now = processInfo(holder.pid)

@@ -126,7 +126,9 @@ describe('CLI commands beside a running zero-config bankrec start', () => {
       expect(second.code).toBe(1)
       expect(second.stderr).toContain(`in use by bankrec`)
       expect(second.stderr).toContain(`pid ${start.pid}`)
-      expect(second.stderr).toMatch(/Stop it first .* or give this process a data directory of its own/)
+      expect(second.stderr).toMatch(
+        /Stop it first .* or wait for it to finish, or give this process a data directory of its own/,
+      )
       expect((await get('/readyz')).status).toBe(200)
     },
     TIMEOUT_MS,
