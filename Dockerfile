@@ -22,7 +22,8 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY fixtures/invoices/demo.csv ./fixtures/invoices/demo.csv
-# Listen on every interface of the container; the embedded PostgreSQL of a zero-config run keeps its data in /data.
+# Listen on every interface of the container. /data is bankrec's data directory: a zero-config run keeps its embedded
+# PostgreSQL (/data/pg) and its generated secret key there, on the volume; nothing is written outside it.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \

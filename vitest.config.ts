@@ -8,6 +8,8 @@ const WHOLE_SYSTEM = [
   'test/chaos/**/*.test.ts',
   'test/sync/mirror-invariant.test.ts',
   'test/demo/**/*.test.ts',
+  'test/cli/beside-running-start.test.ts',
+  'test/packaging/image-layout.test.ts',
 ]
 
 export default defineConfig({

@@ -50,6 +50,8 @@ async function demoEnvironment(
   if (env.BANKREC_SCHEMA) return { env: demo, cleanUp: async () => undefined }
   const schema = `bankrec_demo_${suffix}`
   demo.BANKREC_SCHEMA = schema
+  // A schema of its own, dropped after this one process: a key of its own too, unless one is configured.
+  demo.BANKREC_SECRET_KEY = env.BANKREC_SECRET_KEY || randomBytes(32).toString('base64')
   return {
     env: demo,
     async cleanUp() {

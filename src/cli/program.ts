@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { Command, CommanderError } from 'commander'
 import { auditCommand } from './audit.js'
 import { dispositionsCommand, exceptionsCommand, transactionsCommand } from './closing.js'
@@ -23,10 +24,17 @@ import { verifyCommand } from './verify.js'
 import { webhooksCommand } from './webhooks.js'
 import { workerCommand } from './worker.js'
 
+/** bankrec's version, from its package.json (two folders up from src/cli/ and from dist/cli/ alike). */
+export function bankrecVersion(): string {
+  const file = new URL('../../package.json', import.meta.url)
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version
+}
+
 /** The `bankrec` command with every subcommand. */
 export function buildProgram(io: CommandIo): Command {
   const program = new Command('bankrec')
     .description('Webhook receiver and reconciliation worker kit for the Bank Connectivity Service')
+    .version(bankrecVersion(), '-V, --version', 'print the version of bankrec')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
   // addCommand() does not pass exitOverride and output on to a subcommand (only .command() does): copy them, or

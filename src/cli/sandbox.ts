@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander'
+import { explainListenError } from '../http-listener/index.js'
 import { SANDBOX_DIALECTS, createSandbox, isSandboxDialect, type SandboxDialect } from '../sandbox/index.js'
 import type { CommandIo } from './io.js'
 
@@ -21,11 +22,14 @@ function dialect(value: string): SandboxDialect {
   return value
 }
 
+/** `bankrec sandbox`'s port; `npm start`'s built-in bank defaults to another (BUILT_IN_BANK_PORT), so both can run. */
+export const SANDBOX_COMMAND_PORT = 4010
+
 /** `bankrec sandbox`: the simulated Bank Connectivity Service on localhost. */
 export function sandboxCommand(io: CommandIo): Command {
   return new Command('sandbox')
     .description('Run the Bank Connectivity Service sandbox (a faithful local simulator)')
-    .option('--port <port>', 'port to listen on', port, 4010)
+    .option('--port <port>', 'port to listen on', port, SANDBOX_COMMAND_PORT)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--seed <seed>', 'seed of the generated data', seed, 42)
     .option('--api-key <key>', 'full-scope test API key to accept')
@@ -51,7 +55,12 @@ export function sandboxCommand(io: CommandIo): Command {
           allowHttpWebhooks: options.allowHttpWebhooks,
           dialect: options.dialect,
         })
-        const url = await sandbox.listen({ port: options.port, host: options.host })
+        const url = await sandbox
+          .listen({ port: options.port, host: options.host })
+          .catch(async (error: unknown) => {
+            await sandbox.close()
+            throw explainListenError(error, { port: options.port, host: options.host, setting: '--port' })
+          })
         io.stdout.write(`sandbox listening on ${url}\n`)
         if (options.dialect !== 'seed') io.stdout.write(`dialect: ${options.dialect}\n`)
         io.stdout.write('API keys:\n')

@@ -20,6 +20,16 @@ export function prepareCommand(io: CommandIo): { config: BankrecEnv; logger: Log
   }
 }
 
+/** What the roles asked for need beyond what the schema checks: the HTTP API against a real bank needs its token. */
+export function roleProblems(config: BankrecEnv, roles: readonly SidecarRole[]): string[] {
+  return config.BANK_API_URL && !config.KIT_API_TOKEN && roles.includes('api')
+    ? [
+        'KIT_API_TOKEN is required to serve the HTTP API and dashboard against a real bank (BANK_API_URL is set); ' +
+          'set it to a secret of at least 16 characters, or run only other roles (--roles receiver,worker)',
+      ]
+    : []
+}
+
 /** Runs sidecar roles until SIGINT/SIGTERM, then stops them cleanly (in-flight jobs finish, batches are written). */
 export async function runSidecarRoles(
   io: CommandIo,
@@ -27,6 +37,12 @@ export async function runSidecarRoles(
   announce: (sidecar: Sidecar) => void,
 ): Promise<void> {
   const { config, logger } = prepareCommand(io)
+  // Checked before anything starts (no PostgreSQL, no bank): a configuration mistake is exit 2, like the schema's.
+  const problems = roleProblems(config, roles)
+  if (problems.length > 0) {
+    io.stderr.write(`${new ConfigError(problems).message}\n`)
+    throw Object.assign(new Error('invalid configuration'), { exitCode: 2 })
+  }
   const sidecar = await startSidecar({ config, roles: new Set(roles), logger })
   // Listening for the stop signal before announcing: whoever reads the announcement may signal at once.
   const stopped = io.untilStopped()

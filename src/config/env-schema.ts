@@ -288,6 +288,14 @@ export const BankrecEnv = z
         })
       }
     }
+    if (env.DATABASE_URL && !env.BANKREC_SECRET_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BANKREC_SECRET_KEY'],
+        message:
+          'is required when DATABASE_URL is set: every process sharing the database seals and opens the webhook secrets with this one key (generate it with `openssl rand -base64 32`)',
+      })
+    }
   })
 
 export type BankrecEnv = z.output<typeof BankrecEnv>

@@ -60,9 +60,12 @@ describe('loadConfig', () => {
       ])
       expect(message).not.toContain('hunter2-app')
     }
-    expect(loadConfig({ DATABASE_URL: 'postgres://bankrec:pw@db.example/bankrec' }).DATABASE_URL).toBe(
-      'postgres://bankrec:pw@db.example/bankrec',
-    )
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgres://bankrec:pw@db.example/bankrec',
+        BANKREC_SECRET_KEY: 'a'.repeat(64),
+      }).DATABASE_URL,
+    ).toBe('postgres://bankrec:pw@db.example/bankrec')
   })
 
   it('splits comma-separated webhook secrets, newest first', () => {

@@ -15,13 +15,16 @@ export type OpenBank = {
 }
 
 export type OpenBankOptions = {
-  /** Port of the in-process sandbox in sandbox mode. @defaultValue 4010, or any free port if taken */
+  /** Port of the in-process sandbox in sandbox mode. @defaultValue BUILT_IN_BANK_PORT, or any free port if taken */
   sandboxPort?: number
   /** Where the default data directory (.bankrec) is. @defaultValue process.cwd() */
   cwd?: string
 }
 
 export const SANDBOX_STATE_FILE = 'sandbox-state.json'
+
+/** Sandbox mode's in-process bank: not `bankrec sandbox`'s 4010, so a standalone sandbox can run beside it. */
+export const BUILT_IN_BANK_PORT = 4011
 
 /**
  * Where sandbox mode keeps the simulated bank: beside the data it belongs with. With the embedded PostgreSQL
@@ -52,10 +55,12 @@ export async function openBank(
     stateFile,
   })
   let baseUrl: string
+  const port = options.sandboxPort ?? BUILT_IN_BANK_PORT
   try {
-    baseUrl = await sandbox.listen({ port: options.sandboxPort ?? 4010, host: '127.0.0.1' })
+    baseUrl = await sandbox.listen({ port, host: '127.0.0.1' })
   } catch {
     baseUrl = await sandbox.listen({ port: 0, host: '127.0.0.1' })
+    logger.info({ port, url: baseUrl }, 'the simulated bank took another port: its usual one is in use')
   }
   logger.info(
     { url: baseUrl, stateFile: stateFile ?? null },

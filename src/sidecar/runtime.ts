@@ -1,7 +1,7 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Queue } from 'bullmq'
-import { createLimitedServer } from '../http-listener/index.js'
+import { createLimitedServer, explainListenError } from '../http-listener/index.js'
 import { createAppEvents } from '../app-events/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import { systemClock, type Clock } from '../clock/index.js'
@@ -77,7 +77,11 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     }
   }
   try {
-    const store = await openStore(config, logger, options.cwd)
+    // A sidecar holds a zero-config data directory itself: a second one there would run a second bank and queue.
+    const store = await openStore(config, logger, options.cwd, {
+      exclusive: true,
+      command: `bankrec (${[...options.roles].join(', ')})`,
+    })
     closers.push(() => store.close())
     const backend = queueBackendFor(config, store.connectionString)
     logger.info({ queue: describeQueueBackend(backend) }, 'queue backend')
@@ -228,9 +232,11 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     const app = createSidecarApp(context, { roles: options.roles, eventQueue, drain })
     const server = createLimitedServer(app)
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
+      const onError = (error: Error) =>
+        reject(explainListenError(error, { port: config.PORT, host: config.HOST, setting: 'PORT' }))
+      server.once('error', onError)
       server.listen(config.PORT, config.HOST, () => {
-        server.off('error', reject)
+        server.off('error', onError)
         resolve()
       })
     })
@@ -242,7 +248,10 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${address.port}`
     if (bank.sandbox && options.roles.has('receiver')) {
       // Sandbox mode wires itself up: the simulated bank delivers to this process.
-      const registration = await registerWebhook(bank.client, store.db, store.secretBox, `${url}/webhooks`)
+      // Bound to every interface (the image's HOST=0.0.0.0), it is reached on loopback: the bank delivers there.
+      const loopback = { '0.0.0.0': '127.0.0.1', '::': '[::1]' }[config.HOST]
+      const local = loopback ? `http://${loopback}:${address.port}` : url
+      const registration = await registerWebhook(bank.client, store.db, store.secretBox, `${local}/webhooks`)
       const retired = await retireOtherSandboxRegistrations(bank.client, store.db, registration.id)
       await webhookSecrets.refresh()
       logger.info({ ...registration, retired }, 'webhook registered with the sandbox')

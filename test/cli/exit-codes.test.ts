@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
 import { describe, expect, it } from 'vitest'
 import { buildProgram, runCli } from '../../src/cli/index.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 import { testIo } from './test-io.js'
 
 function commandPaths(command: Command, path: string[] = []): { path: string[]; command: Command }[] {
@@ -62,7 +62,11 @@ describe('bankrec exit codes', () => {
   it('exits 1 when the work itself fails', async () => {
     const unreachable = new URL(TEST_DATABASE_URL)
     unreachable.port = '1'
-    const t = testIo({ DATABASE_URL: unreachable.toString(), LOG_LEVEL: 'silent' })
+    const t = testIo({
+      DATABASE_URL: unreachable.toString(),
+      BANKREC_SECRET_KEY: TEST_SECRET_KEY,
+      LOG_LEVEL: 'silent',
+    })
     expect(await runCli(['migrate'], t.io)).toBe(1)
     expect(t.err()).toMatch(/^bankrec: /m)
   })

@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/index.js'
 import { upsertTransactions } from '../../src/store/index.js'
 import { mirrorRow, txId } from '../support/mirror-fixture.js'
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/test-database.js'
+import {
+  createTestDatabase,
+  TEST_DATABASE_URL,
+  type TestDatabase,
+  TEST_SECRET_KEY,
+} from '../support/test-database.js'
 import { testIo } from './test-io.js'
 
 let database: TestDatabase
@@ -17,6 +22,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'remittance-cli-'))
   env = {
     DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
     BANKREC_SCHEMA: database.schema,
     LOG_LEVEL: 'silent',
     KIT_API_TOKEN_NAME: 'ops',

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/index.js'
 import { verifyAuditChain } from '../../src/store/index.js'
 import { userTokenHash } from '../../src/users/index.js'
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/test-database.js'
+import {
+  createTestDatabase,
+  TEST_DATABASE_URL,
+  type TestDatabase,
+  TEST_SECRET_KEY,
+} from '../support/test-database.js'
 import { testIo } from './test-io.js'
 
 let database: TestDatabase
@@ -12,6 +17,7 @@ beforeAll(async () => {
   database = await createTestDatabase('users_cli')
   env = {
     DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
     BANKREC_SCHEMA: database.schema,
     LOG_LEVEL: 'silent',
     KIT_API_TOKEN_NAME: 'ops',

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli, type CommandIo } from '../../src/cli/index.js'
 import { exportMirror } from '../../src/mirror-export/index.js'
 import { CONNECTION_A, CONNECTION_B, txId, writeMirrorFixture } from '../support/mirror-fixture.js'
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/test-database.js'
+import {
+  createTestDatabase,
+  TEST_DATABASE_URL,
+  type TestDatabase,
+  TEST_SECRET_KEY,
+} from '../support/test-database.js'
 
 let database: TestDatabase
 
@@ -36,7 +41,12 @@ async function cli(argv: string[]): Promise<{ code: number; stdout: string; stde
         done()
       },
     }),
-    env: { DATABASE_URL: TEST_DATABASE_URL, BANKREC_SCHEMA: database.schema, LOG_LEVEL: 'error' },
+    env: {
+      DATABASE_URL: TEST_DATABASE_URL,
+      BANKREC_SECRET_KEY: TEST_SECRET_KEY,
+      BANKREC_SCHEMA: database.schema,
+      LOG_LEVEL: 'error',
+    },
     untilStopped: () => new Promise(() => undefined),
   }
   const code = await runCli(argv, io)

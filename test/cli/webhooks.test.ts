@@ -6,7 +6,7 @@ import { WEBHOOK_EVENTS_QUEUE, createInboxForwarder, type InboxForwarder } from 
 import { saveWebhookRegistration } from '../../src/store/index.js'
 import { signed, testEvent } from '../receiver/deliveries.js'
 import { startTestSidecar } from '../sidecar/sidecar-fixture.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 import { testIo } from './test-io.js'
 
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>
@@ -27,6 +27,7 @@ beforeAll(async () => {
     BANK_API_URL: sidecar.context.bank.baseUrl,
     BANK_API_KEY: sidecar.context.bank.sandbox!.apiKey,
     DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
     BANKREC_SCHEMA: sidecar.schema,
     LOG_LEVEL: 'silent',
   }
@@ -122,7 +123,11 @@ describe('bankrec webhooks register', () => {
   })
 
   it('needs a bank URL (exit 2): in sandbox mode the sidecar registers itself', async () => {
-    const t = testIo({ DATABASE_URL: TEST_DATABASE_URL, BANKREC_SCHEMA: sidecar.schema })
+    const t = testIo({
+      DATABASE_URL: TEST_DATABASE_URL,
+      BANKREC_SECRET_KEY: TEST_SECRET_KEY,
+      BANKREC_SCHEMA: sidecar.schema,
+    })
     expect(await runCli(['webhooks', 'register', '--url', webhookUrl], t.io)).toBe(2)
     expect(t.err()).toMatch(/needs BANK_API_URL/)
   })

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { PassThrough } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli, type CommandIo } from '../../src/cli/index.js'
-import { dropSidecarSchemas, TEST_DATABASE_URL } from '../support/test-database.js'
+import { dropSidecarSchemas, TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 
 const schemas: string[] = []
 
@@ -26,7 +26,13 @@ function captureIo(env: Record<string, string>): CommandIo & { out(): string; er
 function demoEnv(label: string, extra: Record<string, string> = {}): Record<string, string> {
   const schema = `test_demo_${label}_${randomBytes(4).toString('hex')}`
   schemas.push(schema)
-  return { DATABASE_URL: TEST_DATABASE_URL, BANKREC_SCHEMA: schema, LOG_LEVEL: 'error', ...extra }
+  return {
+    DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
+    BANKREC_SCHEMA: schema,
+    LOG_LEVEL: 'error',
+    ...extra,
+  }
 }
 
 afterAll(async () => {

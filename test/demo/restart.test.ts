@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config/index.js'
 import { demoMarker, runDemoStory, waitUntilReconciled, type DemoRun } from '../../src/demo/index.js'
 import { createLogger } from '../../src/observability/index.js'
 import { startSidecar, type Sidecar } from '../../src/sidecar/index.js'
-import { dropSidecarSchemas, TEST_DATABASE_URL } from '../support/test-database.js'
+import { dropSidecarSchemas, TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 
 const suffix = randomBytes(4).toString('hex')
 const schema = `test_demo_restart_${suffix}`
@@ -25,6 +25,7 @@ const logger = createLogger({ level: 'silent', destination: process.stderr })
 async function start(): Promise<Sidecar> {
   const config = loadConfig({
     DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
     BANKREC_SCHEMA: schema,
     BANKREC_DATA_DIR: directory,
     QUEUE_PREFIX: `test-demo-restart-${suffix}`,

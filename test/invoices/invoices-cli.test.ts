@@ -6,7 +6,12 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/index.js'
 import { testIo } from '../cli/test-io.js'
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/test-database.js'
+import {
+  createTestDatabase,
+  TEST_DATABASE_URL,
+  type TestDatabase,
+  TEST_SECRET_KEY,
+} from '../support/test-database.js'
 
 const fixtures = fileURLToPath(new URL('../../fixtures/invoices/', import.meta.url))
 let store: TestDatabase
@@ -19,7 +24,12 @@ async function countInvoices(): Promise<number> {
 
 beforeAll(async () => {
   store = await createTestDatabase('invoices_cli')
-  env = { DATABASE_URL: TEST_DATABASE_URL, BANKREC_SCHEMA: store.schema, LOG_LEVEL: 'silent' }
+  env = {
+    DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
+    BANKREC_SCHEMA: store.schema,
+    LOG_LEVEL: 'silent',
+  }
 })
 afterAll(async () => {
   await store.drop()

@@ -11,7 +11,7 @@ import {
   type JournalDispositionRow,
 } from '../../src/store/index.js'
 import { loadCorpus } from '../support/matching-corpus.js'
-import { dropSidecarSchemas, TEST_DATABASE_URL } from '../support/test-database.js'
+import { dropSidecarSchemas, TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 
 const HOLDING = [
   'unmatched_payment',
@@ -116,7 +116,12 @@ describe('the journal over the demo story', () => {
   it('balances per entry and in total, from the CLI, and its exports hold one row per bank line', async () => {
     const schema = `test_journal_${randomBytes(4).toString('hex')}`
     schemas.push(schema)
-    const env = { DATABASE_URL: TEST_DATABASE_URL, BANKREC_SCHEMA: schema, LOG_LEVEL: 'error' }
+    const env = {
+      DATABASE_URL: TEST_DATABASE_URL,
+      BANKREC_SECRET_KEY: TEST_SECRET_KEY,
+      BANKREC_SCHEMA: schema,
+      LOG_LEVEL: 'error',
+    }
     expect(await runCli(['demo'], testIo(env).io)).toBe(0)
     // A person writes off the rest of one invoice the story left open, and of another, then undoes that one.
     const store = createDatabase({ connectionString: TEST_DATABASE_URL, schema })

@@ -10,7 +10,12 @@ import {
 } from '../../src/store/index.js'
 import { testIo } from '../cli/test-io.js'
 import { mirrorRow, txId } from '../support/mirror-fixture.js'
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/test-database.js'
+import {
+  createTestDatabase,
+  TEST_DATABASE_URL,
+  type TestDatabase,
+  TEST_SECRET_KEY,
+} from '../support/test-database.js'
 import { withKeys } from '../../src/invoices/index.js'
 
 let store: TestDatabase
@@ -48,6 +53,7 @@ beforeAll(async () => {
   store = await createTestDatabase('closing_cli')
   env = {
     DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
     BANKREC_SCHEMA: store.schema,
     LOG_LEVEL: 'silent',
     APPROVAL_THRESHOLD_AMOUNT: '100.00',

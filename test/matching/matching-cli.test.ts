@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/index.js'
 import { testIo } from '../cli/test-io.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 import { createMatchingStore, type MatchingStore } from './matching-fixture.js'
 
 let store: MatchingStore
@@ -10,7 +10,12 @@ let env: Record<string, string>
 
 beforeAll(async () => {
   store = await createMatchingStore('matching_cli')
-  env = { DATABASE_URL: TEST_DATABASE_URL, BANKREC_SCHEMA: store.schema, LOG_LEVEL: 'silent' }
+  env = {
+    DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
+    BANKREC_SCHEMA: store.schema,
+    LOG_LEVEL: 'silent',
+  }
   await store.invoice({ id: 'inv-1', number: 'INV-1', amount: '100', dueDate: '2026-01-01' })
   await store.invoice({ id: 'inv-2', number: 'INV-2', amount: '30' })
   await store.pay({ amount: '100', paymentReference: 'INV-1', postedDate: '2026-03-01' })

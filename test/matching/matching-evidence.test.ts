@@ -8,7 +8,7 @@ import { matchConfig, rfCheckDigits } from '../../src/matcher/index.js'
 import { loadPaymentAccounting } from '../../src/store/index.js'
 import type { Actor } from '../../src/users/index.js'
 import { testIo } from '../cli/test-io.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 import { createMatchingStore, type MatchingStore } from './matching-fixture.js'
 
 const CLERK: Actor = { name: 'carla', role: 'clerk', kind: 'user' }
@@ -250,7 +250,12 @@ describe('dry run', () => {
       changes: true,
     })
 
-    const t = testIo({ DATABASE_URL: TEST_DATABASE_URL, BANKREC_SCHEMA: store.schema, LOG_LEVEL: 'silent' })
+    const t = testIo({
+      DATABASE_URL: TEST_DATABASE_URL,
+      BANKREC_SECRET_KEY: TEST_SECRET_KEY,
+      BANKREC_SCHEMA: store.schema,
+      LOG_LEVEL: 'silent',
+    })
     expect(await runCli(['match', '--dry-run', '--threshold', '70'], t.io)).toBe(0)
     expect(t.out()).toContain('1 would change (applied 1)')
     expect(await store.allocations()).toEqual([])

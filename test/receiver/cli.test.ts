@@ -3,7 +3,7 @@ import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/index.js'
 import { testIo } from '../cli/test-io.js'
-import { dropSidecarSchemas, TEST_DATABASE_URL } from '../support/test-database.js'
+import { dropSidecarSchemas, TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 import { REDIS_URL, SECRET, inspectQueue, signed, testEvent, uniquePrefix } from './deliveries.js'
 
 const prefix = uniquePrefix('cli')
@@ -13,6 +13,7 @@ const schema = `test_receiver_cli_${randomBytes(4).toString('hex')}`
 /** The receiver role needs no bank; a closed loopback port keeps sandbox mode (and any traffic) out of it. */
 const baseEnv = {
   DATABASE_URL: TEST_DATABASE_URL,
+  BANKREC_SECRET_KEY: TEST_SECRET_KEY,
   BANKREC_SCHEMA: schema,
   BANK_API_URL: 'http://127.0.0.1:9',
   BANK_API_KEY: 'unused-by-the-receiver',

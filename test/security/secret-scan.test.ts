@@ -7,7 +7,7 @@ import { createLogger } from '../../src/observability/index.js'
 import { startSidecar, type Sidecar } from '../../src/sidecar/index.js'
 import { startAppEndpoint, type AppEndpoint } from '../app-events/app-endpoint.js'
 import { dumpTables } from '../support/table-snapshot.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 
 const suffix = randomBytes(4).toString('hex')
 const schema = `test_secret_scan_${suffix}`
@@ -76,6 +76,7 @@ beforeAll(async () => {
   alerts = await startAppEndpoint(SECRETS.ALERT_WEBHOOK_SECRET)
   const config = loadConfig({
     DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
     BANKREC_SCHEMA: schema,
     REDIS_URL,
     QUEUE_PREFIX: prefix,

@@ -7,7 +7,7 @@ import { createLogger } from '../../src/observability/index.js'
 import { WEBHOOK_EVENTS_QUEUE } from '../../src/queue/index.js'
 import { startSidecar, type Sidecar } from '../../src/sidecar/index.js'
 import { startAlertEndpoint, type AlertEndpoint, type ReceivedAlert } from '../support/alert-endpoint.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 
 const suffix = randomBytes(4).toString('hex')
 const schema = `test_conn_alerts_${suffix}`
@@ -109,6 +109,7 @@ beforeAll(async () => {
   clock = createVirtualClock()
   const config = loadConfig({
     DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
     BANKREC_SCHEMA: schema,
     REDIS_URL: 'redis://127.0.0.1:6379',
     QUEUE_PREFIX: prefix,

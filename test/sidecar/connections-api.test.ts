@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config/index.js'
 import { createLogger } from '../../src/observability/index.js'
 import { startSidecar, type Sidecar } from '../../src/sidecar/index.js'
 import { startAlertEndpoint, type AlertEndpoint } from '../support/alert-endpoint.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 
 const suffix = randomBytes(4).toString('hex')
 const schema = `test_conn_api_${suffix}`
@@ -58,6 +58,7 @@ beforeAll(async () => {
   capture.on('data', (chunk) => (logs += chunk))
   const config = loadConfig({
     DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
     BANKREC_SCHEMA: schema,
     REDIS_URL: 'redis://127.0.0.1:6379',
     QUEUE_PREFIX: prefix,

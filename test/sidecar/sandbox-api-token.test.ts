@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config/index.js'
 import { createLogger } from '../../src/observability/index.js'
 import { startSidecar } from '../../src/sidecar/index.js'
 import { SANDBOX_API_TOKEN_FILE, sandboxApiToken } from '../../src/sidecar/sandbox-api-token.js'
-import { dropSidecarSchemas, TEST_DATABASE_URL } from '../support/test-database.js'
+import { dropSidecarSchemas, TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 
 let directory: string
 
@@ -48,6 +48,7 @@ describe('sandbox mode without KIT_API_TOKEN', () => {
     const schema = `test_sandbox_token_${randomBytes(4).toString('hex')}`
     const config = loadConfig({
       DATABASE_URL: TEST_DATABASE_URL,
+      BANKREC_SECRET_KEY: TEST_SECRET_KEY,
       BANKREC_SCHEMA: schema,
       BANKREC_DATA_DIR: path.join(directory, 'sidecar'),
       PORT: '0',

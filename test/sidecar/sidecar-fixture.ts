@@ -4,7 +4,7 @@ import type { Clock } from '../../src/clock/index.js'
 import { loadConfig } from '../../src/config/index.js'
 import { createLogger, type Logger } from '../../src/observability/index.js'
 import { startSidecar, type Sidecar, type SidecarRole } from '../../src/sidecar/index.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 
 export const API_TOKEN = 'test-token-0123456789'
 export const WEBHOOK_SECRET = 'whsec_sidecar_tests_8c1f'
@@ -21,6 +21,7 @@ export async function startTestSidecar(
   const prefix = `test-${label}-${suffix}`
   const config = loadConfig({
     DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
     BANKREC_SCHEMA: schema,
     REDIS_URL: 'redis://127.0.0.1:6379',
     QUEUE_PREFIX: prefix,

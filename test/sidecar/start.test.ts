@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { loadConfig } from '../../src/config/index.js'
 import { createLogger } from '../../src/observability/index.js'
 import { startSidecar, type Sidecar } from '../../src/sidecar/index.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 import { onboardSandboxConnection } from '../support/onboard-sandbox-connection.js'
 
 const suffix = randomBytes(4).toString('hex')
@@ -14,6 +14,7 @@ let sidecar: Sidecar
 beforeAll(async () => {
   const config = loadConfig({
     DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
     BANKREC_SCHEMA: schema,
     REDIS_URL: 'redis://127.0.0.1:6379',
     QUEUE_PREFIX: `test-sidecar-${suffix}`,

@@ -6,7 +6,7 @@ import { inboxKeys } from '../../src/queue/index.js'
 import { openStore } from '../../src/sidecar/index.js'
 import { deleteWebhookRegistration, saveWebhookRegistration } from '../../src/store/index.js'
 import { deleteKeys, signed, testEvent } from '../receiver/deliveries.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 import { sampleValue, startTestSidecar } from './sidecar-fixture.js'
 
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>
@@ -81,7 +81,11 @@ describe('webhook signing secrets of a running sidecar', () => {
         secret_sealed: null,
       })
       .execute()
-    const config = loadConfig({ DATABASE_URL: TEST_DATABASE_URL, BANKREC_SCHEMA: sidecar.schema })
+    const config = loadConfig({
+      DATABASE_URL: TEST_DATABASE_URL,
+      BANKREC_SECRET_KEY: TEST_SECRET_KEY,
+      BANKREC_SCHEMA: sidecar.schema,
+    })
     const store = await openStore(config, createLogger({ level: 'silent', destination: process.stderr }))
     await store.close()
     const row = await db

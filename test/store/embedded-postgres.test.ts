@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { statSync } from 'node:fs'
 import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
@@ -10,6 +11,32 @@ import {
   isReachableByOthers,
   startEmbeddedPostgres,
 } from '../../src/store/embedded-postgres.js'
+
+const TSX = pathToFileURL(path.resolve(import.meta.dirname, '../../node_modules/tsx/dist/loader.mjs')).href
+const EMBEDDED = path.resolve(import.meta.dirname, '../../src/store/embedded-postgres.ts')
+
+/** Starts an embedded PostgreSQL in a child process, SIGKILLs the child once it is up; the server's address. */
+function startInKilledProcess(dataDir: string): Promise<string> {
+  const script = `
+    const { startEmbeddedPostgres } = await import(${JSON.stringify(pathToFileURL(EMBEDDED).href)})
+    const server = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)} })
+    console.log('up ' + server.connectionString)
+  `
+  const child = spawn(process.execPath, ['--import', TSX, '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout.on('data', (chunk) => {
+      out += chunk
+      const match = /up (\S+)/.exec(out)
+      if (!match) return
+      child.once('exit', () => resolve(match[1]!))
+      child.kill('SIGKILL')
+    })
+    child.once('error', reject)
+  })
+}
 
 const dirs: string[] = []
 afterAll(async () => {
@@ -196,14 +223,30 @@ describe('embedded PostgreSQL', () => {
     dirs.push(base)
     await chmod(base, 0o755)
     const dataDir = path.join(base, 'pg')
-    // Never stopped: as if the process that started it was SIGKILLed (the server runs detached).
-    const orphan = await startEmbeddedPostgres({ dataDir })
-    await query(orphan.connectionString, "create table kept (v text); insert into kept values ('still here')")
+    // SIGKILLed once its server is up: the server runs detached and outlives it, an orphan.
+    const orphanUrl = await startInKilledProcess(dataDir)
+    await query(orphanUrl, "create table kept (v text); insert into kept values ('still here')")
     const next = await startEmbeddedPostgres({ dataDir })
     try {
       expect(await query(next.connectionString, 'select v from kept')).toEqual([{ v: 'still here' }])
     } finally {
       await next.stop()
+    }
+  }, 120_000)
+
+  it('never stops a server whose owner is alive: a second start on its data is refused', async () => {
+    const base = await mkdtemp(path.join(os.tmpdir(), 'bankrec-owned-'))
+    dirs.push(base)
+    await chmod(base, 0o755)
+    const dataDir = path.join(base, 'pg')
+    const owned = await startEmbeddedPostgres({ dataDir })
+    try {
+      await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(
+        new RegExp(`belongs to a running process \\(pid ${process.pid}\\)`),
+      )
+      expect(await query(owned.connectionString, 'select 1 as still_up')).toEqual([{ still_up: 1 }])
+    } finally {
+      await owned.stop()
     }
   }, 120_000)
 

@@ -4,6 +4,8 @@ import pg from 'pg'
 import { createDatabase, migrateToLatest, type StoreDatabase } from '../../src/store/index.js'
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+/** BANKREC_SECRET_KEY of every test process on the test database (required with DATABASE_URL); a test value only. */
+export const TEST_SECRET_KEY = 'dGVzdC1vbmx5LWtleS1mb3ItYmFua3JlYy10ZXN0cyE='
 
 export type TestDatabase = StoreDatabase & { drop(): Promise<void> }
 

@@ -7,7 +7,7 @@ import { startSidecar, type Sidecar } from '../../src/sidecar/index.js'
 import { mirrorDifferences } from '../support/chaos/mirror-check.js'
 import { seededRandom } from '../support/chaos/seeded-random.js'
 import { onboardSandboxConnection } from '../support/onboard-sandbox-connection.js'
-import { dropSidecarSchemas, TEST_DATABASE_URL } from '../support/test-database.js'
+import { dropSidecarSchemas, TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 
 /**
  * The sidecar against every wire dialect the sandbox speaks (issue 14, item 4), with duplicated, reordered and
@@ -39,6 +39,7 @@ describe.each(['redis', 'postgres'] as const)('the dialect matrix on the %s queu
   beforeAll(async () => {
     const config = loadConfig({
       DATABASE_URL: TEST_DATABASE_URL,
+      BANKREC_SECRET_KEY: TEST_SECRET_KEY,
       BANKREC_SCHEMA: schema,
       ...(queue === 'redis' ? { REDIS_URL: 'redis://127.0.0.1:6379' } : {}),
       QUEUE_PREFIX: `test-dialects-${suffix}`,

@@ -6,7 +6,7 @@ import { createListCursorCodec, listFingerprint } from '../../src/list-cursor/in
 import { createLogger } from '../../src/observability/index.js'
 import { startSidecar, type Sidecar } from '../../src/sidecar/index.js'
 import { onboardUsdCheckingAccount } from '../support/onboard-sandbox-connection.js'
-import { dropSidecarSchemas, TEST_DATABASE_URL } from '../support/test-database.js'
+import { dropSidecarSchemas, TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 
 const suffix = randomBytes(4).toString('hex')
 const schema = `test_sidecar_transfer_list_${suffix}`
@@ -55,6 +55,7 @@ let newestFirst: string[]
 beforeAll(async () => {
   const config = loadConfig({
     DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
     BANKREC_SCHEMA: schema,
     REDIS_URL: 'redis://127.0.0.1:6379',
     QUEUE_PREFIX: `test-sidecar-transfer-list-${suffix}`,

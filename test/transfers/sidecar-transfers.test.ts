@@ -8,7 +8,7 @@ import { createLogger } from '../../src/observability/index.js'
 import { startSidecar, type Sidecar } from '../../src/sidecar/index.js'
 import { startAppEndpoint, type AppEndpoint } from '../app-events/app-endpoint.js'
 import { onboardUsdCheckingAccount } from '../support/onboard-sandbox-connection.js'
-import { dropSidecarSchemas, TEST_DATABASE_URL } from '../support/test-database.js'
+import { dropSidecarSchemas, TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 
 const suffix = randomBytes(4).toString('hex')
 const schema = `test_sidecar_transfers_${suffix}`
@@ -62,6 +62,7 @@ beforeAll(async () => {
   app = await startAppEndpoint(APP_SECRET)
   const config = loadConfig({
     DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
     BANKREC_SCHEMA: schema,
     REDIS_URL: 'redis://127.0.0.1:6379',
     QUEUE_PREFIX: `test-sidecar-transfers-${suffix}`,
@@ -192,6 +193,7 @@ describe('transfers through the sidecar', () => {
     err.on('data', (c) => errors.push(String(c)))
     const env = {
       DATABASE_URL: TEST_DATABASE_URL,
+      BANKREC_SECRET_KEY: TEST_SECRET_KEY,
       BANKREC_SCHEMA: schema,
       BANK_API_URL: sidecar.context.bank.baseUrl,
       BANK_API_KEY: sidecar.context.bank.sandbox!.apiKey,

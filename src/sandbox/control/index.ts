@@ -2,6 +2,7 @@ import { Router } from 'express'
 import type { SandboxRuntime } from '../context.js'
 import { clockControl } from './clock.js'
 import { connectionControl } from './connections.js'
+import { controlIndex } from './control-index.js'
 import { dialectControl } from './dialect.js'
 import { faultControl } from './faults.js'
 import { requireControlIntent } from './require-control-intent.js'
@@ -18,6 +19,7 @@ import { webhookControl } from './webhooks.js'
 export function controlRoutes(runtime: SandboxRuntime): Router {
   const router = Router()
   router.use(requireControlIntent(runtime.ctx))
+  router.use(controlIndex())
   router.use(clockControl(runtime))
   router.use(connectionControl(runtime))
   router.use(transactionControl(runtime))

@@ -16,7 +16,12 @@ import {
 } from '../../../src/queue/index.js'
 import type { SandboxOptions } from '../../../src/sandbox/index.js'
 import { startSandbox, type SandboxHarness } from '../sandbox-harness.js'
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../test-database.js'
+import {
+  createTestDatabase,
+  TEST_DATABASE_URL,
+  type TestDatabase,
+  TEST_SECRET_KEY,
+} from '../test-database.js'
 import { freePort } from './free-port.js'
 import { runBankrec, spawnBankrec, tail, type BankrecProcess } from './bankrec-process.js'
 
@@ -146,6 +151,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       BANK_API_URL: sandbox.url,
       BANK_API_KEY: sandbox.apiKey,
       DATABASE_URL: TEST_DATABASE_URL,
+      BANKREC_SECRET_KEY: TEST_SECRET_KEY,
       BANKREC_SCHEMA: schema,
       QUEUE_PREFIX: queuePrefix,
       ...(options.queue === 'redis' ? { REDIS_URL: redisUrl } : {}),
