@@ -4,7 +4,7 @@ import { runCli } from '../../src/cli/index.js'
 import { createMatchingService } from '../../src/matching/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import { testIo } from '../cli/test-io.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 import { createMatchingStore, type MatchingStore } from './matching-fixture.js'
 
 let store: MatchingStore
@@ -12,7 +12,12 @@ let env: Record<string, string>
 
 beforeAll(async () => {
   store = await createMatchingStore('matching_mode_cli')
-  env = { DATABASE_URL: TEST_DATABASE_URL, BANKREC_SCHEMA: store.schema, LOG_LEVEL: 'silent' }
+  env = {
+    DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
+    BANKREC_SCHEMA: store.schema,
+    LOG_LEVEL: 'silent',
+  }
 })
 
 afterAll(async () => {
