@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { Decimal } from 'decimal.js'
-import { waitsForApproval } from '../matching/dispositions.js'
+import { decideApproval, NO_APPROVALS, type ApprovalThreshold } from '../controls/index.js'
 import { ConfigError, loadConfig } from './index.js'
 
 describe('loadConfig', () => {
@@ -77,6 +77,11 @@ describe('loadConfig', () => {
       APPROVAL_THRESHOLD_AMOUNT: '500, JPY=50000,EUR=400',
     }).APPROVAL_THRESHOLD_AMOUNT
     expect(threshold).toEqual({ all: '500', byCurrency: { JPY: '50000', EUR: '400' } })
+    const waitsForApproval = (limit: ApprovalThreshold | null, amount: Decimal, currency: string) =>
+      decideApproval(
+        { ...NO_APPROVALS, threshold: limit },
+        { amount, currency, counted: { invoice: '0', payment: '0', maker: '0' } },
+      ).needsSecondPerson
     const waits = (amount: string, currency: string) =>
       waitsForApproval(threshold ?? null, new Decimal(amount), currency)
     expect([waits('500', 'USD'), waits('500.01', 'USD')]).toEqual([false, true])

@@ -19,6 +19,7 @@ import { reportRoutes } from './report.js'
 import { transactionRoutes } from './transactions.js'
 import { transferRoutes } from './transfers.js'
 import { userRoutes } from './users.js'
+import { approvalRoutes } from './approvals.js'
 
 /** Every /api route; each file holds one resource. */
 export function apiRoutes(context: SidecarContext): Router {
@@ -42,5 +43,6 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(auditRoutes(context))
   router.use(customerRoutes(context))
   router.use(matchingRoutes(context))
+  router.use(approvalRoutes(context))
   return router
 }
