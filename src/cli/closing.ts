@@ -213,11 +213,7 @@ export function invoiceWriteOffCommand(io: CommandIo): Command {
           throw failure(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '), 2)
         }
         const row = await asClerk(io, (session) =>
-          writeOffInvoice(
-            { ...personDeps(session), config: matchConfigOf(session.config) },
-            id,
-            parsed.data,
-          ),
+          writeOffInvoice({ ...personDeps(session), config: matchConfigOf(session.config) }, id, parsed.data),
         )
         io.stdout.write(
           row.status === 'pending_approval'
@@ -245,7 +241,10 @@ export function exceptionsCommand(io: CommandIo): Command {
         .makeOptionMandatory(),
     )
     .requiredOption('--reason <text>', 'why (up to 500 characters)')
-    .option('--account <account>', 'an account of the chart for the kind (LEDGER_ACCOUNTS; default its first)')
+    .option(
+      '--account <account>',
+      'an account of the chart for the kind (LEDGER_ACCOUNTS; default its first)',
+    )
     .option('--customer <id>', 'on_account: whose credit it is')
     .action(
       async (key: string, options: { as: string; reason: string; account?: string; customer?: string }) => {
@@ -258,9 +257,7 @@ export function exceptionsCommand(io: CommandIo): Command {
         if (!parsed.success) {
           throw failure(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '), 2)
         }
-        const row = await asClerk(io, (session) =>
-          disposeException(personDeps(session), key, parsed.data),
-        )
+        const row = await asClerk(io, (session) => disposeException(personDeps(session), key, parsed.data))
         io.stdout.write(
           row.status === 'pending_approval'
             ? `disposition ${row.id} waits for an approver (${row.kind} ${row.amount} ${row.currency})\n`

@@ -17,7 +17,11 @@ export type ApprovalPolicy = {
   builtinAdminMayApprove: boolean
 }
 
-export const NO_APPROVALS: ApprovalPolicy = { threshold: null, windowHours: 24, builtinAdminMayApprove: false }
+export const NO_APPROVALS: ApprovalPolicy = {
+  threshold: null,
+  windowHours: 24,
+  builtinAdminMayApprove: false,
+}
 
 /**
  * What is already counted against the threshold in the operation's currency: made alone and in force, or waiting
@@ -61,7 +65,8 @@ export function decideApproval(
     }
   }
   const limit = limitFor(threshold, currency)
-  if (limit === undefined) return { needsSecondPerson: false, limit: null, currency, why: `no threshold for ${currency}` }
+  if (limit === undefined)
+    return { needsSecondPerson: false, limit: null, currency, why: `no threshold for ${currency}` }
   const amount = new Decimal(operation.amount)
   const scopes = [
     ['invoice', operation.counted.invoice],

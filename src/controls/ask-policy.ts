@@ -19,7 +19,9 @@ export type ControlledOperation = {
  * requests) cannot both count before either writes. Taken before any invoice row lock, by every caller.
  */
 export async function lockControls(trx: Kysely<Database>): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended('bankrec.controls:' || current_schema(), 0))`.execute(trx)
+  await sql`select pg_advisory_xact_lock(hashtextextended('bankrec.controls:' || current_schema(), 0))`.execute(
+    trx,
+  )
 }
 
 /**

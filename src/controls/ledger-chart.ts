@@ -1,5 +1,12 @@
 /** What an account of the chart is for: a disposition's kind, or credit notes. */
-export const ACCOUNT_KINDS = ['write_off', 'clearing', 'refund', 'on_account', 'ignore', 'credit_note'] as const
+export const ACCOUNT_KINDS = [
+  'write_off',
+  'clearing',
+  'refund',
+  'on_account',
+  'ignore',
+  'credit_note',
+] as const
 export type AccountKind = (typeof ACCOUNT_KINDS)[number]
 
 /** The configured ledger accounts (LEDGER_ACCOUNTS), in order; the first of a kind is its default. */
@@ -25,7 +32,9 @@ export function parseLedgerChart(value: string): { chart: LedgerChart; problems:
     const account = item.slice(0, Math.max(at, 0)).trim()
     const kind = item.slice(at + 1).trim() as AccountKind
     if (at < 0 || !ACCOUNT.test(account)) {
-      problems.push(`"${item}": must be ACCOUNT:KIND, the account 1 to 64 letters, digits, spaces or _ . : / -`)
+      problems.push(
+        `"${item}": must be ACCOUNT:KIND, the account 1 to 64 letters, digits, spaces or _ . : / -`,
+      )
     } else if (!ACCOUNT_KINDS.includes(kind)) {
       problems.push(`"${item}": the kind must be one of ${ACCOUNT_KINDS.join(', ')}`)
     } else if (chart.some((entry) => entry.account === account)) {
@@ -45,7 +54,8 @@ export function ledgerChartOf(
 ): LedgerChart {
   const chart = [...(configured ?? DEFAULT_LEDGER_CHART)]
   const add = (account: string, kind: AccountKind) => {
-    if (!chart.some((entry) => entry.account === account && entry.kind === kind)) chart.push({ account, kind })
+    if (!chart.some((entry) => entry.account === account && entry.kind === kind))
+      chart.push({ account, kind })
   }
   for (const [reason, account] of Object.entries(writeOffs.byReason)) {
     add(account, reason === 'credit_note' ? 'credit_note' : 'write_off')

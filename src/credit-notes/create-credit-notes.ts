@@ -33,7 +33,9 @@ import { creditNoteView, type CreditNote } from './credit-note-view.js'
 export type CreditNoteUpsertResult = { creditNote: CreditNote; created: boolean; changed: boolean }
 
 /** The credit notes' context: the invoices' plus the approval policy and the chart (default: none, the defaults). */
-export type CreditNotesContext = InvoicesContext & { controls?: { policy: ApprovalPolicy; chart: LedgerChart } }
+export type CreditNotesContext = InvoicesContext & {
+  controls?: { policy: ApprovalPolicy; chart: LedgerChart }
+}
 
 export type CreditNotes = {
   /**
@@ -121,9 +123,10 @@ export function createCreditNotes(context: CreditNotesContext): CreditNotes {
     async upsert(value, actor = defaultActor) {
       const note = parse(value)
       const account = chartAccount(chart, 'credit_note', note.account)
-      if (!account.ok) throw refused('unknown_account', `account ${account.message}`, [
-        { path: 'account', message: account.message },
-      ])
+      if (!account.ok)
+        throw refused('unknown_account', `account ${account.message}`, [
+          { path: 'account', message: account.message },
+        ])
       const now = context.clock.now()
       const outcome = await db.transaction().execute(async (trx) => {
         const invoice = await lockFor(trx, note.invoiceId)
@@ -148,7 +151,11 @@ export function createCreditNotes(context: CreditNotesContext): CreditNotes {
           },
         )
         if (problems.length > 0) {
-          throw refused('credit_note_rejected', problems.map((p) => `${p.path} ${p.message}`).join('; '), problems)
+          throw refused(
+            'credit_note_rejected',
+            problems.map((p) => `${p.path} ${p.message}`).join('; '),
+            problems,
+          )
         }
         const decision = await askApprovalPolicy(trx, policy, {
           amount: note.amount,
@@ -201,7 +208,10 @@ export function createCreditNotes(context: CreditNotesContext): CreditNotes {
         await lockFor(trx, found.invoice_id)
         const note = await getCreditNote(trx, id, { forUpdate: true })
         if (!note || note.status !== 'pending_approval' || note.voided_at !== null) {
-          throw refused('credit_note_state', `Credit note ${id} is ${note?.status}: only a waiting one is decided.`)
+          throw refused(
+            'credit_note_state',
+            `Credit note ${id} is ${note?.status}: only a waiting one is decided.`,
+          )
         }
         const document = { madeBy: note.made_by, approvedBy: null }
         if (decision === 'approve') {
@@ -214,13 +224,24 @@ export function createCreditNotes(context: CreditNotesContext): CreditNotes {
             )
           }
         } else assertMayWithdraw(document, actor)
-        const after = await decideCreditNote(trx, id, decision === 'approve' ? 'active' : 'declined', actor.name, context.clock.now())
+        const after = await decideCreditNote(
+          trx,
+          id,
+          decision === 'approve' ? 'active' : 'declined',
+          actor.name,
+          context.clock.now(),
+        )
         if (!after) throw refused('credit_note_state', `Credit note ${id} is no longer waiting.`)
         if (decision === 'approve') {
           await recomputeCredited(trx, after.invoice_id)
           await afterWrite?.(trx, [after.invoice_id])
         }
-        await audit(trx, actor, decision === 'approve' ? 'credit_note.approved' : 'credit_note.declined', after)
+        await audit(
+          trx,
+          actor,
+          decision === 'approve' ? 'credit_note.approved' : 'credit_note.declined',
+          after,
+        )
         return after
       })
       if (row?.status === 'active') await notify([row.invoice_id])

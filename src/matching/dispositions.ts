@@ -92,7 +92,12 @@ async function payerCustomers(
     transaction.counterparty_account_masked && linkKey('account', transaction.counterparty_account_masked),
     transaction.counterparty_name && linkKey('name', transaction.counterparty_name),
   ].filter((key): key is string => !!key)
-  const linked = await loadCustomersForMatching(trx, { ids: [], nameKeys: [], accountTails: [], linkKeys: keys })
+  const linked = await loadCustomersForMatching(trx, {
+    ids: [],
+    nameKeys: [],
+    accountTails: [],
+    linkKeys: keys,
+  })
   const invoices = await loadInvoicesById(trx, invoiceIds)
   return new Set([...linked.map((c) => c.id), ...invoices.flatMap((invoice) => invoice.customer_id ?? [])])
 }
@@ -193,8 +198,7 @@ export async function dispose(
     const currency = transaction.currency ?? ''
     // Credit on account of the payer's own customer lowers nobody's receivable; of another customer it does.
     const controlled =
-      customerId === null ||
-      !(await payerCustomers(trx, transaction, exception.invoice_ids)).has(customerId)
+      customerId === null || !(await payerCustomers(trx, transaction, exception.invoice_ids)).has(customerId)
     const decision = controlled
       ? await askApprovalPolicy(trx, deps.controls.policy, {
           amount,
@@ -278,4 +282,3 @@ export function presentDisposition(row: DispositionRow) {
     undoneAt: row.undone_at?.toISOString() ?? null,
   }
 }
-

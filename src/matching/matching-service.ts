@@ -161,12 +161,9 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
       afterwardsRun(decideRemittance(person(actor), id, decision, note)),
     unmatch: (allocationId, actor) => afterwardsRun(removeAllocation(person(actor), allocationId)),
     giveBack: (transactionId, actor) => afterwardsRun(giveBack(person(actor), transactionId)),
-    dispose: (key, request, actor) =>
-      afterwardsRun(dispose(person(actor), key, request)),
+    dispose: (key, request, actor) => afterwardsRun(dispose(person(actor), key, request)),
     writeOffInvoice: (invoiceId, request, actor) =>
-      afterwardsRun(
-        writeOffInvoice({ ...person(actor), config: matchingDeps.config }, invoiceId, request),
-      ),
+      afterwardsRun(writeOffInvoice({ ...person(actor), config: matchingDeps.config }, invoiceId, request)),
     decideDisposition: (id, decision, actor, note) =>
       afterwardsRun(decideDisposition(person(actor), id, decision, note)),
     undoDisposition: (id, actor) => afterwardsRun(undoDisposition(person(actor), id)),

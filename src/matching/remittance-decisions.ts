@@ -52,7 +52,12 @@ async function assertStillFits(trx: Kysely<Database>, row: RemittanceImportRow):
   }
   const { held } = await unallocatedOf(trx, { id: row.transaction_id, amount: null })
   const states = new Map(
-    (await loadInvoiceStates(trx, row.matches.map((m) => m.invoiceId))).map((s) => [s.invoice_id, s]),
+    (
+      await loadInvoiceStates(
+        trx,
+        row.matches.map((m) => m.invoiceId),
+      )
+    ).map((s) => [s.invoice_id, s]),
   )
   for (const match of row.matches) {
     const state = states.get(match.invoiceId)

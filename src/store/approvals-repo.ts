@@ -22,7 +22,13 @@ const counted = sql`(
 /** What is counted against the threshold in `currency`: per invoice (any of them), per payment, per maker since. */
 export async function countedAgainstThreshold(
   db: Kysely<Database>,
-  scope: { currency: string; invoiceIds: readonly string[]; transactionId: string | null; maker: string; since: Date },
+  scope: {
+    currency: string
+    invoiceIds: readonly string[]
+    transactionId: string | null
+    maker: string
+    since: Date
+  },
 ): Promise<{ invoice: string; payment: string; maker: string }> {
   const invoices = scope.invoiceIds.length > 0 ? [...scope.invoiceIds] : ['']
   const result = await sql<{ invoice: string; payment: string; maker: string }>`
@@ -52,7 +58,10 @@ export type PendingApprovalRow = {
 }
 
 /** Everything waiting for approval, oldest first. */
-export async function listPendingApprovals(db: Kysely<Database>, limit: number): Promise<PendingApprovalRow[]> {
+export async function listPendingApprovals(
+  db: Kysely<Database>,
+  limit: number,
+): Promise<PendingApprovalRow[]> {
   const result = await sql<PendingApprovalRow>`
     select * from (
       select 'disposition' as kind, id::text as id, kind as operation, amount::text as amount, currency, account,

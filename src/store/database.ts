@@ -380,11 +380,7 @@ export type RemittanceImportsTable = {
   write_off: Numeric
   currency: string
   fee_reason: string
-  matches: ColumnType<
-    Array<{ invoiceId: string; amount: string; writeOff: string | null }>,
-    string,
-    string
-  >
+  matches: ColumnType<Array<{ invoiceId: string; amount: string; writeOff: string | null }>, string, string>
   fee: Numeric
   difference: Numeric
   source: string | null

@@ -2,7 +2,10 @@ import type { Insertable, Kysely, Selectable } from 'kysely'
 import type { Database, RemittanceImportsTable } from './database.js'
 
 export type RemittanceImportRow = Selectable<RemittanceImportsTable>
-export type RemittanceImportInsert = Omit<Insertable<RemittanceImportsTable>, 'id' | 'decided_by' | 'decided_at'>
+export type RemittanceImportInsert = Omit<
+  Insertable<RemittanceImportsTable>,
+  'id' | 'decided_by' | 'decided_at'
+>
 
 export async function insertRemittanceImport(
   db: Kysely<Database>,

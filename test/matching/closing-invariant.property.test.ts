@@ -304,7 +304,10 @@ describe('closing the books', () => {
       lockNamespace: store.schema,
       now: store.clock.now(),
       actor: CLERK,
-      controls: { policy: NO_APPROVALS, chart: ledgerChartOf(undefined, { account: 'write-off', byReason: {} }) },
+      controls: {
+        policy: NO_APPROVALS,
+        chart: ledgerChartOf(undefined, { account: 'write-off', byReason: {} }),
+      },
       config: DEFAULT_MATCH_CONFIG,
     }
     const first = await writeOffInvoice(deps, 'inv-1', { reason: 'rounding' })

@@ -61,15 +61,30 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('remittance_imports')
     .column('transaction_id')
     .execute()
-  await db.schema.createIndex('dispositions_by_maker').on('dispositions').columns(['made_by', 'created_at']).execute()
+  await db.schema
+    .createIndex('dispositions_by_maker')
+    .on('dispositions')
+    .columns(['made_by', 'created_at'])
+    .execute()
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('dispositions_by_maker').ifExists().execute()
   await db.schema.dropTable('remittance_imports').ifExists().execute()
   await db.schema.alterTable('dispositions').dropColumn('controlled').execute()
-  await sql`update credit_notes set voided_at = coalesce(voided_at, now()) where status <> 'active'`.execute(db)
-  for (const column of ['status', 'made_by', 'made_by_role', 'decided_by', 'decided_at', 'voided_by', 'in_force_at', 'account']) {
+  await sql`update credit_notes set voided_at = coalesce(voided_at, now()) where status <> 'active'`.execute(
+    db,
+  )
+  for (const column of [
+    'status',
+    'made_by',
+    'made_by_role',
+    'decided_by',
+    'decided_at',
+    'voided_by',
+    'in_force_at',
+    'account',
+  ]) {
     await db.schema.alterTable('credit_notes').dropColumn(column).execute()
   }
 }
