@@ -253,6 +253,10 @@ describe('bankrec invoices write-off / dispositions approve, decline, undo', () 
     const self = await cli(['dispositions', 'approve', id], as('carl'))
     expect(self.code).toBe(1)
     expect(self.err).toContain('role_required')
+    // Issue 26: without BANKREC_USER_TOKEN the CLI is the built-in admin, who approves nothing.
+    const anonymous = await cli(['dispositions', 'approve', id])
+    expect(anonymous.code).toBe(1)
+    expect(anonymous.err).toContain('BANKREC_USER_TOKEN')
     const approved = await cli(['dispositions', 'approve', id], as('april'))
     expect(approved).toMatchObject({
       code: 0,
