@@ -6,7 +6,7 @@ export type PageShell = {
   nonce: string
   sandbox: boolean
   /** The nav entry to mark current; none on the sign-in page. */
-  current?: 'overview' | 'exceptions' | 'invoices' | 'activity'
+  current?: 'overview' | 'exceptions' | 'invoices' | 'activity' | 'approvals'
   /** Who is signed in, shown beside Sign out. */
   actor?: Actor
   notice?: { kind: 'ok' | 'error'; text: string } | null
@@ -22,6 +22,7 @@ const NAV = [
   ['exceptions', '/dashboard/exceptions', 'Exceptions'],
   ['invoices', '/dashboard/invoices', 'Invoices'],
   ['activity', '/dashboard/activity', 'Activity'],
+  ['approvals', '/dashboard/approvals', 'Approvals'],
 ] as const
 
 /** The HTML around every dashboard page: one inline style and one inline script, both under the page's nonce. */
