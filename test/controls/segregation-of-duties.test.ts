@@ -179,16 +179,40 @@ describe('a remittance advice', () => {
     expect(await s.invoiceState('ra2')).toMatchObject({ status: 'open' })
   })
 
+  it('through camt.054 waits the same: the charges are the fee', async () => {
+    const number = await s.invoice('ra4', '8939.10')
+    const tx = await s.pay(44, '1.00', null, 'Unrelated Payer')
+    const camt = `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.02"><BkToCstmrDbtCdtNtfctn>
+<GrpHdr><MsgId>M-1</MsgId><CreDtTm>2026-03-04T07:30:00</CreDtTm></GrpHdr>
+<Ntfctn><Id>N-1</Id><CreDtTm>2026-03-04T07:30:00</CreDtTm><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct>
+<Ntry><NtryRef>HOSTILE-1</NtryRef><Amt Ccy="USD">1.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts>
+<NtryDtls><TxDtls><AmtDtls><InstdAmt><Amt Ccy="USD">8939.10</Amt></InstdAmt><TxAmt><Amt Ccy="USD">1.00</Amt></TxAmt></AmtDtls>
+<Chrgs><Amt Ccy="USD">8938.10</Amt></Chrgs><RmtInf><Ustrd>Invoice ${number}</Ustrd></RmtInf></TxDtls></NtryDtls>
+</Ntry></Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`
+    const made = await s.call(
+      'carl',
+      'POST',
+      `/api/transactions/${tx}/remittance?entry=HOSTILE-1`,
+      camt,
+      'application/xml',
+    )
+    expect(made.status).toBe(202)
+    expect(made.body).toMatchObject({ status: 'pending_approval', writeOff: '8938.1' })
+    expect(await s.invoiceState('ra4')).toMatchObject({ status: 'open' })
+  })
+
   it('control: a small fee settles at once under the clerk’s name; a negative fee is a 400 naming it', async () => {
+    // cleo: carl's advices above wait, and what waits counts against its maker too.
     const number = await s.invoice('ra3', '800.00', 'c-beta')
     const tx = await s.pay(43, '785.00', null, 'Beta GmbH')
-    const bad = await s.call('carl', 'POST', `/api/transactions/${tx}/remittance`, {
+    const bad = await s.call('cleo', 'POST', `/api/transactions/${tx}/remittance`, {
       lines: [{ invoiceNumber: number, amount: '800.00' }],
       fee: '-15.00',
     })
     expect(bad.status).toBe(400)
     expect(bad.body.error.details[0].path).toBe('body.fee')
-    const made = await s.call('carl', 'POST', `/api/transactions/${tx}/remittance`, {
+    const made = await s.call('cleo', 'POST', `/api/transactions/${tx}/remittance`, {
       lines: [{ invoiceNumber: number, amount: '800.00' }],
       fee: '15.00',
     })
