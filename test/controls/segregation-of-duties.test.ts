@@ -389,6 +389,8 @@ describe('the Approvals list', () => {
       expect(row.account).toEqual(expect.any(String))
     }
     expect((await s.call('vera', 'POST', '/api/remittance-imports/1/approve')).status).toBe(403)
+    expect((await s.call('vera', 'POST', '/api/credit-notes/n-1/decline')).status).toBe(403)
+    expect((await s.call('vera', 'PUT', '/api/credit-notes/n-9', { number: 'X' })).status).toBe(403)
     expect((await s.call('carl', 'GET', '/api/approvals?limit=0')).status).toBe(400)
   })
 })
