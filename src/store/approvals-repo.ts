@@ -36,7 +36,9 @@ export async function countedAgainstThreshold(
            coalesce(sum(amount) filter (where transaction_id = ${scope.transactionId}::uuid), 0)::text as payment,
            coalesce(sum(amount) filter (where made_by = ${scope.maker} and created_at >= ${scope.since}), 0)::text as maker
       from ${counted} as c
-     where currency = ${scope.currency}`.execute(db)
+     where currency = ${scope.currency}
+       and (invoice_id = any(${invoices}::text[]) or transaction_id = ${scope.transactionId}::uuid
+            or (made_by = ${scope.maker} and created_at >= ${scope.since}))`.execute(db)
   return result.rows[0] ?? { invoice: '0', payment: '0', maker: '0' }
 }
 

@@ -66,10 +66,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('dispositions')
     .columns(['made_by', 'created_at'])
     .execute()
+  // The approval policy counts a maker's operations of the window (src/store/approvals-repo.ts).
+  await db.schema
+    .createIndex('credit_notes_by_maker')
+    .on('credit_notes')
+    .columns(['made_by', 'created_at'])
+    .execute()
+  await db.schema
+    .createIndex('remittance_imports_by_maker')
+    .on('remittance_imports')
+    .columns(['made_by', 'created_at'])
+    .execute()
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('dispositions_by_maker').ifExists().execute()
+  await db.schema.dropIndex('credit_notes_by_maker').ifExists().execute()
   await db.schema.dropTable('remittance_imports').ifExists().execute()
   await db.schema.alterTable('dispositions').dropColumn('controlled').execute()
   await sql`update credit_notes set voided_at = coalesce(voided_at, now()) where status <> 'active'`.execute(
