@@ -119,6 +119,48 @@ export function createCreditNotes(context: CreditNotesContext): CreditNotes {
     return lockInvoice(trx, invoiceId)
   }
 
+  const decide: CreditNotes['decide'] = async (id, decision, actor) => {
+    const row = await db.transaction().execute(async (trx) => {
+      const found = await getCreditNote(trx, id)
+      if (!found) return undefined
+      await lockFor(trx, found.invoice_id)
+      const note = await getCreditNote(trx, id, { forUpdate: true })
+      if (!note || note.status !== 'pending_approval' || note.voided_at !== null) {
+        throw refused(
+          'credit_note_state',
+          `Credit note ${id} is ${note?.status}: only a waiting one is decided.`,
+        )
+      }
+      const document = { madeBy: note.made_by, approvedBy: null }
+      if (decision === 'approve') {
+        assertMayApprove(policy, document, actor)
+        const open = await openFor(trx, note.invoice_id, note.id)
+        if (new Decimal(open).lt(note.amount)) {
+          throw refused(
+            'invoice_changed',
+            `Invoice ${note.invoice_id} has only ${open} open now, less than ${note.amount}: decline this credit note.`,
+          )
+        }
+      } else assertMayWithdraw(document, actor)
+      const after = await decideCreditNote(
+        trx,
+        id,
+        decision === 'approve' ? 'active' : 'declined',
+        actor.name,
+        context.clock.now(),
+      )
+      if (!after) throw refused('credit_note_state', `Credit note ${id} is no longer waiting.`)
+      if (decision === 'approve') {
+        await recomputeCredited(trx, after.invoice_id)
+        await afterWrite?.(trx, [after.invoice_id])
+      }
+      await audit(trx, actor, decision === 'approve' ? 'credit_note.approved' : 'credit_note.declined', after)
+      return after
+    })
+    if (row?.status === 'active') await notify([row.invoice_id])
+    return row && creditNoteView(row)
+  }
+
   return {
     async upsert(value, actor = defaultActor) {
       const note = parse(value)
@@ -201,57 +243,12 @@ export function createCreditNotes(context: CreditNotesContext): CreditNotes {
       return rows.map(creditNoteView)
     },
 
-    async decide(id, decision, actor) {
-      const row = await db.transaction().execute(async (trx) => {
-        const found = await getCreditNote(trx, id)
-        if (!found) return undefined
-        await lockFor(trx, found.invoice_id)
-        const note = await getCreditNote(trx, id, { forUpdate: true })
-        if (!note || note.status !== 'pending_approval' || note.voided_at !== null) {
-          throw refused(
-            'credit_note_state',
-            `Credit note ${id} is ${note?.status}: only a waiting one is decided.`,
-          )
-        }
-        const document = { madeBy: note.made_by, approvedBy: null }
-        if (decision === 'approve') {
-          assertMayApprove(policy, document, actor)
-          const open = await openFor(trx, note.invoice_id, note.id)
-          if (new Decimal(open).lt(note.amount)) {
-            throw refused(
-              'invoice_changed',
-              `Invoice ${note.invoice_id} has only ${open} open now, less than ${note.amount}: decline this credit note.`,
-            )
-          }
-        } else assertMayWithdraw(document, actor)
-        const after = await decideCreditNote(
-          trx,
-          id,
-          decision === 'approve' ? 'active' : 'declined',
-          actor.name,
-          context.clock.now(),
-        )
-        if (!after) throw refused('credit_note_state', `Credit note ${id} is no longer waiting.`)
-        if (decision === 'approve') {
-          await recomputeCredited(trx, after.invoice_id)
-          await afterWrite?.(trx, [after.invoice_id])
-        }
-        await audit(
-          trx,
-          actor,
-          decision === 'approve' ? 'credit_note.approved' : 'credit_note.declined',
-          after,
-        )
-        return after
-      })
-      if (row?.status === 'active') await notify([row.invoice_id])
-      return row && creditNoteView(row)
-    },
+    decide,
 
     async void(id, actor = defaultActor) {
       const found = await getCreditNote(db, id)
       if (!found) return undefined
-      if (found.status === 'pending_approval') return this.decide(id, 'decline', actor)
+      if (found.status === 'pending_approval') return decide(id, 'decline', actor)
       const { row, voided } = await db.transaction().execute(async (trx) => {
         await lockFor(trx, found.invoice_id)
         const note = (await getCreditNote(trx, id, { forUpdate: true })) as CreditNoteRow
