@@ -96,4 +96,21 @@ describe('loadConfig', () => {
     )
     expect(() => loadConfig({ APPROVAL_THRESHOLD_AMOUNT: '500,usd=1' })).toThrow(/"usd=1": the currency/)
   })
+
+  it('reads the approval window, the admin opt-in and the chart of accounts, naming a bad item', () => {
+    const config = loadConfig({ LEDGER_ACCOUNTS: '6800:write_off, 1590 Suspense:clearing' })
+    expect([config.APPROVAL_WINDOW_HOURS, config.APPROVAL_BUILTIN_ADMIN_MAY_APPROVE]).toEqual([24, false])
+    expect(config.LEDGER_ACCOUNTS).toEqual([
+      { account: '6800', kind: 'write_off' },
+      { account: '1590 Suspense', kind: 'clearing' },
+    ])
+    expect(
+      loadConfig({ APPROVAL_BUILTIN_ADMIN_MAY_APPROVE: 'true' }).APPROVAL_BUILTIN_ADMIN_MAY_APPROVE,
+    ).toBe(true)
+    expect(() => loadConfig({ LEDGER_ACCOUNTS: '6800:writeoff' })).toThrow(
+      /LEDGER_ACCOUNTS "6800:writeoff": the kind must be one of write_off/,
+    )
+    expect(() => loadConfig({ APPROVAL_WINDOW_HOURS: '0' })).toThrow(/APPROVAL_WINDOW_HOURS/)
+    expect(() => loadConfig({ APPROVAL_BUILTIN_ADMIN_MAY_APPROVE: 'yes' })).toThrow(/must be true or false/)
+  })
 })
