@@ -15,7 +15,7 @@ import {
   writeOffInvoice,
 } from '../matching/index.js'
 import { type DispositionKind } from '../matcher/index.js'
-import { matchConfigOf, openStore, type OpenStore } from '../sidecar/index.js'
+import { controlsOf, matchConfigOf, openStore, type OpenStore } from '../sidecar/index.js'
 import { listDispositions, type DispositionRow } from '../store/index.js'
 import { roleAllows, type Actor } from '../users/index.js'
 import type { BankrecEnv } from '../config/index.js'
@@ -68,11 +68,12 @@ async function asClerk<T>(io: CommandIo, run: (session: Session) => Promise<T>):
   }
 }
 
-const personDeps = ({ store, actor }: Session) => ({
+const personDeps = ({ store, actor, config }: Session) => ({
   db: store.db,
   lockNamespace: store.schema,
   now: systemClock.now(),
   actor,
+  controls: controlsOf(config),
 })
 
 function describe(row: ReturnType<typeof presentDisposition>): string {
@@ -145,17 +146,24 @@ export function dispositionsCommand(io: CommandIo): Command {
       .command(decision)
       .description(
         decision === 'approve'
-          ? 'Approve a write-off waiting for approval: a second person with the approver role puts it in force'
-          : 'Decline a write-off waiting for approval (an approver, or its maker withdrawing it)',
+          ? 'Approve a disposition waiting for approval: a second named person (BANKREC_USER_TOKEN) with the approver role puts it in force'
+          : 'Decline a disposition waiting for approval (an approver, or its maker withdrawing it; BANKREC_USER_TOKEN)',
       )
       .argument('<id>', 'the disposition id (dispositions list)')
     if (decision === 'decline') sub.option('--note <text>', 'why, for the audit log (up to 500 characters)')
     sub.action(async (id: string, options: { note?: string }) => {
       if (!DISPOSITION_ID.test(id)) throw failure(`disposition id ${JSON.stringify(id)} is not a number`, 2)
       if ((options.note ?? '').length > 500) throw failure('--note: at most 500 characters', 2)
-      const row = await asClerk(io, (session) =>
-        decideDisposition(personDeps(session), id, decision, options.note?.trim() || undefined),
-      )
+      const row = await asClerk(io, (session) => {
+        // A decision is a named person's: the built-in admin is whoever holds KIT_API_TOKEN (issue 26).
+        if (session.actor.kind === 'token') {
+          throw failure(
+            `${decision === 'approve' ? 'approving' : 'declining'} needs a named user: set BANKREC_USER_TOKEN to your user's token (bankrec users add)`,
+            1,
+          )
+        }
+        return decideDisposition(personDeps(session), id, decision, options.note?.trim() || undefined)
+      })
       io.stdout.write(
         `disposition ${row.id} ${row.status === 'active' ? 'approved' : 'declined'}: ${summary(row)}\n`,
       )
@@ -190,7 +198,7 @@ function summary(row: DispositionRow): string {
 export function invoiceWriteOffCommand(io: CommandIo): Command {
   return new UsageCommand('write-off')
     .description(
-      'Write off (part of) an invoice’s open rest; above APPROVAL_THRESHOLD_AMOUNT it waits for an approver',
+      'Write off (part of) an invoice’s open rest; when the approval policy says so it waits for an approver',
     )
     .argument('<id>', 'the invoice id')
     .addOption(
@@ -206,15 +214,7 @@ export function invoiceWriteOffCommand(io: CommandIo): Command {
           throw failure(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '), 2)
         }
         const row = await asClerk(io, (session) =>
-          writeOffInvoice(
-            {
-              ...personDeps(session),
-              approvalThreshold: session.config.APPROVAL_THRESHOLD_AMOUNT ?? null,
-              config: matchConfigOf(session.config),
-            },
-            id,
-            parsed.data,
-          ),
+          writeOffInvoice({ ...personDeps(session), config: matchConfigOf(session.config) }, id, parsed.data),
         )
         io.stdout.write(
           row.status === 'pending_approval'
@@ -233,7 +233,7 @@ export function exceptionsCommand(io: CommandIo): Command {
   command
     .command('dispose')
     .description(
-      'Dispose of the amount an open exception holds of a payment; a write-off above APPROVAL_THRESHOLD_AMOUNT waits for an approver',
+      'Dispose of the amount an open exception holds of a payment; when the approval policy says so it waits for an approver',
     )
     .argument('<key>', 'the exception key (GET /api/exceptions, the dashboard)')
     .addOption(
@@ -242,7 +242,10 @@ export function exceptionsCommand(io: CommandIo): Command {
         .makeOptionMandatory(),
     )
     .requiredOption('--reason <text>', 'why (up to 500 characters)')
-    .option('--account <account>', 'the ledger account (default per kind, docs/closing.md)')
+    .option(
+      '--account <account>',
+      'an account of the chart for the kind (LEDGER_ACCOUNTS; default its first)',
+    )
     .option('--customer <id>', 'on_account: whose credit it is')
     .action(
       async (key: string, options: { as: string; reason: string; account?: string; customer?: string }) => {
@@ -255,13 +258,7 @@ export function exceptionsCommand(io: CommandIo): Command {
         if (!parsed.success) {
           throw failure(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '), 2)
         }
-        const row = await asClerk(io, (session) =>
-          disposeException(
-            { ...personDeps(session), approvalThreshold: session.config.APPROVAL_THRESHOLD_AMOUNT ?? null },
-            key,
-            parsed.data,
-          ),
-        )
+        const row = await asClerk(io, (session) => disposeException(personDeps(session), key, parsed.data))
         io.stdout.write(
           row.status === 'pending_approval'
             ? `disposition ${row.id} waits for an approver (${row.kind} ${row.amount} ${row.currency})\n`

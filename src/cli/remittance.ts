@@ -13,7 +13,7 @@ import {
   runMatching,
   type RemittanceAdvice,
 } from '../matching/index.js'
-import { matchConfigOf, openStore } from '../sidecar/index.js'
+import { controlsOf, matchConfigOf, openStore } from '../sidecar/index.js'
 import { roleAllows } from '../users/index.js'
 import { csvRowLine } from './csv-row-line.js'
 import type { CommandIo } from './io.js'
@@ -86,7 +86,14 @@ async function importFile(io: CommandIo, file: string, options: ImportOptions): 
     const advice = await readAdvice(io, file, options)
     const matchConfig = matchConfigOf(config)
     const result = await importRemittance(
-      { db: store.db, lockNamespace: store.schema, now: systemClock.now(), actor, config: matchConfig },
+      {
+        db: store.db,
+        lockNamespace: store.schema,
+        now: systemClock.now(),
+        actor,
+        config: matchConfig,
+        controls: controlsOf(config),
+      },
       options.transaction,
       advice,
     ).catch((error: unknown) => refused(io, error))
@@ -100,6 +107,13 @@ async function importFile(io: CommandIo, file: string, options: ImportOptions): 
       config: matchConfig,
       autoApply: config.MATCH_AUTO_APPLY,
     })
+    if (result.status === 'pending_approval') {
+      io.stdout.write(
+        `remittance import ${result.importId} of ${options.transaction} waits for an approver: ` +
+          `${result.writeOff} to write off (nothing applied yet)\n`,
+      )
+      return
+    }
     for (const match of result.matches) {
       const writeOff = match.writeOff ? `, ${match.writeOff} written off` : ''
       io.stdout.write(`invoice ${match.invoiceId}: ${match.amount}${writeOff}\n`)

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { parseAlertEnv } from '../alerts/index.js'
 import { parseSecretKey } from '../store/index.js'
 import { WRITE_OFF_REASONS } from '../matcher/index.js'
+import { parseLedgerChart } from '../controls/index.js'
 import { USER_NAME_PATTERN, USER_NAME_RULE } from '../users/index.js'
 
 const whole = (min: number, max: number) =>
@@ -143,8 +144,25 @@ export const BankrecEnv = z
     TRANSFER_LEG_WINDOW_SECONDS: whole(60, 30 * 86_400).default(3 * 86_400),
     /** Evidence score (0–100) from which a match is applied without a person (docs/matching.md). */
     MATCH_AUTO_APPLY_THRESHOLD: whole(1, 100).default(85),
-    /** Write-offs of more than this amount wait for a second person's approval (`500`, `500,JPY=50000`); unset: none. */
+    /** What one person may take out of receivables alone, per currency (`500`, `500,JPY=50000`); unset: no limit. */
     APPROVAL_THRESHOLD_AMOUNT: perCurrency({ example: '500.00' }).optional(),
+    /** How far back a maker's own operations count against APPROVAL_THRESHOLD_AMOUNT (issue 26). */
+    APPROVAL_WINDOW_HOURS: whole(1, 24 * 366).default(24),
+    /** Whether KIT_API_TOKEN's built-in admin (the CLI without BANKREC_USER_TOKEN) may approve; default no. */
+    APPROVAL_BUILTIN_ADMIN_MAY_APPROVE: z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .default('false')
+      .transform((value) => value === 'true'),
+    /** The chart of accounts people book to: `6800:write_off,1590:clearing,2890:refund,…`; unset: the defaults. */
+    LEDGER_ACCOUNTS: z
+      .string()
+      .trim()
+      .transform((value, ctx) => {
+        const { chart, problems } = parseLedgerChart(value)
+        for (const problem of problems) ctx.addIssue({ code: 'custom', message: problem })
+        return problems.length > 0 ? z.NEVER : chart
+      })
+      .optional(),
     /** Rule 5: a suggestion scoring at least this much is confirmed without a person; unset: never. */
     MATCH_AUTO_CONFIRM_THRESHOLD: whole(1, 100).optional(),
     /** A short payment leaving at most this much open pays the invoice (`30.00`, `30.00,JPY=3000`); unset: off. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { Decimal } from 'decimal.js'
-import { waitsForApproval } from '../matching/dispositions.js'
+import { decideApproval, NO_APPROVALS, type ApprovalThreshold } from '../controls/index.js'
 import { ConfigError, loadConfig } from './index.js'
 
 describe('loadConfig', () => {
@@ -80,6 +80,11 @@ describe('loadConfig', () => {
       APPROVAL_THRESHOLD_AMOUNT: '500, JPY=50000,EUR=400',
     }).APPROVAL_THRESHOLD_AMOUNT
     expect(threshold).toEqual({ all: '500', byCurrency: { JPY: '50000', EUR: '400' } })
+    const waitsForApproval = (limit: ApprovalThreshold | null, amount: Decimal, currency: string) =>
+      decideApproval(
+        { ...NO_APPROVALS, threshold: limit },
+        { amount, currency, counted: { invoice: '0', payment: '0', maker: '0' } },
+      ).needsSecondPerson
     const waits = (amount: string, currency: string) =>
       waitsForApproval(threshold ?? null, new Decimal(amount), currency)
     expect([waits('500', 'USD'), waits('500.01', 'USD')]).toEqual([false, true])
@@ -93,5 +98,22 @@ describe('loadConfig', () => {
       /APPROVAL_THRESHOLD_AMOUNT "JPY=5O000": must be a plain decimal/,
     )
     expect(() => loadConfig({ APPROVAL_THRESHOLD_AMOUNT: '500,usd=1' })).toThrow(/"usd=1": the currency/)
+  })
+
+  it('reads the approval window, the admin opt-in and the chart of accounts, naming a bad item', () => {
+    const config = loadConfig({ LEDGER_ACCOUNTS: '6800:write_off, 1590 Suspense:clearing' })
+    expect([config.APPROVAL_WINDOW_HOURS, config.APPROVAL_BUILTIN_ADMIN_MAY_APPROVE]).toEqual([24, false])
+    expect(config.LEDGER_ACCOUNTS).toEqual([
+      { account: '6800', kind: 'write_off' },
+      { account: '1590 Suspense', kind: 'clearing' },
+    ])
+    expect(
+      loadConfig({ APPROVAL_BUILTIN_ADMIN_MAY_APPROVE: 'true' }).APPROVAL_BUILTIN_ADMIN_MAY_APPROVE,
+    ).toBe(true)
+    expect(() => loadConfig({ LEDGER_ACCOUNTS: '6800:writeoff' })).toThrow(
+      /LEDGER_ACCOUNTS "6800:writeoff": the kind must be one of write_off/,
+    )
+    expect(() => loadConfig({ APPROVAL_WINDOW_HOURS: '0' })).toThrow(/APPROVAL_WINDOW_HOURS/)
+    expect(() => loadConfig({ APPROVAL_BUILTIN_ADMIN_MAY_APPROVE: 'yes' })).toThrow(/must be true or false/)
   })
 })

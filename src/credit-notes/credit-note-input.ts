@@ -35,6 +35,8 @@ export const CreditNoteSchema = z.strictObject({
     .nullish()
     .transform((value) => value ?? null),
   invoiceId: id('an invoice id'),
+  /** The chart's credit-note account (LEDGER_ACCOUNTS); default its first. */
+  account: z.string().trim().min(1).max(64).optional(),
 })
 
 /** A credit note as the caller writes it, validated; the amount a decimal string. */
@@ -49,8 +51,9 @@ export type CreditedInvoice = {
 }
 
 /**
- * Why a credit note cannot be netted against its invoice: none, another currency, another customer's, void, or
- * more than the invoice with the invoice's other credit notes (`othersTotal`). One rule for the API and the corpus.
+ * Why a credit note cannot be netted against its invoice: none, another currency, another customer's (or one naming
+ * a customer on an invoice of none), void, or more than `invoice.amount` less `othersTotal` (the API passes the
+ * invoice's open amount, the corpus its amount and the other notes). One rule for the API and the corpus.
  */
 export function creditNoteProblems(
   note: Pick<CreditNoteInput, 'amount' | 'currency' | 'customerId' | 'invoiceId'>,
@@ -63,17 +66,17 @@ export function creditNoteProblems(
   if (note.currency !== invoice.currency) {
     problems.push({ path: 'currency', message: `must be the invoice's currency, ${invoice.currency}` })
   }
-  if (note.customerId !== null && invoice.customerId !== null && note.customerId !== invoice.customerId) {
+  if (note.customerId !== null && note.customerId !== invoice.customerId) {
     problems.push({
       path: 'customerId',
-      message: `must be the invoice's customer (${invoice.customerId}): a credit note nets only against its own customer's invoice`,
+      message: `must be the invoice's customer (${invoice.customerId ?? 'none'}): a credit note nets only against its own customer's invoice`,
     })
   }
   const room = new Decimal(invoice.amount).minus(othersTotal)
   if (new Decimal(note.amount).greaterThan(room)) {
     problems.push({
       path: 'amount',
-      message: `must not be more than the invoice has left to credit (${room.toFixed()})`,
+      message: `must not be more than the invoice has open (${room.toFixed()})`,
     })
   }
   return problems

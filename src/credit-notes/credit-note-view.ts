@@ -8,6 +8,14 @@ export type CreditNote = {
   currency: string
   customerId: string | null
   invoiceId: string
+  /** The chart's credit-note account it books to (null: written before the chart; the journal's default). */
+  account: string | null
+  /** `pending_approval` nets nothing until a second person approves it; `declined` never did. */
+  status: 'pending_approval' | 'active' | 'declined'
+  madeBy: string | null
+  approvedBy: string | null
+  declinedBy: string | null
+  voidedBy: string | null
   version: number
   voidedAt: string | null
   createdAt: string
@@ -22,6 +30,12 @@ export function creditNoteView(row: CreditNoteRow): CreditNote {
     currency: row.currency,
     customerId: row.customer_id,
     invoiceId: row.invoice_id,
+    account: row.account,
+    status: row.status,
+    madeBy: row.made_by,
+    approvedBy: row.status === 'active' ? row.decided_by : null,
+    declinedBy: row.status === 'declined' ? row.decided_by : null,
+    voidedBy: row.voided_by,
     version: Number(row.version),
     voidedAt: row.voided_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js'
-import type { JournalAllocationRow, JournalDispositionRow } from '../store/index.js'
+import type { JournalAllocationRow, JournalCreditNoteRow, JournalDispositionRow } from '../store/index.js'
 
 /** The ledger accounts the journal books to; a disposition names its own account. */
 export type JournalAccounts = {
@@ -34,6 +34,8 @@ export type JournalEntryKind =
   | 'disposition_undone'
   | 'invoice_write_off'
   | 'invoice_write_off_undone'
+  | 'credit_note'
+  | 'credit_note_voided'
 
 /** One balanced double entry, with the references an accountant matches it by. */
 export type JournalEntry = {
@@ -78,8 +80,9 @@ function reversed(entry: JournalEntry, kind: JournalEntryKind, at: Date): Journa
 
 function allocationEntry(row: JournalAllocationRow, accounts: JournalAccounts): JournalEntry {
   const amount = new Decimal(row.amount)
-  const writeOff = new Decimal(row.write_off)
   const credit = row.rule === 'credit'
+  // A credit note is booked when it comes in force (creditNoteEntry); the settlement that nets it books only money.
+  const writeOff = row.write_off_reason === 'credit_note' ? new Decimal(0) : new Decimal(row.write_off)
   const lines = [
     line(credit ? accounts.customerCredit : accounts.bank, amount, new Decimal(0)),
     ...(writeOff.gt(0) ? [line(row.write_off_account ?? accounts.writeOff, writeOff, new Decimal(0))] : []),
@@ -122,6 +125,28 @@ function invoiceWriteOffEntry(row: JournalDispositionRow, accounts: JournalAccou
   }
 }
 
+/** A credit note in force: the credit-note account takes what receivables no longer hold (issue 26). */
+function creditNoteEntry(row: JournalCreditNoteRow, accounts: JournalAccounts): JournalEntry {
+  const amount = new Decimal(row.amount)
+  return {
+    id: `c${row.id}`,
+    at: row.in_force_at.toISOString(),
+    kind: 'credit_note',
+    currency: row.currency,
+    transactionId: null,
+    bankAccountId: null,
+    paymentReference: null,
+    payer: null,
+    invoiceId: row.invoice_id,
+    invoiceNumber: row.invoice_number,
+    memo: `credit note ${row.number}`,
+    lines: [
+      line(row.account ?? accounts.writeOff, amount, new Decimal(0)),
+      line(accounts.receivables, new Decimal(0), amount),
+    ],
+  }
+}
+
 function dispositionEntry(row: JournalDispositionRow, accounts: JournalAccounts): JournalEntry {
   if (row.invoice_id !== null) return invoiceWriteOffEntry(row, accounts)
   const amount = new Decimal(row.amount)
@@ -145,11 +170,16 @@ function dispositionEntry(row: JournalDispositionRow, accounts: JournalAccounts)
  * The double entries of a period (issue 16): each settled allocation debits the bank (customer credit, for credit
  * applied) and credits receivables, its write-off debiting the write-off account; each disposition in force
  * debits the bank and credits the account it was booked to (a write-off of an invoice's rest debits its account
- * and credits receivables); a reversal or undo in the period books the same
+ * and credits receivables); each credit note in force debits its account and credits receivables (its settlement
+ * then books only the money); a reversal, undo or void in the period books the same
  * entry the other way round. Every entry balances. Only what happened in [from, to) is booked.
  */
 export function journalEntries(
-  rows: { allocations: readonly JournalAllocationRow[]; dispositions: readonly JournalDispositionRow[] },
+  rows: {
+    allocations: readonly JournalAllocationRow[]
+    dispositions: readonly JournalDispositionRow[]
+    creditNotes?: readonly JournalCreditNoteRow[]
+  },
   period: { from: Date; to: Date },
   accounts: JournalAccounts = DEFAULT_JOURNAL_ACCOUNTS,
 ): JournalEntry[] {
@@ -173,6 +203,11 @@ export function journalEntries(
     if (within(row.in_force_at)) entries.push(entry)
     const undone = row.invoice_id === null ? 'disposition_undone' : 'invoice_write_off_undone'
     if (within(row.undone_at)) entries.push(reversed(entry, undone, row.undone_at))
+  }
+  for (const row of rows.creditNotes ?? []) {
+    const entry = creditNoteEntry(row, accounts)
+    if (within(row.in_force_at)) entries.push(entry)
+    if (within(row.voided_at)) entries.push(reversed(entry, 'credit_note_voided', row.voided_at))
   }
   return entries.sort((a, b) => (a.at === b.at ? (a.id < b.id ? -1 : 1) : a.at < b.at ? -1 : 1))
 }

@@ -4,32 +4,32 @@ import { z } from 'zod'
 import {
   appendAudit,
   enqueueMatches,
-  findDisposition,
   findException,
   getCustomers,
   insertDisposition,
   liveDispositionOf,
+  loadCustomersForMatching,
   loadInvoicesById,
   loadMatchTransactions,
   resolveException,
-  setDispositionStatus,
   type Database,
   type DispositionRow,
+  type MatchTransactionRow,
 } from '../store/index.js'
-import { assertSecondPerson, auditActor, roleAllows } from '../users/index.js'
+import { auditActor } from '../users/index.js'
+import {
+  askApprovalPolicy,
+  chartAccount,
+  type AccountKind,
+  type ApprovalDecision,
+  type ApprovalPolicy,
+  type LedgerChart,
+} from '../controls/index.js'
 import type { DispositionKind } from '../matcher/index.js'
-import { openRestOf, reapplyInvoiceWriteOffs } from './invoice-rest.js'
+import { linkKey } from './candidate-keys.js'
+import { reapplyInvoiceWriteOffs } from './invoice-rest.js'
 import { MatchingRequestError } from './matching-errors.js'
 import { inLock, type PersonInputDeps } from './person-inputs.js'
-
-/** The ledger account each kind books to unless the person names another (docs/closing.md). */
-export const DEFAULT_DISPOSITION_ACCOUNTS: Readonly<Record<DispositionKind, string>> = {
-  write_off: 'Write-offs',
-  clearing: 'Suspense',
-  refund: 'Refunds payable',
-  on_account: 'Customer credit',
-  ignore: 'Not receivables',
-}
 
 /** The exceptions that hold part of a payment (their `amount`) until a person decides: those a person may dispose of. */
 export const HOLDING_EXCEPTION_TYPES: ReadonlySet<string> = new Set([
@@ -50,8 +50,11 @@ export const optionalText = (max: number) =>
     .optional()
 
 /** A disposition as a person asks for it (API body, dashboard form); an empty account or customer is none. */
+/** What a person may do with what an exception holds (docs/closing.md, Dispositions). */
+export const DISPOSITION_KINDS = ['write_off', 'clearing', 'refund', 'on_account', 'ignore'] as const
+
 export const DispositionRequestSchema = z.object({
-  kind: z.enum(['write_off', 'clearing', 'refund', 'on_account', 'ignore']),
+  kind: z.enum(DISPOSITION_KINDS),
   reason: z.string().trim().min(1, 'must say why').max(500),
   account: optionalText(100),
   /** on_account: whose credit it is; default the customer of the exception's invoices when they have one. */
@@ -65,25 +68,38 @@ export type DispositionRequest = {
   customerId?: string
 }
 
-/**
- * APPROVAL_THRESHOLD_AMOUNT: write-offs of more than the amount for their currency (`byCurrency`, else `all`)
- * wait for a second person's approval; a currency with neither never waits.
- */
-export type ApprovalThreshold = { all: string | null; byCurrency: Readonly<Record<string, string>> }
+/** The approval policy and the chart of accounts (issue 26): who must approve, and what may be booked to. */
+export type Controls = { policy: ApprovalPolicy; chart: LedgerChart }
 
-export type DispositionDeps = PersonInputDeps & {
-  /** null: no write-off waits. */
-  approvalThreshold: ApprovalThreshold | null
+export type DispositionDeps = PersonInputDeps & { controls: Controls }
+
+/** The chart's account for a person's operation, or 400 naming the field and the configured accounts. */
+export function accountFromChart(chart: LedgerChart, kind: AccountKind, named: string | undefined): string {
+  const found = chartAccount(chart, kind, named)
+  if (found.ok) return found.account
+  throw new MatchingRequestError('invalid', 'unknown_account', `account: ${found.message}.`, [
+    { path: 'account', message: found.message },
+  ])
 }
 
-/** Whether a write-off of `amount` in `currency` waits for a second person (compared as decimals). */
-export function waitsForApproval(
-  threshold: ApprovalThreshold | null,
-  amount: Decimal,
-  currency: string,
-): boolean {
-  const limit = threshold?.byCurrency[currency] ?? threshold?.all ?? null
-  return limit !== null && amount.gt(limit)
+/** The customers a payment is known to come from: its invoices' and those its payer's account or name is linked to. */
+async function payerCustomers(
+  trx: Kysely<Database>,
+  transaction: MatchTransactionRow,
+  invoiceIds: readonly string[],
+): Promise<Set<string>> {
+  const keys = [
+    transaction.counterparty_account_masked && linkKey('account', transaction.counterparty_account_masked),
+    transaction.counterparty_name && linkKey('name', transaction.counterparty_name),
+  ].filter((key): key is string => !!key)
+  const linked = await loadCustomersForMatching(trx, {
+    ids: [],
+    nameKeys: [],
+    accountTails: [],
+    linkKeys: keys,
+  })
+  const invoices = await loadInvoicesById(trx, invoiceIds)
+  return new Set([...linked.map((c) => c.id), ...invoices.flatMap((invoice) => invoice.customer_id ?? [])])
 }
 
 async function customerFor(
@@ -115,7 +131,7 @@ async function customerFor(
  * Puts a disposition in force: its exception is resolved and the payment matched again without its amount; an
  * invoice write-off closes that much of the invoice.
  */
-async function putInForce(trx: Kysely<Database>, row: DispositionRow, now: Date): Promise<void> {
+export async function putInForce(trx: Kysely<Database>, row: DispositionRow, now: Date): Promise<void> {
   if (row.invoice_id !== null) return reapplyInvoiceWriteOffs(trx, row.invoice_id)
   if (row.exception_key !== null) await resolveException(trx, row.exception_key, `disposed:${row.kind}`, now)
   if (row.transaction_id !== null) await enqueueMatches(trx, 'transaction', [row.transaction_id])
@@ -123,9 +139,9 @@ async function putInForce(trx: Kysely<Database>, row: DispositionRow, now: Date)
 
 /**
  * A person's disposition of what an open exception holds of a payment (issue 16): written off to an account,
- * booked to clearing, refunded, kept on account as the customer's credit, or ignored as not receivables. A
- * write-off above the approval threshold waits for a second person (maker-checker); the rest are in force at
- * once.
+ * booked to clearing, refunded, kept on account as the customer's credit, or ignored as not receivables, to an
+ * account of the chart for its kind. Any kind the approval policy says needs a second person waits (credit on
+ * account of the payer's own customer is not controlled); the rest are in force at once.
  */
 export async function dispose(
   deps: DispositionDeps,
@@ -177,9 +193,23 @@ export async function dispose(
       )
     }
     const customerId = await customerFor(trx, request, exception.invoice_ids)
+    const account = accountFromChart(deps.controls.chart, request.kind, request.account)
     const amount = new Decimal(exception.amount)
     const currency = transaction.currency ?? ''
-    const waits = request.kind === 'write_off' && waitsForApproval(deps.approvalThreshold, amount, currency)
+    // Credit on account of the payer's own customer lowers nobody's receivable; of another customer it does.
+    const controlled =
+      customerId === null || !(await payerCustomers(trx, transaction, exception.invoice_ids)).has(customerId)
+    const decision = controlled
+      ? await askApprovalPolicy(trx, deps.controls.policy, {
+          amount,
+          currency,
+          invoiceIds: [],
+          transactionId: exception.transaction_id,
+          maker: deps.actor.name,
+          now: deps.now,
+        })
+      : null
+    const waits = decision?.needsSecondPerson ?? false
     const by = auditActor(deps.actor)
     const row = await insertDisposition(trx, {
       exception_key: key,
@@ -188,26 +218,30 @@ export async function dispose(
       kind: request.kind,
       amount: amount.toFixed(),
       currency,
-      account: request.account ?? DEFAULT_DISPOSITION_ACCOUNTS[request.kind],
+      account,
       customer_id: customerId,
       reason: request.reason,
       status: waits ? 'pending_approval' : 'active',
       made_by: by.actor,
       made_by_role: by.actorRole,
       created_at: deps.now,
+      controlled,
     })
     if (!waits) await putInForce(trx, row, deps.now)
-    await auditDispositionMade(trx, deps, row)
+    await auditDispositionMade(trx, deps, row, decision)
     return row
   })
 }
 
-/** A disposition as the API answers it and the audit log records it. */
-/** Audits a disposition just made: `requested` while it waits for an approver, `created` once in force. */
+/**
+ * Audits a disposition just made: `requested` while it waits for an approver, `created` once in force, with the
+ * approval policy's reason (null: not controlled).
+ */
 export async function auditDispositionMade(
   trx: Kysely<Database>,
   deps: PersonInputDeps,
   row: DispositionRow,
+  decision: ApprovalDecision | null,
 ): Promise<void> {
   await appendAudit(trx, deps.now, [
     {
@@ -215,11 +249,12 @@ export async function auditDispositionMade(
       action: row.status === 'pending_approval' ? 'disposition.requested' : 'disposition.created',
       entity: 'disposition',
       entityId: row.id,
-      payload: presentDisposition(row),
+      payload: { ...presentDisposition(row), policy: decision?.why ?? 'not controlled' },
     },
   ])
 }
 
+/** A disposition as the API answers it and the audit log records it. */
 export function presentDisposition(row: DispositionRow) {
   return {
     id: row.id,
@@ -237,113 +272,13 @@ export function presentDisposition(row: DispositionRow) {
     note: row.note,
     status: row.status,
     madeBy: row.made_by,
+    madeByRole: row.made_by_role,
     createdAt: row.created_at.toISOString(),
     decidedBy: row.decided_by,
+    approvedBy: row.status === 'active' || row.status === 'undone' ? row.decided_by : null,
+    declinedBy: row.status === 'declined' ? row.decided_by : null,
     decidedAt: row.decided_at?.toISOString() ?? null,
     undoneBy: row.undone_by,
     undoneAt: row.undone_at?.toISOString() ?? null,
   }
-}
-
-async function existing(trx: Kysely<Database>, id: string): Promise<DispositionRow> {
-  const row = /^\d{1,18}$/.test(id) ? await findDisposition(trx, id) : undefined
-  if (!row) throw new MatchingRequestError('not_found', 'not_found', `No disposition ${id}.`)
-  return row
-}
-
-function conflict(row: DispositionRow, wanted: string): MatchingRequestError {
-  return new MatchingRequestError(
-    'conflict',
-    'disposition_state',
-    `Disposition ${row.id} is ${row.status}: only a ${wanted} one can be changed so.`,
-  )
-}
-
-/**
- * A second person's decision on a write-off waiting for approval: `approve` puts it in force, `decline` ends it
- * (its exception stays open). The approver holds the approver role and is not the maker.
- */
-export async function decideDisposition(
-  deps: PersonInputDeps,
-  id: string,
-  decision: 'approve' | 'decline',
-  /** Why, for the audit log (a decline's). */
-  note?: string,
-): Promise<DispositionRow> {
-  return inLock(deps, async (trx) => {
-    const row = await existing(trx, id)
-    if (row.status !== 'pending_approval') throw conflict(row, 'pending_approval')
-    if (decision === 'approve') assertSecondPerson(row.made_by, deps.actor)
-    else if (!roleAllows(deps.actor.role, 'approver') && deps.actor.name !== row.made_by) {
-      assertSecondPerson(row.made_by, deps.actor)
-    }
-    if (decision === 'approve' && row.invoice_id !== null) {
-      const { rest } = await openRestOf(trx, row.invoice_id, row.id)
-      if (rest.lt(row.amount)) {
-        throw new MatchingRequestError(
-          'conflict',
-          'invoice_changed',
-          `Invoice ${row.invoice_id} has only ${rest.toFixed()} open now, less than ${row.amount}: decline this write-off and make a new one.`,
-        )
-      }
-    } else if (decision === 'approve') {
-      const exception = row.exception_key === null ? undefined : await findException(trx, row.exception_key)
-      if (!exception || exception.resolved_at || !new Decimal(exception.amount ?? 0).equals(row.amount)) {
-        throw new MatchingRequestError(
-          'conflict',
-          'exception_changed',
-          `Exception ${row.exception_key} no longer holds ${row.amount} open: decline this disposition and make a new one.`,
-        )
-      }
-    }
-    const to = decision === 'approve' ? 'active' : 'declined'
-    if (!(await setDispositionStatus(trx, row.id, 'pending_approval', to, deps.actor.name, deps.now))) {
-      throw conflict(row, 'pending_approval')
-    }
-    const decided = { ...row, status: to } as DispositionRow
-    if (decision === 'approve') await putInForce(trx, decided, deps.now)
-    await appendAudit(trx, deps.now, [
-      {
-        ...auditActor(deps.actor),
-        action: decision === 'approve' ? 'disposition.approved' : 'disposition.declined',
-        entity: 'disposition',
-        entityId: row.id,
-        payload: {
-          ...presentDisposition(decided),
-          madeBy: row.made_by,
-          ...(note ? { decisionNote: note } : {}),
-        },
-      },
-    ])
-    return (await findDisposition(trx, row.id)) as DispositionRow
-  })
-}
-
-/**
- * Undoes a disposition in force (or withdraws one waiting for approval): its amount is part of the payment again,
- * and matching reopens the exception that held it; customer credit it applied is reversed. An undone invoice
- * write-off is open on the invoice again.
- */
-export async function undoDisposition(deps: PersonInputDeps, id: string): Promise<DispositionRow> {
-  return inLock(deps, async (trx) => {
-    const row = await existing(trx, id)
-    if (row.status !== 'active' && row.status !== 'pending_approval') throw conflict(row, 'active or pending')
-    // Withdrawn while waiting for approval it never was in force: declined, so the journal never books it.
-    const to = row.status === 'active' ? 'undone' : 'declined'
-    if (!(await setDispositionStatus(trx, row.id, row.status, to, deps.actor.name, deps.now))) {
-      throw conflict(row, row.status)
-    }
-    if (row.invoice_id !== null) await reapplyInvoiceWriteOffs(trx, row.invoice_id)
-    if (row.transaction_id !== null) await enqueueMatches(trx, 'transaction', [row.transaction_id])
-    await appendAudit(trx, deps.now, [
-      {
-        ...auditActor(deps.actor),
-        action: 'disposition.undone',
-        entity: 'disposition',
-        entityId: row.id,
-        payload: { ...presentDisposition(row), was: row.status },
-      },
-    ])
-    return (await findDisposition(trx, row.id)) as DispositionRow
-  })
 }

@@ -10,15 +10,16 @@ export { candidateKeys, customerPayerKeys, numberKey, payerKey, payerKeys } from
 export { dryRunMatching } from './dry-run.js'
 export type { DryRunPayment, DryRunReport } from './dry-run.js'
 export {
-  DEFAULT_DISPOSITION_ACCOUNTS,
+  DISPOSITION_KINDS,
   DispositionRequestSchema,
   presentDisposition,
   HOLDING_EXCEPTION_TYPES,
   dispose as disposeException,
-  decideDisposition,
-  undoDisposition,
 } from './dispositions.js'
-export type { ApprovalThreshold, DispositionRequest } from './dispositions.js'
+export type { Controls, DispositionRequest } from './dispositions.js'
+export { decideDisposition, undoDisposition } from './disposition-decisions.js'
+export { decideRemittance, presentRemittanceImport } from './remittance-decisions.js'
+export { openRestOf } from './invoice-rest.js'
 export {
   InvoiceWriteOffRequestSchema,
   INVOICE_WRITE_OFF_REASONS,

@@ -4,6 +4,7 @@ import {
   allocatedWriteOffOf,
   enqueueMatches,
   getInvoice,
+  pendingCreditNotesOf,
   pendingInvoiceWriteOffs,
   recomputeInvoiceWrittenOff,
   type Database,
@@ -11,8 +12,8 @@ import {
 import { MatchingRequestError } from './matching-errors.js'
 
 /**
- * What of an invoice a person may still write off: its open amount as matching last saw it, less what pending
- * money holds and what other write-offs waiting for approval would take. Refuses a void invoice or one with
+ * What of an invoice a person may still write off or credit: its open amount as matching last saw it, less what
+ * pending money holds and what other write-offs and credit notes waiting for approval would take. Refuses a void invoice or one with
  * nothing open. A person's write-off put in force since that run (the run comes after the answer) counts too:
  * the state's written-off amount less the allocations' is the person's part it saw.
  */
@@ -20,6 +21,8 @@ export async function openRestOf(
   trx: Kysely<Database>,
   invoiceId: string,
   exceptWriteOff: string | null,
+  /** A waiting credit note not to count (the one being approved). */
+  exceptCreditNote: string | null = null,
 ): Promise<{ rest: Decimal; currency: string }> {
   const invoice = await getInvoice(trx, invoiceId)
   if (!invoice)
@@ -38,7 +41,9 @@ export async function openRestOf(
         .plus(new Decimal(state.amount_written_off).minus(await allocatedWriteOffOf(trx, invoiceId)))
         .minus(invoice.written_off)
     : new Decimal(invoice.amount).minus(invoice.credited).minus(invoice.written_off)
-  const rest = open.minus(await pendingInvoiceWriteOffs(trx, invoiceId, exceptWriteOff))
+  const rest = open
+    .minus(await pendingInvoiceWriteOffs(trx, invoiceId, exceptWriteOff))
+    .minus(await pendingCreditNotesOf(trx, invoiceId, exceptCreditNote))
   if (rest.lte(0)) {
     throw new MatchingRequestError(
       'conflict',

@@ -3,7 +3,8 @@ import { z } from 'zod'
 import { insertDisposition, type DispositionRow } from '../store/index.js'
 import { auditActor } from '../users/index.js'
 import { WRITE_OFF_REASONS, writeOffAccountFor, type MatchConfig } from '../matcher/index.js'
-import { auditDispositionMade, optionalText, waitsForApproval, type DispositionDeps } from './dispositions.js'
+import { askApprovalPolicy } from '../controls/index.js'
+import { accountFromChart, auditDispositionMade, optionalText, type DispositionDeps } from './dispositions.js'
 import { MatchingRequestError } from './matching-errors.js'
 import { openRestOf, reapplyInvoiceWriteOffs } from './invoice-rest.js'
 import { inLock } from './person-inputs.js'
@@ -34,8 +35,8 @@ export type InvoiceWriteOffDeps = DispositionDeps & { config: MatchConfig }
 
 /**
  * A person writes off (part of) an invoice's open rest (issue 16): a payment short by a little outside the
- * tolerance, an old dispute, a bad debt. A disposition of the invoice, audited with the actor; above the approval
- * threshold it waits for a second person and the invoice stays open until then. In force, matching counts it as
+ * tolerance, an old dispute, a bad debt. A disposition of the invoice, audited with the actor; when the approval
+ * policy says so (what is already written off or credited alone on the invoice or by the maker counts) it waits for a second person and the invoice stays open until then. In force, matching counts it as
  * written off: the invoice is `paid` once nothing is left open, and no run allocates to what it closed.
  */
 export async function writeOffInvoice(
@@ -53,7 +54,20 @@ export async function writeOffInvoice(
         `amount ${amount.toFixed()} is more than the ${rest.toFixed()} ${currency} invoice ${invoiceId} has open.`,
       )
     }
-    const waits = waitsForApproval(deps.approvalThreshold, amount, currency)
+    const account = accountFromChart(
+      deps.controls.chart,
+      'write_off',
+      request.account ?? writeOffAccountFor(deps.config, request.reason),
+    )
+    const decision = await askApprovalPolicy(trx, deps.controls.policy, {
+      amount,
+      currency,
+      invoiceIds: [invoiceId],
+      transactionId: null,
+      maker: deps.actor.name,
+      now: deps.now,
+    })
+    const waits = decision.needsSecondPerson
     const by = auditActor(deps.actor)
     const row = await insertDisposition(trx, {
       exception_key: null,
@@ -63,7 +77,7 @@ export async function writeOffInvoice(
       kind: 'write_off',
       amount: amount.toFixed(),
       currency,
-      account: request.account ?? writeOffAccountFor(deps.config, request.reason),
+      account,
       customer_id: null,
       reason: request.reason,
       note: request.note ?? null,
@@ -73,7 +87,7 @@ export async function writeOffInvoice(
       created_at: deps.now,
     })
     if (!waits) await reapplyInvoiceWriteOffs(trx, invoiceId)
-    await auditDispositionMade(trx, deps, row)
+    await auditDispositionMade(trx, deps, row, decision)
     return row
   })
 }

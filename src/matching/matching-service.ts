@@ -19,18 +19,16 @@ import {
   type Database,
   type DispositionRow,
   type MatchTransactionRow,
+  type RemittanceImportRow,
 } from '../store/index.js'
 import type { Actor } from '../users/index.js'
 import { DEFAULT_MATCH_CONFIG, type MatchConfig } from '../matcher/index.js'
 import type { Publish } from './apply-match-result.js'
 import { matchReport } from './match-report.js'
-import {
-  decideDisposition,
-  dispose,
-  undoDisposition,
-  type ApprovalThreshold,
-  type DispositionRequest,
-} from './dispositions.js'
+import { NO_APPROVALS, ledgerChartOf } from '../controls/index.js'
+import { dispose, type Controls, type DispositionRequest } from './dispositions.js'
+import { decideDisposition, undoDisposition } from './disposition-decisions.js'
+import { decideRemittance } from './remittance-decisions.js'
 import { writeOffInvoice, type InvoiceWriteOffRequest } from './invoice-write-offs.js'
 import {
   acceptSuggestion,
@@ -60,8 +58,8 @@ export type MatchingServiceDeps = {
   logger: Logger
   publish: Publish
   config?: MatchConfig
-  /** Write-offs above this amount wait for a second person's approval (APPROVAL_THRESHOLD_AMOUNT). */
-  approvalThreshold?: ApprovalThreshold | null
+  /** The approval policy and the chart of accounts (issue 26); default: nothing waits, the default chart. */
+  controls?: Controls
   /** The automatic-matching mode while none is stored (MATCH_AUTO_APPLY). @defaultValue 'on' */
   autoApply?: AutoApplyMode
 }
@@ -100,6 +98,13 @@ export type MatchingService = {
     note?: string,
   ): Promise<DispositionRow>
   undoDisposition(id: string, actor: Actor): Promise<DispositionRow>
+  /** Approves or declines (withdraws) a remittance import waiting for approval. */
+  decideRemittance(
+    id: string,
+    decision: 'approve' | 'decline',
+    actor: Actor,
+    note?: string,
+  ): Promise<RemittanceImportRow>
   acceptSuggestion(key: string, actor: Actor): Promise<{ transactionId: string }>
   rejectSuggestion(key: string, actor: Actor): Promise<{ transactionId: string }>
   /** The automatic-matching mode in force (docs/matching.md, shadow mode). */
@@ -128,11 +133,19 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
     config: deps.config ?? DEFAULT_MATCH_CONFIG,
     autoApply: deps.autoApply ?? 'on',
   }
-  const person = (actor: Actor): PersonInputDeps => ({
+  const controls: Controls = deps.controls ?? {
+    policy: NO_APPROVALS,
+    chart: ledgerChartOf(undefined, {
+      account: matchingDeps.config.writeOffAccount,
+      byReason: matchingDeps.config.writeOffAccounts,
+    }),
+  }
+  const person = (actor: Actor): PersonInputDeps & { controls: Controls } => ({
     db: deps.db,
     lockNamespace: deps.schema,
     now: deps.clock.now(),
     actor,
+    controls,
   })
   const requestRun = async (reason: string) => {
     await queue.add('run', { reason }, { ...MATCHING_JOB_OPTIONS, jobId: MATCHING_JOB_ID })
@@ -160,24 +173,13 @@ export function createMatchingService(deps: MatchingServiceDeps): MatchingServic
       afterwardsRun(
         importRemittance({ ...person(actor), config: matchingDeps.config }, transactionId, advice),
       ),
+    decideRemittance: (id, decision, actor, note) =>
+      afterwardsRun(decideRemittance(person(actor), id, decision, note)),
     unmatch: (allocationId, actor) => afterwardsRun(removeAllocation(person(actor), allocationId)),
     giveBack: (transactionId, actor) => afterwardsRun(giveBack(person(actor), transactionId)),
-    dispose: (key, request, actor) =>
-      afterwardsRun(
-        dispose({ ...person(actor), approvalThreshold: deps.approvalThreshold ?? null }, key, request),
-      ),
+    dispose: (key, request, actor) => afterwardsRun(dispose(person(actor), key, request)),
     writeOffInvoice: (invoiceId, request, actor) =>
-      afterwardsRun(
-        writeOffInvoice(
-          {
-            ...person(actor),
-            approvalThreshold: deps.approvalThreshold ?? null,
-            config: matchingDeps.config,
-          },
-          invoiceId,
-          request,
-        ),
-      ),
+      afterwardsRun(writeOffInvoice({ ...person(actor), config: matchingDeps.config }, invoiceId, request)),
     decideDisposition: (id, decision, actor, note) =>
       afterwardsRun(decideDisposition(person(actor), id, decision, note)),
     undoDisposition: (id, actor) => afterwardsRun(undoDisposition(person(actor), id)),

@@ -4,15 +4,20 @@ import {
   activeDispositionsOf,
   appendAudit,
   enqueueMatches,
+  insertRemittanceImport,
   loadInvoicesByNumber,
   loadInvoiceStates,
   loadManualMatches,
+  pendingRemittanceImportsOf,
   removeManualMatch,
   setManualMatch,
   type Database,
   type MatchTransactionRow,
+  type RemittanceImportRow,
 } from '../store/index.js'
 import { auditActor } from '../users/index.js'
+import { askApprovalPolicy } from '../controls/index.js'
+import type { Controls } from './dispositions.js'
 import {
   feeTolerance,
   normalizedInvoiceNumber,
@@ -40,6 +45,9 @@ export type RemittanceAdvice = {
 }
 
 export type RemittanceResult = {
+  /** The import's id; `pending_approval`: nothing applied until a second person approves it. */
+  importId: string
+  status: 'pending_approval' | 'active' | 'declined'
   matches: Array<{ invoiceId: string; amount: string; writeOff: string | null }>
   writeOff: string
   difference: string
@@ -129,10 +137,11 @@ async function adviceLines(
  * Settles a bank line by its remittance advice (issue 16, lump sums), as one person's input in one transaction:
  * the advice's matches replace the payment's, one per invoice, the fee (and a difference within the fee
  * tolerance) written off on the invoice the split puts it on. An advice that does not add up applies nothing: 422
- * with the difference and the lines found.
+ * with the difference and the lines found. When the approval policy says the write-off needs a second person, the
+ * import waits (`pending_approval`) and changes nothing until approved (remittance-decisions.ts).
  */
 export async function importRemittance(
-  deps: PersonInputDeps & { config: MatchConfig },
+  deps: PersonInputDeps & { config: MatchConfig; controls: Controls },
   transactionId: string,
   /** The advice, or how to read it off a document once the bank line is known (a camt.054 of several entries). */
   adviceFor: RemittanceAdvice | ((transaction: MatchTransactionRow) => RemittanceAdvice),
@@ -145,6 +154,14 @@ export async function importRemittance(
         'conflict',
         'payment_disposed',
         `Transaction ${transactionId} has part of it disposed of: undo its dispositions before importing an advice.`,
+      )
+    }
+    const [waiting] = await pendingRemittanceImportsOf(trx, transactionId)
+    if (waiting) {
+      throw new MatchingRequestError(
+        'conflict',
+        'remittance_pending',
+        `Remittance import ${waiting.id} of transaction ${transactionId} waits for approval: decline or withdraw it first.`,
       )
     }
     const lines = await adviceLines(trx, advice, transaction)
@@ -172,39 +189,52 @@ export async function importRemittance(
       )
     }
     const reason = advice.feeReason ?? 'bank_fee'
-    const by = auditActor(deps.actor)
-    for (const match of await loadManualMatches(trx, [transactionId]))
-      await removeManualMatch(trx, transactionId, match.invoiceId, deps.now)
     const matches = split.matches.map((match) => ({
       invoiceId: match.invoiceId,
       amount: match.amount.toFixed(),
       writeOff: match.writeOff ? match.writeOff.toFixed() : null,
     }))
-    for (const match of matches) {
-      await setManualMatch(
-        trx,
-        {
+    const carrier = matches.find((match) => match.writeOff !== null)?.invoiceId ?? null
+    // The fee and difference lower what the customer owes without the bank paying it: the approval policy decides.
+    const decision = split.writeOff.gt(0)
+      ? await askApprovalPolicy(trx, deps.controls.policy, {
+          amount: split.writeOff,
+          currency: transaction.currency,
+          invoiceIds: carrier === null ? [] : [carrier],
           transactionId,
-          invoiceId: match.invoiceId,
-          amount: match.amount,
-          ...(match.writeOff ? { writeOff: { amount: match.writeOff, reason } } : {}),
-        },
-        deps.now,
-        by,
-      )
+          maker: deps.actor.name,
+          now: deps.now,
+        })
+      : null
+    const waits = decision?.needsSecondPerson ?? false
+    const by = auditActor(deps.actor)
+    const row = await insertRemittanceImport(trx, {
+      transaction_id: transactionId,
+      write_off_invoice_id: carrier,
+      write_off: split.writeOff.toFixed(),
+      currency: transaction.currency ?? '',
+      fee_reason: reason,
+      matches: JSON.stringify(matches),
+      fee: fee.toFixed(),
+      difference: split.difference.toFixed(),
+      source: advice.source ?? null,
+      status: waits ? 'pending_approval' : 'active',
+      made_by: by.actor,
+      made_by_role: by.actorRole,
+      created_at: deps.now,
+    })
+    const learned = waits ? [] : await applyRemittance(trx, row, deps.now)
+    const result = {
+      importId: row.id,
+      status: row.status,
+      matches,
+      writeOff: split.writeOff.toFixed(),
+      difference: split.difference.toFixed(),
     }
-    const learned = await learnPayer(
-      trx,
-      transactionId,
-      matches.map((match) => match.invoiceId),
-      deps.now,
-    )
-    await enqueueMatches(trx, 'transaction', [transactionId])
-    const result = { matches, writeOff: split.writeOff.toFixed(), difference: split.difference.toFixed() }
     await appendAudit(trx, deps.now, [
       {
         ...by,
-        action: 'remittance.imported',
+        action: waits ? 'remittance.requested' : 'remittance.imported',
         entity: 'transaction',
         entityId: transactionId,
         payload: {
@@ -212,10 +242,46 @@ export async function importRemittance(
           fee: fee.toFixed(),
           reason,
           learned,
+          policy: decision?.why ?? 'nothing written off',
           ...(advice.source ? { source: advice.source } : {}),
         },
       },
     ])
     return result
   })
+}
+
+/**
+ * Puts an import in force: its matches replace the payment's, one per invoice, the write-off on the carrying
+ * invoice, under its maker's name (who read the advice); returns what was learned of the payer.
+ */
+export async function applyRemittance(
+  trx: Kysely<Database>,
+  row: RemittanceImportRow,
+  now: Date,
+): Promise<Array<{ customerId: string; kind: string; value: string }>> {
+  const by = { actor: row.made_by, actorRole: row.made_by_role }
+  for (const match of await loadManualMatches(trx, [row.transaction_id]))
+    await removeManualMatch(trx, row.transaction_id, match.invoiceId, now)
+  for (const match of row.matches) {
+    await setManualMatch(
+      trx,
+      {
+        transactionId: row.transaction_id,
+        invoiceId: match.invoiceId,
+        amount: match.amount,
+        ...(match.writeOff ? { writeOff: { amount: match.writeOff, reason: row.fee_reason } } : {}),
+      },
+      now,
+      by,
+    )
+  }
+  const learned = await learnPayer(
+    trx,
+    row.transaction_id,
+    row.matches.map((match) => match.invoiceId),
+    now,
+  )
+  await enqueueMatches(trx, 'transaction', [row.transaction_id])
+  return learned
 }

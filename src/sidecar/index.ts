@@ -14,3 +14,4 @@ export type { SidecarMetrics, GaugeSpec, GaugeSample, GaugeCollector } from './m
 export { createAuthenticator } from './auth/index.js'
 export type { Authenticator } from './auth/index.js'
 export { matchConfigOf } from './match-config.js'
+export { controlsOf } from './controls-config.js'

@@ -28,6 +28,7 @@ import { createSidecarAuth } from './auth/index.js'
 import type { SidecarContext, SidecarRole } from './context.js'
 import { createDrain } from './drain.js'
 import { matchConfigOf } from './match-config.js'
+import { controlsOf } from './controls-config.js'
 import { createSidecarApp } from './http-app.js'
 import { createSidecarMetrics, MATCH_RATE_GAUGE } from './metrics.js'
 import { openBank } from './open-bank.js'
@@ -146,7 +147,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       logger,
       publish: appEvents.publishAll,
       config: matchConfigOf(config),
-      approvalThreshold: config.APPROVAL_THRESHOLD_AMOUNT ?? null,
+      controls: controlsOf(config),
       autoApply: config.MATCH_AUTO_APPLY,
     })
     closers.push(() => matching.close())

@@ -1,7 +1,6 @@
-import { Decimal } from 'decimal.js'
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
-import type { CreditNotesTable, Database } from './database.js'
-import type { InvoiceRow, InvoicesWrittenHook } from './invoices-repo.js'
+import { sql, type Kysely, type Selectable } from 'kysely'
+import type { CreditNotesTable, CreditNoteStatus, Database } from './database.js'
+import type { InvoiceRow } from './invoices-repo.js'
 
 export type CreditNoteRow = Selectable<CreditNotesTable>
 
@@ -12,124 +11,111 @@ export type CreditNoteWrite = {
   currency: string
   customerId: string | null
   invoiceId: string
+  account: string
+  status: CreditNoteStatus
+  madeBy: string
+  madeByRole: string
 }
 
-/**
- * What the caller's rules say about a credit note against its invoice, given the other active credit notes'
- * total on it; an empty list writes it. Runs inside the writing transaction with the invoice row locked.
- */
-export type CreditNoteCheck = (
-  invoice: InvoiceRow | undefined,
-  othersTotal: string,
-) => Array<{ path: string; message: string }>
-
-export type CreditNoteUpsertOutcome =
-  | { ok: true; row: CreditNoteRow; created: boolean; changed: boolean }
-  | { ok: false; problems: Array<{ path: string; message: string }> }
-
-const FIELDS = ['number', 'amount', 'currency', 'customer_id', 'invoice_id'] as const
-
-/** Keeps an invoice's `credited` the sum of its active credit notes, and tells matching about the change. */
-async function recomputeCredited(trx: Transaction<Database>, invoiceIds: readonly string[]): Promise<void> {
-  for (const invoiceId of new Set(invoiceIds)) {
-    await sql`update invoices set credited = coalesce((select sum(amount) from credit_notes
-        where invoice_id = ${invoiceId} and voided_at is null), 0)
-      where id = ${invoiceId}`.execute(trx)
-  }
+/** Keeps an invoice's `credited` the sum of its credit notes in force (not waiting, not declined, not void). */
+export async function recomputeCredited(db: Kysely<Database>, invoiceId: string): Promise<void> {
+  await sql`update invoices set credited = coalesce((select sum(amount) from credit_notes
+      where invoice_id = ${invoiceId} and voided_at is null and status = 'active'), 0)
+    where id = ${invoiceId}`.execute(db)
 }
 
-/**
- * Inserts or updates a credit note and its invoice's credited sum in one transaction, if `check` finds nothing
- * wrong; `afterWrite` (matching's outbox) gets the invoices concerned (a moved note concerns both).
- */
-export async function upsertCreditNote(
+/** An invoice row locked for the caller's transaction (credit notes of one invoice are written one at a time). */
+export async function lockInvoice(db: Kysely<Database>, invoiceId: string): Promise<InvoiceRow | undefined> {
+  return db.selectFrom('invoices').selectAll().where('id', '=', invoiceId).forUpdate().executeTakeFirst()
+}
+
+export async function getCreditNote(
+  db: Kysely<Database>,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<CreditNoteRow | undefined> {
+  const query = db.selectFrom('credit_notes').selectAll().where('id', '=', id)
+  return (options.forUpdate ? query.forUpdate() : query).executeTakeFirst()
+}
+
+export async function insertCreditNote(
   db: Kysely<Database>,
   note: CreditNoteWrite,
   now: Date,
-  check: CreditNoteCheck,
-  options: { afterWrite?: InvoicesWrittenHook } = {},
-): Promise<CreditNoteUpsertOutcome> {
-  return db.transaction().execute(async (trx) => {
-    const invoice = await trx
-      .selectFrom('invoices')
-      .selectAll()
-      .where('id', '=', note.invoiceId)
-      .forUpdate()
-      .executeTakeFirst()
-    const { total } = await trx
-      .selectFrom('credit_notes')
-      .select(sql<string>`coalesce(sum(amount), 0)::text`.as('total'))
-      .where('invoice_id', '=', note.invoiceId)
-      .where('voided_at', 'is', null)
-      .where('id', '<>', note.id)
-      .executeTakeFirstOrThrow()
-    const problems = check(invoice, total)
-    if (problems.length > 0) return { ok: false, problems }
-    const before = await trx
-      .selectFrom('credit_notes')
-      .selectAll()
-      .where('id', '=', note.id)
-      .forUpdate()
-      .executeTakeFirst()
-    const values = {
+): Promise<CreditNoteRow> {
+  return db
+    .insertInto('credit_notes')
+    .values({
+      id: note.id,
       number: note.number,
       amount: note.amount,
       currency: note.currency,
       customer_id: note.customerId,
       invoice_id: note.invoiceId,
-    }
-    const same =
-      before !== undefined &&
-      before.voided_at === null &&
-      FIELDS.every((field) =>
-        field === 'amount'
-          ? new Decimal(before.amount).equals(values.amount)
-          : before[field] === values[field],
-      )
-    if (same) return { ok: true, row: before, created: false, changed: false }
-    const row = before
-      ? await trx
-          .updateTable('credit_notes')
-          .set({ ...values, voided_at: null, updated_at: now, version: sql`version + 1` })
-          .where('id', '=', note.id)
-          .returningAll()
-          .executeTakeFirstOrThrow()
-      : await trx
-          .insertInto('credit_notes')
-          .values({ id: note.id, ...values, created_at: now, updated_at: now })
-          .returningAll()
-          .executeTakeFirstOrThrow()
-    const invoices = [note.invoiceId, ...(before ? [before.invoice_id] : [])]
-    await recomputeCredited(trx, invoices)
-    await options.afterWrite?.(trx, [...new Set(invoices)])
-    return { ok: true, row, created: !before, changed: true }
-  })
+      account: note.account,
+      status: note.status,
+      made_by: note.madeBy,
+      made_by_role: note.madeByRole,
+      in_force_at: note.status === 'active' ? now : null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
 }
 
-/** Voids a credit note (its row is kept); undefined when there is none with this id. */
+/** Approves or declines a waiting credit note; undefined when it was not waiting any more. */
+export async function decideCreditNote(
+  db: Kysely<Database>,
+  id: string,
+  to: 'active' | 'declined',
+  by: string,
+  now: Date,
+): Promise<CreditNoteRow | undefined> {
+  return db
+    .updateTable('credit_notes')
+    .set({
+      status: to,
+      decided_by: by,
+      decided_at: now,
+      updated_at: now,
+      version: sql`version + 1`,
+      ...(to === 'active' ? { in_force_at: now } : {}),
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'pending_approval')
+    .where('voided_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst()
+}
+
+/** Voids a credit note in force (its row is kept); undefined when it was not in force any more. */
 export async function voidCreditNote(
   db: Kysely<Database>,
   id: string,
+  by: string,
   now: Date,
-  options: { afterWrite?: InvoicesWrittenHook } = {},
 ): Promise<CreditNoteRow | undefined> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('credit_notes')
-      .set({ voided_at: now, updated_at: now, version: sql`version + 1` })
-      .where('id', '=', id)
-      .where('voided_at', 'is', null)
-      .returningAll()
-      .executeTakeFirst()
-    if (!row) return trx.selectFrom('credit_notes').selectAll().where('id', '=', id).executeTakeFirst()
-    await recomputeCredited(trx, [row.invoice_id])
-    await options.afterWrite?.(trx, [row.invoice_id])
-    return row
-  })
+  return db
+    .updateTable('credit_notes')
+    .set({ voided_at: now, voided_by: by, updated_at: now, version: sql`version + 1` })
+    .where('id', '=', id)
+    .where('status', '=', 'active')
+    .where('voided_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst()
 }
 
-export async function getCreditNote(db: Kysely<Database>, id: string): Promise<CreditNoteRow | undefined> {
-  return db.selectFrom('credit_notes').selectAll().where('id', '=', id).executeTakeFirst()
+/** What credit notes of an invoice waiting for approval would take of its open rest. */
+export async function pendingCreditNotesOf(db: Kysely<Database>, invoiceId: string, exceptId: string | null) {
+  let query = db
+    .selectFrom('credit_notes')
+    .select(sql<string>`coalesce(sum(amount), 0)::text`.as('total'))
+    .where('invoice_id', '=', invoiceId)
+    .where('status', '=', 'pending_approval')
+    .where('voided_at', 'is', null)
+  if (exceptId !== null) query = query.where('id', '<>', exceptId)
+  return (await query.executeTakeFirstOrThrow()).total
 }
 
 /** A keyset page of credit notes in id order, optionally of one invoice. */

@@ -355,6 +355,41 @@ export type CreditNotesTable = {
   version: ColumnType<string, string | number | undefined, string | number>
   created_at: DefaultedTimestamp
   updated_at: DefaultedTimestamp
+  /** Migration 0028: a note above the approval threshold waits for a second person and nets nothing until then. */
+  status: ColumnType<CreditNoteStatus, CreditNoteStatus | undefined, CreditNoteStatus>
+  /** Who wrote it and their role; null on notes written before migration 0028. */
+  made_by: ColumnType<string | null, string | null | undefined, string | null>
+  made_by_role: ColumnType<string | null, string | null | undefined, string | null>
+  /** Who approved or declined it, and when. */
+  decided_by: ColumnType<string | null, string | null | undefined, string | null>
+  decided_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+  voided_by: ColumnType<string | null, string | null | undefined, string | null>
+  /** When it came in force (the journal's date); null while waiting or declined. */
+  in_force_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+  /** The chart's credit-note account it books to; null on notes written before migration 0028. */
+  account: ColumnType<string | null, string | null | undefined, string | null>
+}
+
+export type CreditNoteStatus = 'pending_approval' | 'active' | 'declined'
+
+/** A remittance advice imported by a person (migration 0028): in force at once, or waiting for a second person. */
+export type RemittanceImportsTable = {
+  id: Generated<string>
+  transaction_id: string
+  write_off_invoice_id: string | null
+  write_off: Numeric
+  currency: string
+  fee_reason: string
+  matches: ColumnType<Array<{ invoiceId: string; amount: string; writeOff: string | null }>, string, string>
+  fee: Numeric
+  difference: Numeric
+  source: string | null
+  status: 'pending_approval' | 'active' | 'declined'
+  made_by: string
+  made_by_role: string
+  created_at: Timestamp
+  decided_by: string | null
+  decided_at: Timestamp | null
 }
 
 /** One allocation of (part of) a transaction to an invoice; reversed, never deleted. */
@@ -520,6 +555,8 @@ export type DispositionsTable = {
   decided_at: Timestamp | null
   undone_by: string | null
   undone_at: Timestamp | null
+  /** Whether the approval policy counts it (migration 0028): credit on account of the payer's customer is not. */
+  controlled: ColumnType<boolean, boolean | undefined, boolean>
 }
 
 export type RejectedSuggestionsTable = {
@@ -629,6 +666,7 @@ export type Database = {
   users: UsersTable
   invoices: InvoicesTable
   credit_notes: CreditNotesTable
+  remittance_imports: RemittanceImportsTable
   app_events: AppEventsTable
   transfers: TransfersTable
   transfer_attempts: TransferAttemptsTable

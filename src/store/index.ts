@@ -239,15 +239,18 @@ export type { CustomerLinkRow, CustomerRow, CustomerUpsertOutcome, CustomerWrite
 export { loadPaymentAccounting } from './payment-accounting-repo.js'
 export type { PaymentAccountingRows } from './payment-accounting-repo.js'
 export { loadJournalRows } from './journal-repo.js'
-export type { JournalAllocationRow, JournalDispositionRow } from './journal-repo.js'
+export type { JournalAllocationRow, JournalCreditNoteRow, JournalDispositionRow } from './journal-repo.js'
 export { createSecretBox, parseSecretKey, keptSecretKey, SECRET_KEY_FILE } from './secret-box.js'
 export type { SecretBox } from './secret-box.js'
-export { getCreditNote, listCreditNotes, upsertCreditNote, voidCreditNote } from './credit-notes-repo.js'
-export type {
-  CreditNoteCheck,
-  CreditNoteRow,
-  CreditNoteUpsertOutcome,
-  CreditNoteWrite,
+export {
+  decideCreditNote,
+  getCreditNote,
+  insertCreditNote,
+  listCreditNotes,
+  lockInvoice,
+  pendingCreditNotesOf,
+  recomputeCredited,
+  voidCreditNote,
 } from './credit-notes-repo.js'
 export { readRuntimeSetting, writeRuntimeSetting } from './runtime-settings-repo.js'
 export type { RuntimeSettingRow } from './runtime-settings-repo.js'
@@ -256,3 +259,13 @@ export type { ShadowDecisionRow, ShadowDecisionWrite } from './shadow-decisions-
 export { engineSettlementsFirstMade, loadTrustInputs, returnsOpened } from './trust-report-repo.js'
 export type { TrustInputs } from './trust-report-repo.js'
 export type { ShadowDecisionDetail } from './database.js'
+export type { CreditNoteRow, CreditNoteWrite } from './credit-notes-repo.js'
+export { countedAgainstThreshold, listPendingApprovals } from './approvals-repo.js'
+export type { PendingApprovalRow } from './approvals-repo.js'
+export {
+  decideRemittanceImport,
+  findRemittanceImport,
+  insertRemittanceImport,
+  pendingRemittanceImportsOf,
+} from './remittance-imports-repo.js'
+export type { RemittanceImportInsert, RemittanceImportRow } from './remittance-imports-repo.js'

@@ -41,14 +41,31 @@ export type JournalDispositionRow = {
   counterparty_name: string | null
 }
 
+/** A credit note that came in force or was voided in the period, with its invoice. */
+export type JournalCreditNoteRow = {
+  id: string
+  number: string
+  invoice_id: string
+  invoice_number: string | null
+  amount: string
+  currency: string
+  account: string | null
+  in_force_at: Date
+  voided_at: Date | null
+}
+
 /**
  * What the journal of [from, to) books: settled allocations made or reversed, dispositions put in force (made,
- * or approved) or undone, in that period.
+ * or approved) or undone, credit notes put in force or voided, in that period.
  */
 export async function loadJournalRows(
   db: Kysely<Database>,
   period: { from: Date; to: Date },
-): Promise<{ allocations: JournalAllocationRow[]; dispositions: JournalDispositionRow[] }> {
+): Promise<{
+  allocations: JournalAllocationRow[]
+  dispositions: JournalDispositionRow[]
+  creditNotes: JournalCreditNoteRow[]
+}> {
   const inPeriod = (column: string) =>
     sql<boolean>`(${sql.ref(column)} >= ${period.from} and ${sql.ref(column)} < ${period.to})`
   const allocations = await db
@@ -109,5 +126,24 @@ export async function loadJournalRows(
     )
     .orderBy('d.id')
     .execute()
-  return { allocations, dispositions }
+  const creditNotes = await db
+    .selectFrom('credit_notes as c')
+    .leftJoin('invoices as i', 'i.id', 'c.invoice_id')
+    .select([
+      'c.id',
+      'c.number',
+      'c.invoice_id',
+      'i.number as invoice_number',
+      'c.amount',
+      'c.currency',
+      'c.account',
+      'c.in_force_at',
+      'c.voided_at',
+    ])
+    .where('c.in_force_at', 'is not', null)
+    .where((eb) => eb.or([inPeriod('c.in_force_at'), inPeriod('c.voided_at')]))
+    .orderBy('c.id')
+    .$narrowType<{ in_force_at: Date }>()
+    .execute()
+  return { allocations, dispositions, creditNotes }
 }

@@ -189,8 +189,9 @@ describe('closing the books over the API', () => {
         .put('/api/credit-notes/cn_2')
         .set(auth)
         .send({ number: 'CN-8', amount: '10.00', ...acme, invoiceId: 'inv_2', ...body })
+    // Issue 26: a credit note that cannot net against its invoice is bad input, 400 naming the field (was 422).
     const other = await put({ customerId: 'cus_globex' })
-    expect(other.status).toBe(422)
+    expect(other.status).toBe(400)
     expect(other.body.error.details).toEqual([
       {
         path: 'body.customerId',
@@ -198,8 +199,8 @@ describe('closing the books over the API', () => {
       },
     ])
     expect((await put({ currency: 'USD' })).body.error.details[0].path).toBe('body.currency')
-    expect((await put({ amount: '100.01' })).body.error.message).toMatch(/left to credit \(100\)/)
-    expect((await put({ invoiceId: 'nope' })).status).toBe(422)
+    expect((await put({ amount: '100.01' })).body.error.message).toMatch(/has open \(100\)/)
+    expect((await put({ invoiceId: 'nope' })).status).toBe(400)
     const bad = await put({ amount: 10 })
     expect(bad.status).toBe(400)
     expect(bad.body.error.details[0].path).toBe('body.amount')

@@ -538,6 +538,22 @@ const CASES: Record<string, Case[]> = {
   'GET /api/credit-notes/:id': ids('/api/credit-notes/:id'),
   'GET /api/credit-notes': queries('limit', ['0', '1e400', 'ten']),
   'DELETE /api/credit-notes/:id': ids('/api/credit-notes/:id'),
+  'POST /api/credit-notes/:id/approve': ids('/api/credit-notes/:id/approve'),
+  'POST /api/credit-notes/:id/decline': ids('/api/credit-notes/:id/decline'),
+  'GET /api/approvals': queries('limit', ['0', '1e400', 'ten']),
+  'POST /api/remittance-imports/:id/approve': [
+    ...ids('/api/remittance-imports/:id/approve'),
+    { name: 'an unknown import', path: '/api/remittance-imports/999999/approve' },
+  ],
+  'POST /api/remittance-imports/:id/decline': [
+    ...ids('/api/remittance-imports/:id/decline'),
+    {
+      name: 'an unknown field',
+      path: '/api/remittance-imports/1/decline',
+      body: { reason: 'r' },
+      names: 'reason',
+    },
+  ],
   'GET /api/matching/config': [],
   'GET /api/alerts': [...queries('severity', INJECTIONS), ...queries('cursor', INJECTIONS)],
   'GET /api/me': [],

@@ -48,7 +48,13 @@ async function open(transactionId: string) {
 }
 
 beforeAll(async () => {
-  sidecar = await startTestSidecar('closing_api', ['api'], { APPROVAL_THRESHOLD_AMOUNT: '100.00,EUR=10' })
+  sidecar = await startTestSidecar('closing_api', ['api'], {
+    APPROVAL_THRESHOLD_AMOUNT: '100.00,EUR=10',
+    // Issue 26: accounts come from the chart (the defaults and this install's numbered ones).
+    LEDGER_ACCOUNTS:
+      '6800 Bank charges:write_off,6900 Bad debts:write_off,Write-offs:write_off,Suspense:clearing,' +
+      'Refunds payable:refund,Customer credit:on_account,Not receivables:ignore',
+  })
   for (const [role, name] of [
     ['clerk', 'carl'],
     ['approver', 'april'],
@@ -151,8 +157,11 @@ describe('dispositions', () => {
       { account: '6800 Bank charges', debit: '0.00', credit: '1000.00' },
     ])
 
-    const undone = await call(tokens.clerk, 'POST', `/api/dispositions/${made.body.id}/undo`)
-    expect(undone.body).toMatchObject({ status: 'undone', undoneBy: 'carl' })
+    // Issue 26: only an approver may undo what an approver approved.
+    const clerkUndo = await call(tokens.clerk, 'POST', `/api/dispositions/${made.body.id}/undo`)
+    expect([clerkUndo.status, clerkUndo.body.error.code]).toEqual([403, 'role_required'])
+    const undone = await call(tokens.approver, 'POST', `/api/dispositions/${made.body.id}/undo`)
+    expect(undone.body).toMatchObject({ status: 'undone', undoneBy: 'april' })
     expect(await open(tx)).toMatchObject([{ key: exception.key, amount: '1000' }])
     const after = await call(tokens.clerk, 'GET', `/api/journal?from=${day}&to=${day}&format=xero-csv`)
     expect(after.body).toContain('Date,Amount,Payee,Description,Reference\r\n')
@@ -166,7 +175,7 @@ describe('dispositions', () => {
     expect(audit).toEqual([
       { actor: 'carl', action: 'disposition.requested' },
       { actor: 'april', action: 'disposition.approved' },
-      { actor: 'carl', action: 'disposition.undone' },
+      { actor: 'april', action: 'disposition.undone' },
     ])
     expect(await verifyAuditChain(sidecar.context.store.db)).toMatchObject({ ok: true })
   })

@@ -1,8 +1,9 @@
 import { Router } from 'express'
 import { createCreditNotes } from '../../credit-notes/index.js'
 import { handle, SidecarApiError } from '../api-error.js'
-import { requireRole } from '../auth/index.js'
+import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
+import { controlsOf } from '../controls-config.js'
 import { inBody, libraryError, objectBody } from './library-request.js'
 
 function notFound(id: string): SidecarApiError {
@@ -10,13 +11,14 @@ function notFound(id: string): SidecarApiError {
 }
 
 /**
- * PUT /api/credit-notes/{id} (upsert: 201 created, 200 otherwise; 422 when it cannot net against its invoice),
- * GET /api/credit-notes/{id}, GET /api/credit-notes (invoiceId, after, limit), DELETE /api/credit-notes/{id}
- * (void). A clerk may write them.
+ * PUT /api/credit-notes/{id} (201 in force, 202 waiting for approval, 200 the same note again; 400 naming the
+ * field when it cannot net against its invoice), GET /api/credit-notes/{id}, GET /api/credit-notes (invoiceId,
+ * after, limit), DELETE /api/credit-notes/{id} (void, or withdraw a waiting one), POST
+ * /api/credit-notes/{id}/approve|decline. A clerk may write them; the approval policy decides who approves.
  */
 export function creditNoteRoutes(context: SidecarContext): Router {
   const router = Router()
-  const creditNotes = createCreditNotes(context)
+  const creditNotes = createCreditNotes({ ...context, controls: controlsOf(context.config) })
 
   router.put(
     '/credit-notes/:id',
@@ -24,10 +26,11 @@ export function creditNoteRoutes(context: SidecarContext): Router {
     handle(async (req, res) => {
       const id = String(req.params.id)
       const body = objectBody(req.body, id, 'the credit note')
-      const result = await creditNotes.upsert({ ...body, id }).catch((error: unknown) => {
+      const result = await creditNotes.upsert({ ...body, id }, actorOf(res)).catch((error: unknown) => {
         throw libraryError(error, inBody)
       })
-      res.status(result.created ? 201 : 200).json(result.creditNote)
+      const waits = result.creditNote.status === 'pending_approval'
+      res.status(result.created ? (waits ? 202 : 201) : 200).json(result.creditNote)
     }),
   )
 
@@ -59,10 +62,23 @@ export function creditNoteRoutes(context: SidecarContext): Router {
     requireRole('clerk'),
     handle(async (req, res) => {
       const id = String(req.params.id)
-      const note = await creditNotes.void(id)
+      const note = await creditNotes.void(id, actorOf(res))
       if (!note) throw notFound(id)
       res.json(note)
     }),
   )
+
+  for (const decision of ['approve', 'decline'] as const) {
+    router.post(
+      `/credit-notes/:id/${decision}`,
+      requireRole('clerk'),
+      handle(async (req, res) => {
+        const id = String(req.params.id)
+        const note = await creditNotes.decide(id, decision, actorOf(res))
+        if (!note) throw notFound(id)
+        res.json(note)
+      }),
+    )
+  }
   return router
 }

@@ -20,6 +20,7 @@ import { reportRoutes } from './report.js'
 import { transactionRoutes } from './transactions.js'
 import { transferRoutes } from './transfers.js'
 import { userRoutes } from './users.js'
+import { approvalRoutes } from './approvals.js'
 
 /** Every /api route; each file holds one resource. */
 export function apiRoutes(context: SidecarContext): Router {
@@ -44,5 +45,6 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(customerRoutes(context))
   router.use(matchingRoutes(context))
   router.use(matchingTrustRoutes(context))
+  router.use(approvalRoutes(context))
   return router
 }

@@ -7,6 +7,7 @@ import { WRITE_OFF_REASONS, writeOffAccountFor } from '../../matcher/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import { requireRole } from '../auth/index.js'
 import { matchConfigOf } from '../match-config.js'
+import { controlsOf } from '../controls-config.js'
 import type { SidecarContext } from '../context.js'
 
 /** A tolerance: a plain decimal string, not negative, as the matcher keeps it (up to 18 decimals). */
@@ -62,7 +63,7 @@ export function presentMatchConfig(config: MatchConfig) {
 
 /**
  * GET /api/matching/config: the present configuration (tolerances, write-off accounts, thresholds, the approval
- * threshold).
+ * threshold and window, the chart of accounts).
  * POST /api/matching/dry-run: the engine over the current unmatched payments with the present configuration or
  * a proposed one (`config`), showing what would change. Nothing is written.
  */
@@ -72,10 +73,14 @@ export function matchingRoutes(context: SidecarContext): Router {
     '/matching/config',
     handle((_req, res) => {
       const threshold = context.config.APPROVAL_THRESHOLD_AMOUNT
+      const { policy, chart } = controlsOf(context.config)
       res.json({
         ...presentMatchConfig(matchConfigOf(context.config)),
-        // APPROVAL_THRESHOLD_AMOUNT: write-offs above it wait for a second person (docs/closing.md#approvals).
+        // What one person may do alone (docs/security.md#segregation-of-duties).
         approvalThreshold: threshold ? { amount: threshold.all, byCurrency: threshold.byCurrency } : null,
+        approvalWindowHours: policy.windowHours,
+        /** LEDGER_ACCOUNTS with the write-off accounts: what people may book to, by kind. */
+        ledgerAccounts: chart,
       })
     }),
   )

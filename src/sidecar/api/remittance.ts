@@ -67,7 +67,8 @@ export function remittanceRoutes(context: SidecarContext): Router {
         advice = parsed.advice
       }
       const result = await context.matching.importRemittance(id, advice, actorOf(res))
-      res.status(201).json({ transactionId: id, ...result })
+      // 202: the write-off needs a second person; nothing is applied until approved (/api/remittance-imports).
+      res.status(result.status === 'pending_approval' ? 202 : 201).json({ transactionId: id, ...result })
     }),
   )
   return router

@@ -16,6 +16,7 @@ import { money } from './format.js'
 import { redirectWithFlash, sendPage } from './page-response.js'
 import { importAdviceForm, RemittanceForm } from './remittance-action.js'
 import { renderRemittanceOutcome } from './remittance-page.js'
+import { ApprovalAction, decideApproval } from './approvals-page.js'
 
 const BACK = /^\/(?:dashboard(?:[/?].*)?)?$/
 
@@ -150,7 +151,7 @@ export function dashboardActions(context: SidecarContext): Router {
       const body = DispositionRequestSchema.parse(req.body ?? {})
       const row = await context.matching.dispose(String(req.params.key), body, actor)
       return row.status === 'pending_approval'
-        ? `The ${money(row.amount)} write-off waits for a second person's approval.`
+        ? `The ${money(row.amount)} ${row.kind.replace(/_/g, ' ')} waits for a second person's approval.`
         : `Disposed of ${money(row.amount)} (${row.kind.replace(/_/g, ' ')} to ${row.account}).`
     }),
   )
@@ -180,6 +181,15 @@ export function dashboardActions(context: SidecarContext): Router {
       }),
     )
   }
+  // The Approvals page: one form per waiting operation, whatever its kind (issue 26).
+  router.post(
+    '/approvals/:kind/:id/:decision',
+    act('clerk', async (req, actor) => {
+      const { kind, id, decision } = ApprovalAction.parse(req.params)
+      await decideApproval(context, kind, id, decision, actor)
+      return `${kind.replace(/_/g, ' ')} ${id} ${decision === 'approve' ? 'approved and in force' : 'declined'}.`
+    }),
+  )
   router.post(
     '/transactions/:id/give-back',
     act('clerk', async (req, actor) => {

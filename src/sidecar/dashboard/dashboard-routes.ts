@@ -15,6 +15,7 @@ import type { SidecarContext } from '../context.js'
 import { bearerOf } from '../token-matches.js'
 import { dashboardActions, sameOrigin, safeBack } from './dashboard-actions.js'
 import { loadActivity, renderActivity } from './activity-page.js'
+import { loadApprovals, renderApprovals } from './approvals-page.js'
 import { loadExceptions, renderExceptions } from './exceptions-page.js'
 import { html, type SafeHtml } from './html.js'
 import { loadInvoice, loadInvoices, renderInvoice, renderInvoices } from './invoices-page.js'
@@ -38,7 +39,7 @@ export function dashboardRoutes(context: SidecarContext): Router {
 
   /** A page for a signed-in browser; anyone else gets the sign-in form (401), which comes back here. */
   const page = (
-    current: 'overview' | 'exceptions' | 'invoices' | 'activity' | 'trust',
+    current: 'overview' | 'exceptions' | 'invoices' | 'activity' | 'trust' | 'approvals',
     build: (req: Request, actor: Actor) => Promise<{ title: string; body: SafeHtml } | undefined>,
   ): RequestHandler =>
     handle(async (req: Request, res: Response) => {
@@ -140,6 +141,14 @@ export function dashboardRoutes(context: SidecarContext): Router {
           roleAllows(actor.role, 'admin'),
         ),
       ),
+    })),
+  )
+
+  router.get(
+    '/dashboard/approvals',
+    page('approvals', async (_req, actor) => ({
+      title: 'Approvals',
+      body: renderApprovals(await loadApprovals(context), { canDecide: roleAllows(actor.role, 'approver') }),
     })),
   )
 

@@ -1,5 +1,5 @@
 import { createInvoices, type Invoice } from '../../invoices/index.js'
-import { DEFAULT_DISPOSITION_ACCOUNTS, HOLDING_EXCEPTION_TYPES } from '../../matching/index.js'
+import { DISPOSITION_KINDS, HOLDING_EXCEPTION_TYPES } from '../../matching/index.js'
 import {
   getInvoices,
   listDispositions,
@@ -144,7 +144,7 @@ function actions(row: MatchExceptionRow, back: string): SafeHtml {
     HOLDING_EXCEPTION_TYPES.has(row.type) &&
     html`<form method="post" action="/dashboard/exceptions/${key}/dispose" class="dispose">
         ${backField}<select name="kind" aria-label="Disposition">
-          ${Object.keys(DEFAULT_DISPOSITION_ACCOUNTS).map(
+          ${DISPOSITION_KINDS.map(
             (kind) => html`<option value="${kind}">${kind.replace(/_/g, ' ')}</option>`,
           )}</select
         ><input name="reason" placeholder="reason" aria-label="Reason" required /><input

@@ -6,7 +6,7 @@ export type PageShell = {
   nonce: string
   sandbox: boolean
   /** The nav entry to mark current; none on the sign-in page. */
-  current?: 'overview' | 'exceptions' | 'invoices' | 'activity' | 'trust'
+  current?: 'overview' | 'exceptions' | 'invoices' | 'activity' | 'trust' | 'approvals'
   /** Who is signed in, shown beside Sign out. */
   actor?: Actor
   notice?: { kind: 'ok' | 'error'; text: string } | null
@@ -23,6 +23,7 @@ const NAV = [
   ['invoices', '/dashboard/invoices', 'Invoices'],
   ['activity', '/dashboard/activity', 'Activity'],
   ['trust', '/dashboard/trust', 'Trust'],
+  ['approvals', '/dashboard/approvals', 'Approvals'],
 ] as const
 
 /** The HTML around every dashboard page: one inline style and one inline script, both under the page's nonce. */

@@ -68,11 +68,17 @@ export function renderRemittanceOutcome(
     </section>`
   }
   const { result, numbers } = outcome
-  return html`<section class="wide" id="remittance-outcome" data-outcome="settled">
+  const waits = result.status === 'pending_approval'
+  return html`<section class="wide" id="remittance-outcome" data-outcome="${waits ? 'pending' : 'settled'}">
     <h2>Remittance advice imported <small>bank line ${shortId(transactionId)}</small></h2>
     <p class="notice ok" role="status">
-      Settled ${result.matches.length} invoices; ${money(result.writeOff)} written off (difference
-      ${money(result.difference)}).
+      ${
+        waits
+          ? html`Waits for a second person's approval (<a href="/dashboard/approvals">Approvals</a>):
+              ${money(result.writeOff)} to write off; nothing is applied until then.`
+          : html`Settled ${result.matches.length} invoices; ${money(result.writeOff)} written off (difference
+            ${money(result.difference)}).`
+      }
     </p>
     <table id="remittance-matches">
       <thead>

@@ -24,6 +24,7 @@ import * as customerKeysVersion from './0024-customer-keys-version.js'
 import * as balanceProofDue from './0025-balance-proof-due.js'
 import * as transferLegLookup from './0026-transfer-leg-lookup.js'
 import * as matchingShadow from './0027-matching-shadow.js'
+import * as controls from './0028-controls.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0025-balance-proof-due': balanceProofDue,
   '0026-transfer-leg-lookup': transferLegLookup,
   '0027-matching-shadow': matchingShadow,
+  '0028-controls': controls,
 }
