@@ -247,3 +247,5 @@ export type {
   CreditNoteUpsertOutcome,
   CreditNoteWrite,
 } from './credit-notes-repo.js'
+export { searchOpenInvoices, searchPayments } from './payment-search-repo.js'
+export type { OpenInvoiceRow, PaymentSearch, PaymentSearchRow } from './payment-search-repo.js'

@@ -145,6 +145,8 @@ describe("bankrec's OpenAPI document", () => {
       '/api/allocations',
       '/api/dispositions',
       '/api/credit-notes',
+      '/api/payments?payer=nobo&limit=1',
+      '/api/open-invoices?q=INV',
     ]) {
       expect((await call('GET', path)).status, path).toBe(200)
     }

@@ -15,6 +15,7 @@ import { invoiceRoutes } from './invoices.js'
 import { journalRoutes } from './journal.js'
 import { matchingRoutes } from './matching.js'
 import { overviewRoutes } from './overview.js'
+import { paymentRoutes } from './payments.js'
 import { reportRoutes } from './report.js'
 import { transactionRoutes } from './transactions.js'
 import { transferRoutes } from './transfers.js'
@@ -42,5 +43,6 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(auditRoutes(context))
   router.use(customerRoutes(context))
   router.use(matchingRoutes(context))
+  router.use(paymentRoutes(context))
   return router
 }

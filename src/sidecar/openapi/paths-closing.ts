@@ -8,6 +8,7 @@ import * as allocations from '../api/allocations.js'
 import * as dispositions from '../api/dispositions.js'
 import * as exceptions from '../api/exceptions.js'
 import * as matching from '../api/matching.js'
+import * as payments from '../api/payments.js'
 import * as remittance from '../api/remittance.js'
 import * as report from '../api/report.js'
 import { operation } from './operation.js'
@@ -191,6 +192,27 @@ export const closingPaths = {
       conflict: true,
       body: matching.DryRun,
       responses: { 200: ok('The dry run', out.DryRunReport) },
+    }),
+  },
+  '/payments': {
+    get: operation({
+      tag: 'matching',
+      summary: 'Bank lines by amount, payer, reference and posting days, with what matching made of them',
+      query: payments.PaymentQuery,
+      responses: { 200: ok('A page of bank lines', out.page(out.Payment)) },
+    }),
+  },
+  '/open-invoices': {
+    get: operation({
+      tag: 'matching',
+      summary: 'Open invoices by number, customer or amount, for matching a payment by hand',
+      query: payments.OpenInvoiceQuery,
+      responses: {
+        200: ok(
+          'Up to `limit` invoices, oldest due first',
+          z.looseObject({ data: z.array(out.OpenInvoice) }),
+        ),
+      },
     }),
   },
   '/invoices': {

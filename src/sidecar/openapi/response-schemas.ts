@@ -314,3 +314,29 @@ export const Journal = z.looseObject({
   ),
   totals: z.record(z.string(), z.looseObject({ debit: Decimal, credit: Decimal })),
 })
+
+export const Payment = z
+  .looseObject({
+    id: z.string(),
+    accountId: z.string(),
+    postedDate: z.string().nullable(),
+    amount: Decimal,
+    currency: z.string(),
+    status: z.string(),
+    payer: z.string().nullable(),
+    paymentReference: z.string().nullable(),
+    description: z.string().nullable(),
+    allocated: Decimal,
+    openException: z.string().nullable(),
+  })
+  .meta({ id: 'Payment' })
+
+export const OpenInvoice = z.looseObject({
+  id: z.string(),
+  number: z.string(),
+  customerName: z.string().nullable(),
+  amount: Decimal,
+  amountOpen: Decimal,
+  currency: z.string(),
+  dueDate: z.string().nullable(),
+})
