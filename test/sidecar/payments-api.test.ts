@@ -70,7 +70,7 @@ describe('GET /api/payments', () => {
     expect(await ids('from=2026-03-02&to=2026-03-09')).toEqual([txId(2), txId(3)])
     const [matched] = (await get('/api/payments?payer=globex')).body.data
     expect(matched).toMatchObject({
-      amount: '250',
+      amount: '250.00',
       allocated: '250',
       openException: null,
       postedDate: '2026-03-01',
