@@ -11,12 +11,23 @@ const DAYS = 30
 
 export type ChartsData = { series: DailySeries; queues: QueueStats[]; lags: SyncLag[] }
 
+/** oldestWaitingSeconds -1: the queue did not answer. */
+const answered = (queue: QueueStats) => queue.oldestWaitingSeconds >= 0
+
 export async function loadCharts(context: SidecarContext, currency: string | undefined): Promise<ChartsData> {
   const now = context.clock.now()
   const [series, queues, lags] = await Promise.all([
     loadDailySeries(context.store.db, { now, length: DAYS, currency }),
-    // BullMQ stamps jobs with the system time (queue-stats.ts).
-    Promise.all(context.queues.map((queue) => queueStats(queue, Date.now()))),
+    // BullMQ stamps jobs with the system time (queue-stats.ts). A queue that cannot answer is left out and named.
+    Promise.all(
+      context.queues.map((queue) =>
+        queueStats(queue, Date.now()).catch(() => ({
+          name: queue.name,
+          counts: {},
+          oldestWaitingSeconds: -1,
+        })),
+      ),
+    ),
     syncLags(context.store.db, now),
   ])
   return { series, queues, lags }
@@ -79,7 +90,7 @@ export function renderCharts(data: ChartsData): SafeHtml {
         'Jobs waiting per queue',
       )}
       ${renderBarChart(
-        data.queues.map((queue) => ({
+        data.queues.filter(answered).map((queue) => ({
           label: queue.name,
           value: queue.oldestWaitingSeconds,
           text: seconds(queue.oldestWaitingSeconds),
