@@ -6,6 +6,7 @@ import { createSidecarApp } from '../../src/sidecar/http-app.js'
 import { bankrecApiDocument } from '../../src/sidecar/openapi/index.js'
 import { enqueueMatches, upsertCustomers, upsertTransactions } from '../../src/store/index.js'
 import { mirrorRow, txId } from '../support/mirror-fixture.js'
+import { listRoutes } from '../support/express-routes.js'
 import { createOpenApiValidator, documentedOperations } from '../support/openapi-validator.js'
 import { API_TOKEN, startTestSidecar } from './sidecar-fixture.js'
 
@@ -14,24 +15,6 @@ const validator = createOpenApiValidator()
 const problems: string[] = []
 /** `METHOD /api/template` of every answer checked against the document. */
 const answered = new Set<string>()
-
-type Layer = {
-  route?: { path: string; methods: Record<string, boolean> }
-  handle?: { stack?: Layer[] }
-  rawPath?: unknown
-}
-
-/** Every (method, path) the express app routes, mounted prefixes included, as `GET /api/invoices/{id}`. */
-function registeredRoutes(stack: Layer[], prefix = ''): string[] {
-  return stack.flatMap((layer) => {
-    const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : ''
-    if (layer.route) {
-      const path = `${prefix}${layer.route.path}`.replace(/:(\w+)/g, '{$1}')
-      return Object.keys(layer.route.methods).map((method) => `${method.toUpperCase()} ${path}`)
-    }
-    return layer.handle?.stack ? registeredRoutes(layer.handle.stack, `${prefix}${mount}`) : []
-  })
-}
 
 async function call(method: string, path: string, body?: unknown, contentType = 'application/json') {
   const response = await fetch(`${sidecar.url}${path}`, {
@@ -66,9 +49,9 @@ afterAll(async () => {
 describe("bankrec's OpenAPI document", () => {
   it('describes every /api route the express app registers, and nothing it does not', () => {
     const app = createSidecarApp(sidecar.context, { roles: new Set(['api']) })
-    const routes = registeredRoutes((app as unknown as { router: { stack: Layer[] } }).router.stack).filter(
-      (route) => route.split(' ')[1]!.startsWith('/api/'),
-    )
+    const routes = listRoutes(app as unknown as Parameters<typeof listRoutes>[0])
+      .filter((route) => route.path.startsWith('/api/'))
+      .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
     expect(routes.length).toBeGreaterThan(40)
     const documented = documentedOperations(bankrecApiDocument())
     expect(routes.filter((route) => !documented.has(route))).toEqual([])
