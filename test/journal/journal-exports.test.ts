@@ -6,10 +6,12 @@ import { enqueueMatches, upsertTransactions } from '../../src/store/index.js'
 import { testIo } from '../cli/test-io.js'
 import { API_TOKEN, startTestSidecar } from '../sidecar/sidecar-fixture.js'
 import { ACCOUNT_A1, ACCOUNT_A2, mirrorRow, txId } from '../support/mirror-fixture.js'
+import { createOpenApiValidator } from '../support/openapi-validator.js'
 import { TEST_DATABASE_URL } from '../support/test-database.js'
 
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>
 let viewer = ''
+const openApi = createOpenApiValidator()
 // The bank posted the payments in March of this year; bankrec books them today: one fiscal year, as DATEV needs.
 const YEAR = new Date().getUTCFullYear()
 const DAYS = `from=${YEAR}-01-01&to=${YEAR}-12-31`
@@ -22,6 +24,10 @@ async function get(query: string, token = API_TOKEN) {
     headers: token ? { authorization: `Bearer ${token}` } : {},
   })
   const bytes = Buffer.from(await response.arrayBuffer())
+  const contentType = response.headers.get('content-type')
+  const body: unknown = contentType?.includes('json') ? JSON.parse(bytes.toString('utf8')) : bytes
+  const path = `/api/journal?${query}`
+  expect(openApi.check({ method: 'GET', path, status: response.status, contentType, body })).toEqual([])
   return {
     status: response.status,
     type: response.headers.get('content-type') ?? '',

@@ -1,15 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { enqueueMatches, upsertTransactions } from '../../src/store/index.js'
 import { mirrorRow, txId } from '../support/mirror-fixture.js'
+import { createOpenApiValidator } from '../support/openapi-validator.js'
 import { API_TOKEN, startTestSidecar } from './sidecar-fixture.js'
 
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>
+const openApi = createOpenApiValidator()
 
 async function get(path: string, token: string | null = API_TOKEN) {
   const response = await fetch(`${sidecar.url}${path}`, {
     headers: token ? { authorization: `Bearer ${token}` } : {},
   })
-  return { status: response.status, body: (await response.json()) as any }
+  const body = (await response.json()) as any
+  // Every answer, success or refusal, as bankrec's OpenAPI document describes it.
+  const contentType = response.headers.get('content-type')
+  expect(openApi.check({ method: 'GET', path, status: response.status, contentType, body })).toEqual([])
+  return { status: response.status, body }
 }
 
 beforeAll(async () => {
