@@ -50,7 +50,7 @@ export type Customers = {
 
 const cursors = createListCursorCodec('customers', 'cc_', (id) => id.length > 0)
 
-const listSchema = z.object({
+export const CustomerListQuery = z.object({
   name: z.string().trim().min(1, 'must not be blank').optional(),
   cursor: z.string().min(1, 'must not be blank').optional(),
   limit: z.coerce
@@ -177,7 +177,7 @@ export function createCustomers(context: CustomersContext): Customers {
       return rows.length === 0 ? undefined : (await view(rows))[0]
     },
     async list(params = {}) {
-      const parsed = listSchema.safeParse(params)
+      const parsed = CustomerListQuery.safeParse(params)
       if (!parsed.success) {
         throw validationError(
           parsed.error.issues.map((issue) => ({

@@ -32,7 +32,7 @@ const name = (what: string) =>
     .min(1, 'is required')
     .max(MAX_NAME, `must be at most ${MAX_NAME} characters`)
 
-const customerSchema = z.strictObject(
+export const CustomerInputSchema = z.strictObject(
   {
     id: z
       .string({ error: 'is required' })
@@ -68,7 +68,7 @@ export function validateCustomer(value: unknown): CustomerValidation {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, problems: [{ field: '', message: 'must be a JSON object' }] }
   }
-  const result = customerSchema.safeParse(value)
+  const result = CustomerInputSchema.safeParse(value)
   if (result.success) return { ok: true, customer: result.data }
   return {
     ok: false,

@@ -1,4 +1,4 @@
-export { createCustomers, CustomerError } from './create-customers.js'
+export { createCustomers, CustomerError, CustomerListQuery } from './create-customers.js'
 export type {
   Customers,
   CustomersContext,
@@ -6,7 +6,7 @@ export type {
   CustomerList,
   CustomerUpsertResult,
 } from './create-customers.js'
-export { validateCustomer } from './customer-input.js'
+export { validateCustomer, CustomerInputSchema } from './customer-input.js'
 export type { CustomerInput, CustomerValidation } from './customer-input.js'
 export { customerView } from './customer-view.js'
 export type { Customer, LearnedLink } from './customer-view.js'

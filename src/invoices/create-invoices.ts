@@ -84,7 +84,7 @@ export const DEFAULT_LIST_LIMIT = 100
 export const MAX_LIST_LIMIT = 500
 const STATE_READ_CHUNK = 1000
 
-const listParamsSchema = z.object({
+export const InvoiceListQuery = z.object({
   status: z.enum(INVOICE_STATUSES, { error: `must be one of ${INVOICE_STATUSES.join(', ')}` }).optional(),
   customer: z.string().trim().min(1, 'must not be blank').optional(),
   cursor: z.string().min(1, 'must not be blank').optional(),
@@ -221,7 +221,7 @@ export function createInvoices(context: InvoicesContext): Invoices {
     },
 
     async list(params = {}) {
-      const parsed = listParamsSchema.safeParse(params)
+      const parsed = InvoiceListQuery.safeParse(params)
       if (!parsed.success) {
         throw validationError(
           parsed.error.issues.map((issue) => ({

@@ -4,6 +4,7 @@ export {
   INVOICE_STATUSES,
   DEFAULT_LIST_LIMIT,
   MAX_LIST_LIMIT,
+  InvoiceListQuery,
 } from './create-invoices.js'
 export type {
   Invoices,
@@ -17,7 +18,13 @@ export type {
 } from './create-invoices.js'
 export { invoiceView } from './invoice-view.js'
 export type { Invoice } from './invoice-view.js'
-export { validateInvoice, INVOICE_ID_PATTERN, CURRENCY_PATTERN, READ_ONLY_FIELDS } from './invoice-input.js'
+export {
+  validateInvoice,
+  INVOICE_ID_PATTERN,
+  CURRENCY_PATTERN,
+  READ_ONLY_FIELDS,
+  InvoiceInputSchema,
+} from './invoice-input.js'
 export type { InvoiceInput, InvoiceFieldProblem, InvoiceValidation } from './invoice-input.js'
 export { parseInvoiceCsv, ALIAS_SEPARATOR } from './parse-invoice-csv.js'
 export type {

@@ -97,7 +97,7 @@ const optionalDate = z
   .transform((value) => (value ? value : null))
   .refine((value) => value === null || isCalendarDate(value), 'must be a calendar date YYYY-MM-DD')
 
-const invoiceSchema = z.object({
+export const InvoiceInputSchema = z.object({
   id: z
     .string(required('must be a string'))
     .trim()
@@ -178,7 +178,7 @@ const invoiceSchema = z.object({
     ),
 })
 
-const KNOWN_FIELDS: ReadonlySet<string> = new Set(Object.keys(invoiceSchema.shape))
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(Object.keys(InvoiceInputSchema.shape))
 
 /** Checked apart from the schema, so it is reported together with problems of other fields. */
 function dueDateProblems(value: Record<string, unknown>): InvoiceFieldProblem[] {
@@ -208,7 +208,7 @@ export function validateInvoice(value: unknown): InvoiceValidation {
     return { ok: false, problems: [{ field: '', message: 'must be a JSON object' }] }
   }
   const fields = value as Record<string, unknown>
-  const result = invoiceSchema.safeParse(fields)
+  const result = InvoiceInputSchema.safeParse(fields)
   const problems = [
     ...(result.success
       ? []

@@ -49,6 +49,10 @@ export type JournalEntry = {
   bankAccountId: string | null
   paymentReference: string | null
   payer: string | null
+  /** The bank's posting date of the payment (YYYY-MM-DD): the date its bank line and payment record carry. */
+  postedDate: string | null
+  /** The invoice's customer (a settlement's). */
+  customer: string | null
   invoiceId: string | null
   invoiceNumber: string | null
   /** For a disposition: its kind and the person's reason. */
@@ -97,6 +101,8 @@ function allocationEntry(row: JournalAllocationRow, accounts: JournalAccounts): 
     bankAccountId: row.account_id,
     paymentReference: row.payment_reference,
     payer: row.counterparty_name,
+    postedDate: row.posted_date,
+    customer: row.customer_name,
     invoiceId: row.invoice_id,
     invoiceNumber: row.invoice_number,
     memo: credit
@@ -118,6 +124,8 @@ function invoiceWriteOffEntry(row: JournalDispositionRow, accounts: JournalAccou
     bankAccountId: null,
     paymentReference: null,
     payer: null,
+    postedDate: null,
+    customer: null,
     invoiceId: row.invoice_id,
     invoiceNumber: row.invoice_number,
     memo: `invoice rest written off: ${row.reason}${row.note ? ` (${row.note})` : ''}`,
@@ -137,6 +145,8 @@ function creditNoteEntry(row: JournalCreditNoteRow, accounts: JournalAccounts): 
     bankAccountId: null,
     paymentReference: null,
     payer: null,
+    postedDate: null,
+    customer: null,
     invoiceId: row.invoice_id,
     invoiceNumber: row.invoice_number,
     memo: `credit note ${row.number}`,
@@ -159,6 +169,8 @@ function dispositionEntry(row: JournalDispositionRow, accounts: JournalAccounts)
     bankAccountId: row.account_id,
     paymentReference: row.payment_reference,
     payer: row.counterparty_name,
+    postedDate: row.posted_date,
+    customer: null,
     invoiceId: null,
     invoiceNumber: null,
     memo: `${row.kind}: ${row.reason}`,

@@ -1,9 +1,37 @@
 import { Decimal } from 'decimal.js'
+import { DomainError } from '../errors/index.js'
 import { csvRecord } from '../mirror-export/index.js'
-import { journalTotals, money, type JournalEntry } from './journal-entries.js'
+import { amountIn } from './currency-decimals.js'
+import { renderDatev, type DatevOptions } from './datev-buchungsstapel.js'
+import { journalTotals, type JournalEntry } from './journal-entries.js'
+import { renderQboPayments, renderXeroPayments } from './payment-records.js'
 
-export const JOURNAL_FORMATS = ['json', 'csv', 'qbo-csv', 'xero-csv'] as const
+export const JOURNAL_FORMATS = [
+  'json',
+  'csv',
+  'qbo-csv',
+  'xero-csv',
+  'qbo-payments',
+  'xero-payments',
+  'datev',
+] as const
 export type JournalFormat = (typeof JOURNAL_FORMATS)[number]
+
+/** Files an accounting system imports into one ledger: one currency each (json and csv carry it per row). */
+export const SINGLE_CURRENCY_FORMATS: ReadonlySet<JournalFormat> = new Set([
+  'qbo-csv',
+  'xero-csv',
+  'qbo-payments',
+  'xero-payments',
+  'datev',
+])
+
+export type RenderOptions = {
+  /** The deposit account payment records name; default the bank's ledger account. */
+  deposit?: string
+  /** DATEV's header and account numbers, with the period and the moment the batch is made. */
+  datev?: DatevOptions & { period: { from: Date; to: Date }; created: Date }
+}
 
 const CSV_COLUMNS = [
   'entry_id',
@@ -35,17 +63,39 @@ function describe(entry: JournalEntry): string {
 }
 
 /** MM/DD/YYYY, the date QuickBooks Online's bank upload reads by default. */
-function usDate(at: string): string {
-  return `${at.slice(5, 7)}/${at.slice(8, 10)}/${at.slice(0, 4)}`
+function usDate(day: string): string {
+  return `${day.slice(5, 7)}/${day.slice(8, 10)}/${day.slice(0, 4)}`
+}
+
+/** A bank line's date: the bank's posting date, else (no bank line took part) the day bankrec booked it. */
+const lineDay = (entry: JournalEntry) => entry.postedDate ?? entry.at.slice(0, 10)
+
+/** Refuses entries of several currencies for a format an accounting system imports into one ledger. */
+function oneCurrency(entries: readonly JournalEntry[], format: JournalFormat): void {
+  const currencies = [...new Set(entries.map((entry) => entry.currency))].sort()
+  if (currencies.length <= 1 || !SINGLE_CURRENCY_FORMATS.has(format)) return
+  throw new DomainError(
+    'invalid',
+    'journal_mixed_currencies',
+    `A ${format} file holds one currency; the days asked hold ${currencies.join(', ')}: ask for one with currency.`,
+    [{ path: 'currency', message: `is required: one of ${currencies.join(', ')}` }],
+  )
 }
 
 /**
  * The journal as a file: `json` (entries with their lines and the totals per currency), `csv` (one line per
- * row), and the bank-line uploads of QuickBooks Online (`qbo-csv`: its 3-column Date, Description, Amount) and
- * Xero (`xero-csv`: Date, Amount, Payee, Description, Reference): one row per entry that moved the bank account.
- * Text cells are formula-safe (csvRecord).
+ * row), the bank-line uploads of QuickBooks Online (`qbo-csv`: its 3-column Date, Description, Amount) and
+ * Xero (`xero-csv`: Date, Amount, Payee, Description, Reference), one row per entry that moved the bank account
+ * dated by the bank's posting date; payment records (`qbo-payments`, `xero-payments`) and a DATEV
+ * Buchungsstapel (`datev`). Amounts carry the currency's decimals; text cells are formula-safe (csvRecord).
  */
-export function renderJournal(entries: readonly JournalEntry[], format: JournalFormat, bank: string): string {
+export function renderJournal(
+  entries: readonly JournalEntry[],
+  format: JournalFormat,
+  bank: string,
+  options: RenderOptions = {},
+): string {
+  oneCurrency(entries, format)
   switch (format) {
     case 'json':
       return `${JSON.stringify({ entries, totals: journalTotals(entries) }, null, 2)}\n`
@@ -78,7 +128,9 @@ export function renderJournal(entries: readonly JournalEntry[], format: JournalF
         csvRecord(['Date', 'Description', 'Amount']),
         ...entries.flatMap((entry) => {
           const amount = bankAmount(entry, bank)
-          return amount === null ? [] : [csvRecord([usDate(entry.at), describe(entry), money(amount)])]
+          return amount === null
+            ? []
+            : [csvRecord([usDate(lineDay(entry)), describe(entry), amountIn(amount, entry.currency)])]
         }),
       ].join('')
     case 'xero-csv':
@@ -90,8 +142,8 @@ export function renderJournal(entries: readonly JournalEntry[], format: JournalF
             ? []
             : [
                 csvRecord([
-                  entry.at.slice(0, 10),
-                  money(amount),
+                  lineDay(entry),
+                  amountIn(amount, entry.currency),
                   entry.payer,
                   describe(entry),
                   entry.invoiceNumber ?? entry.paymentReference,
@@ -99,5 +151,18 @@ export function renderJournal(entries: readonly JournalEntry[], format: JournalF
               ]
         }),
       ].join('')
+    case 'qbo-payments':
+      return renderQboPayments(entries, bank, options.deposit ?? bank)
+    case 'xero-payments':
+      return renderXeroPayments(entries, bank, options.deposit ?? bank)
+    case 'datev':
+      if (!options.datev) {
+        throw new DomainError(
+          'invalid',
+          'datev_options_missing',
+          'A DATEV batch needs its consultant and client.',
+        )
+      }
+      return renderDatev(entries, options.datev.period, options.datev, options.datev.created)
   }
 }

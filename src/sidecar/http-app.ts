@@ -8,6 +8,7 @@ import { refuseUnstorableText } from './api/refuse-unstorable-text.js'
 import { requireActor } from './auth/index.js'
 import { bearerOf, tokenMatches } from './token-matches.js'
 import { dashboardRoutes } from './dashboard/index.js'
+import { bankrecApiDocument } from './openapi/index.js'
 import type { Drain } from './drain.js'
 import { refuseLargeBody } from './refuse-large-body.js'
 import { securityHeaders } from './security-headers.js'
@@ -92,6 +93,12 @@ export function createSidecarApp(
   )
 
   if (options.roles.has('api')) {
+    // Open like /healthz: it describes the code, not the data (docs/operations.md).
+    let document: ReturnType<typeof bankrecApiDocument> | undefined
+    app.get('/api/openapi.json', (_req, res) => {
+      document ??= bankrecApiDocument()
+      res.json(document)
+    })
     app.use(
       '/api',
       requireActor(context.auth),

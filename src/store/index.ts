@@ -269,3 +269,5 @@ export {
   pendingRemittanceImportsOf,
 } from './remittance-imports-repo.js'
 export type { RemittanceImportInsert, RemittanceImportRow } from './remittance-imports-repo.js'
+export { searchOpenInvoices, searchPayments } from './payment-search-repo.js'
+export type { OpenInvoiceRow, PaymentSearch, PaymentSearchRow } from './payment-search-repo.js'

@@ -19,6 +19,10 @@ export type JournalAllocationRow = {
   account_id: string | null
   payment_reference: string | null
   counterparty_name: string | null
+  /** The bank's posting date of the payment (YYYY-MM-DD); null while pending. */
+  posted_date: string | null
+  /** The invoice's customer: the master data's name, else the name on the invoice. */
+  customer_name: string | null
 }
 
 /** A disposition put in force or undone in the period, with its payment or (a write-off of its rest) invoice. */
@@ -39,6 +43,7 @@ export type JournalDispositionRow = {
   account_id: string | null
   payment_reference: string | null
   counterparty_name: string | null
+  posted_date: string | null
 }
 
 /** A credit note that came in force or was voided in the period, with its invoice. */
@@ -72,6 +77,7 @@ export async function loadJournalRows(
     .selectFrom('allocations as a')
     .leftJoin('invoices as i', 'i.id', 'a.invoice_id')
     .leftJoin('transactions as t', 't.id', 'a.transaction_id')
+    .leftJoin('customers as c', 'c.id', 'i.customer_id')
     .select([
       'a.id',
       'a.transaction_id',
@@ -88,6 +94,8 @@ export async function loadJournalRows(
       't.account_id',
       't.payment_reference',
       't.counterparty_name',
+      sql<string | null>`t.posted_date::text`.as('posted_date'),
+      sql<string | null>`coalesce(c.name, i.customer_name)`.as('customer_name'),
     ])
     .where('a.settled', '=', true)
     .where((eb) => eb.or([inPeriod('a.created_at'), inPeriod('a.reversed_at')]))
@@ -115,6 +123,7 @@ export async function loadJournalRows(
       't.account_id',
       't.payment_reference',
       't.counterparty_name',
+      sql<string | null>`t.posted_date::text`.as('posted_date'),
     ])
     // An undone disposition was in force (one withdrawn while waiting is declined): book it and its undo.
     .where('d.status', 'in', ['active', 'undone'])

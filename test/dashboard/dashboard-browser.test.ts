@@ -312,8 +312,9 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     await page.selectOption(`${row} form.remittance select[name="feeReason"]`, 'psp_fee')
     await page.click(`${row} form.remittance button:has-text("Import advice")`)
     await page.waitForSelector('#remittance-outcome[data-outcome="settled"]')
+    // Amounts with the currency's decimals (issue 27).
     expect(await page.textContent('#remittance-outcome .notice')).toContain(
-      'Settled 2 invoices; 5 written off',
+      `Settled 2 invoices; 5.00 ${currency} written off`,
     )
     expect(await page.textContent('#remittance-matches tr[data-invoice-id="inv-ls-2"]')).toContain('LS-4412')
     for (const id of ['inv-ls-1', 'inv-ls-2'])

@@ -67,6 +67,8 @@ describe('the journal over the corpus', () => {
           reversed_at: index % 2 === 1 ? later : null,
           currency: payment.currency,
           counterparty_name: payment.counterpartyName ?? null,
+          posted_date: payment.postedDate ?? null,
+          customer_name: null,
           ...reference,
         }))
       const dispositions: JournalDispositionRow[] = result.exceptions
@@ -87,6 +89,7 @@ describe('the journal over the corpus', () => {
           undone_at: null,
           // A payer's name a spreadsheet would run as a formula.
           counterparty_name: '@SUM(A1:A9)',
+          posted_date: payment.postedDate ?? null,
           ...reference,
         }))
       const opening = journalEntries({ allocations, dispositions }, { from: at, to: later })
@@ -156,12 +159,19 @@ describe('the journal over the demo story', () => {
     ).toEqual(['invoice_write_off', 'invoice_write_off', 'invoice_write_off_undone'])
     expectBalanced(entries)
     const bankLines = entries.filter((entry) => entry.lines.some((line) => line.account === 'Bank')).length
-    const qbo = testIo(env)
-    expect(
-      await runCli(['journal', '--from', '2000-01-01', '--to', '2100-12-31', '--format', 'qbo-csv'], qbo.io),
-    ).toBe(0)
-    expect(qbo.out().split('\r\n')[0]).toBe('Date,Description,Amount')
-    expect(qbo.out().trim().split('\r\n').length).toBe(bankLines + 1)
+    // An import file holds one currency: the story's four are refused together, and split add up.
+    const days = ['journal', '--from', '2000-01-01', '--to', '2100-12-31', '--format', 'qbo-csv']
+    const mixed = testIo(env)
+    expect(await runCli(days, mixed.io)).toBe(2)
+    expect(mixed.err()).toContain('holds one currency')
+    let rows = 0
+    for (const currency of new Set(entries.map((entry) => entry.currency))) {
+      const qbo = testIo(env)
+      expect(await runCli([...days, '--currency', currency], qbo.io)).toBe(0)
+      expect(qbo.out().split('\r\n')[0]).toBe('Date,Description,Amount')
+      rows += qbo.out().trim().split('\r\n').length - 1
+    }
+    expect(rows).toBe(bankLines)
     const bad = testIo(env)
     expect(await runCli(['journal', '--from', '2026-02-30', '--to', '2026-01-01'], bad.io)).toBe(2)
     expect(bad.err()).toContain('--from must be a date YYYY-MM-DD')

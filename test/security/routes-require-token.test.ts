@@ -15,6 +15,7 @@ const PUBLIC: Record<string, string> = {
   'POST /webhooks': 'authenticated by the Service-Signature HMAC instead',
   'POST /dashboard/logout': 'ends the caller’s own session; nothing to protect',
   'DELETE /admin/session': 'ends the caller’s own session; nothing to protect',
+  'GET /api/openapi.json': 'the API’s OpenAPI document: describes the code, holds no data',
 }
 
 const ROLES: SidecarRole[] = ['receiver', 'api']

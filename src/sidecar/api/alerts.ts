@@ -6,7 +6,7 @@ import { handle, parseRequest } from '../api-error.js'
 import type { SidecarContext } from '../context.js'
 import { decodeTimeCursor, keyPage, listFingerprint, timePositionKey } from './key-cursor.js'
 
-const Query = z.object({
+export const Query = z.object({
   severity: z.enum(['critical', 'warning', 'info']).optional(),
   type: z.enum(['alert', 'reminder', 'recovery', 'info']).optional(),
   cursor: z.string().min(1).optional(),

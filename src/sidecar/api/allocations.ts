@@ -8,7 +8,7 @@ import type { SidecarContext } from '../context.js'
 import { decodeKeyCursor, keyPage, listFingerprint } from './key-cursor.js'
 import { presentAllocation } from './present-matching.js'
 
-const Query = z.object({
+export const Query = z.object({
   invoiceId: z.string().min(1).optional(),
   transactionId: Uuid.optional(),
   includeReversed: z.enum(['true', 'false']).default('false'),
@@ -16,7 +16,7 @@ const Query = z.object({
   limit: Limit.default(100),
 })
 
-const ManualMatch = z.strictObject({
+export const ManualMatch = z.strictObject({
   transactionId: Uuid,
   invoiceId: z.string().min(1).max(255),
   amount: DecimalString.refine((value) => Number(value) > 0, 'must be more than 0').optional(),
@@ -24,9 +24,9 @@ const ManualMatch = z.strictObject({
   mode: z.enum(['add', 'replace']).default('add'),
 })
 
-const TransactionParams = z.object({ id: Uuid })
+export const TransactionParams = z.object({ id: Uuid })
 
-const Params = z.object({ id: z.string().regex(/^\d{1,18}$/, 'must be an allocation id') })
+export const Params = z.object({ id: z.string().regex(/^\d{1,18}$/, 'must be an allocation id') })
 
 /**
  * GET /api/allocations, POST /api/allocations (a person's match, `mode` add or replace), DELETE

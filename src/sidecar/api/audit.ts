@@ -8,7 +8,7 @@ import { decodeSeqCursor, keyPage, listFingerprint } from './key-cursor.js'
 
 const Text = z.string().min(1).max(255).optional()
 
-const Query = z.object({
+export const Query = z.object({
   actor: Text,
   action: Text,
   entity: Text,

@@ -5,7 +5,7 @@ import { streamBalanceProof, writeBalanceProofJson } from '../../balance-proof/i
 import { handle, parseRequest } from '../api-error.js'
 import type { SidecarContext } from '../context.js'
 
-const Query = z
+export const Query = z
   .object({
     connectionId: Uuid.optional(),
     accountId: Uuid.optional(),

@@ -11,7 +11,7 @@ import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
 
-const IdParams = z.object({ id: z.string().min(1).max(200) })
+export const IdParams = z.object({ id: z.string().min(1).max(200) })
 
 function presentIncident(incident: OpenIncident | null | undefined) {
   if (!incident) return null

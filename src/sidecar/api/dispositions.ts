@@ -11,7 +11,7 @@ import { handle, parseRequest } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
 
-const Query = z.object({
+export const Query = z.object({
   status: z.enum(['pending_approval', 'active', 'declined', 'undone']).optional(),
   transactionId: Uuid.optional(),
   invoiceId: z.string().min(1).max(255).optional(),
@@ -22,11 +22,11 @@ const Query = z.object({
   limit: Limit.default(100),
 })
 
-const KeyParams = z.object({ key: z.string().min(1).max(500) })
+export const KeyParams = z.object({ key: z.string().min(1).max(500) })
 /** An optional note on the decision, kept in the audit log. */
-const DecisionBody = z.strictObject({ note: z.string().trim().max(500).optional() })
-const InvoiceParams = z.object({ id: z.string().min(1).max(255) })
-const IdParams = z.object({ id: z.string().regex(/^\d{1,18}$/, 'must be a disposition id') })
+export const DecisionBody = z.strictObject({ note: z.string().trim().max(500).optional() })
+export const InvoiceParams = z.object({ id: z.string().min(1).max(255) })
+export const IdParams = z.object({ id: z.string().regex(/^\d{1,18}$/, 'must be a disposition id') })
 
 /**
  * POST /api/exceptions/{key}/dispose (a person's disposition of what an exception holds of a payment),

@@ -8,7 +8,7 @@ import type { SidecarContext } from '../context.js'
 import { decodeKeyCursor, keyPage, listFingerprint } from './key-cursor.js'
 import { presentException } from './present-matching.js'
 
-const ExceptionType = z.enum([
+export const ExceptionType = z.enum([
   'unmatched_payment',
   'suggested_match',
   'overpayment',
@@ -20,7 +20,7 @@ const ExceptionType = z.enum([
   'unreadable_sync_event',
 ])
 
-const Query = z.object({
+export const Query = z.object({
   type: ExceptionType.optional(),
   state: z.enum(['open', 'resolved', 'all']).default('open'),
   transactionId: Uuid.optional(),
@@ -29,7 +29,7 @@ const Query = z.object({
   limit: Limit.default(100),
 })
 
-const Params = z.object({ key: z.string().min(1).max(500) })
+export const Params = z.object({ key: z.string().min(1).max(500) })
 
 /**
  * GET /api/exceptions (open ones by default, in key order), POST /api/exceptions/{key}/accept and /reject for

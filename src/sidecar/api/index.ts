@@ -16,6 +16,7 @@ import { journalRoutes } from './journal.js'
 import { matchingRoutes } from './matching.js'
 import { matchingTrustRoutes } from './matching-trust.js'
 import { overviewRoutes } from './overview.js'
+import { paymentRoutes } from './payments.js'
 import { reportRoutes } from './report.js'
 import { transactionRoutes } from './transactions.js'
 import { transferRoutes } from './transfers.js'
@@ -46,5 +47,6 @@ export function apiRoutes(context: SidecarContext): Router {
   router.use(matchingRoutes(context))
   router.use(matchingTrustRoutes(context))
   router.use(approvalRoutes(context))
+  router.use(paymentRoutes(context))
   return router
 }

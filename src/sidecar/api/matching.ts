@@ -24,7 +24,7 @@ export const ProposedMatchConfig = z.strictObject({
   maxSuggestionSetSize: z.number().int().min(1).max(5).optional(),
 })
 
-const DryRun = z.strictObject({
+export const DryRun = z.strictObject({
   config: ProposedMatchConfig.optional(),
   limit: z.number().int().min(1).max(5000).default(500),
 })

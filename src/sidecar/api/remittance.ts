@@ -15,14 +15,14 @@ import type { SidecarContext } from '../context.js'
 import { refuseLargeBody } from '../refuse-large-body.js'
 import { csvBody, importCsvBody, rejectImport } from './library-request.js'
 
-const JsonAdvice = z.strictObject({
+export const JsonAdvice = z.strictObject({
   lines: z.array(RemittanceLine).min(1).max(10_000),
   fee: RemittanceFee.optional(),
   feeReason: RemittanceFeeReason.optional(),
 })
 
-const Params = z.object({ id: Uuid })
-const Query = z.object({
+export const Params = z.object({ id: Uuid })
+export const Query = z.object({
   feeReason: RemittanceFeeReason.optional(),
   /** A camt.054 document's entry: its NtryRef or AcctSvcrRef (ISO Max35Text). */
   entry: z.string().trim().min(1).max(35).optional(),

@@ -5,7 +5,7 @@ import { matchReport } from '../../matching/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import type { SidecarContext } from '../context.js'
 
-const Query = z
+export const Query = z
   .object({ from: IsoDate.optional(), to: IsoDate.optional() })
   .refine((query) => !query.from || !query.to || query.from <= query.to, {
     message: 'from must not be after to',

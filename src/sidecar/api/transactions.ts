@@ -8,7 +8,7 @@ import { listFingerprint } from '../../list-cursor/index.js'
 import { decodeMirrorCursor, mirrorPage } from './mirror-cursor.js'
 import { presentMirroredTransaction } from './present-mirror.js'
 
-const Query = z.object({
+export const Query = z.object({
   connectionId: Uuid.optional(),
   accountId: Uuid.optional(),
   cursor: z.string().min(1).optional(),

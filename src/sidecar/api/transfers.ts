@@ -9,7 +9,7 @@ import type { SidecarContext } from '../context.js'
 import { transferContextOf } from '../transfer-services.js'
 import { decodeTimeCursor, keyPage, listFingerprint, timePositionKey } from './key-cursor.js'
 
-const ListQuery = z.object({
+export const ListQuery = z.object({
   // bankrec's own statuses (stored, no answer yet; refused by the bank), then the bank's.
   status: z.enum(['submitting', 'rejected', ...TransferStatus.options]).optional(),
   accountId: Uuid.optional(),

@@ -5,10 +5,10 @@ import { handle, parseRequest } from '../api-error.js'
 import { actorOf, identityOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
 
-const NewUser = z.strictObject({ name: z.string().max(200), role: RoleSchema })
-const RoleChange = z.strictObject({ role: RoleSchema })
-const Params = z.object({ name: z.string().min(1).max(200) })
-const Query = z.object({ includeRemoved: z.enum(['true', 'false']).default('false') })
+export const NewUser = z.strictObject({ name: z.string().max(200), role: RoleSchema })
+export const RoleChange = z.strictObject({ role: RoleSchema })
+export const Params = z.object({ name: z.string().min(1).max(200) })
+export const Query = z.object({ includeRemoved: z.enum(['true', 'false']).default('false') })
 
 /**
  * GET /api/me (who the token is) for anyone, and for admins the users: GET/POST /api/users, PATCH and DELETE

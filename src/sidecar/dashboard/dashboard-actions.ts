@@ -151,7 +151,7 @@ export function dashboardActions(context: SidecarContext): Router {
       const body = DispositionRequestSchema.parse(req.body ?? {})
       const row = await context.matching.dispose(String(req.params.key), body, actor)
       return row.status === 'pending_approval'
-        ? `The ${money(row.amount)} ${row.kind.replace(/_/g, ' ')} waits for a second person's approval.`
+        ? `The ${money(row.amount, row.currency)} ${row.kind.replace(/_/g, ' ')} waits for a second person's approval.`
         : `Disposed of ${money(row.amount)} (${row.kind.replace(/_/g, ' ')} to ${row.account}).`
     }),
   )
@@ -163,8 +163,8 @@ export function dashboardActions(context: SidecarContext): Router {
       const body = InvoiceWriteOffRequestSchema.parse({ ...form, amount: form.amount || undefined })
       const row = await context.matching.writeOffInvoice(String(req.params.id), body, actor)
       return row.status === 'pending_approval'
-        ? `The ${money(row.amount)} write-off waits for a second person's approval.`
-        : `Wrote off ${money(row.amount)} of the invoice's rest to ${row.account}.`
+        ? `The ${money(row.amount, row.currency)} write-off waits for a second person's approval.`
+        : `Wrote off ${money(row.amount, row.currency)} of the invoice's rest to ${row.account}.`
     }),
   )
   for (const action of ['approve', 'decline', 'undo'] as const) {

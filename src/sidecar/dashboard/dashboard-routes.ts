@@ -20,6 +20,10 @@ import { loadExceptions, renderExceptions } from './exceptions-page.js'
 import { html, type SafeHtml } from './html.js'
 import { loadInvoice, loadInvoices, renderInvoice, renderInvoices } from './invoices-page.js'
 import { loadOverview, renderOverview } from './overview-page.js'
+import { loadCharts, renderCharts } from './charts-page.js'
+import { OPEN_INVOICE_SEARCH } from './invoice-typeahead.js'
+import { loadPayments, renderPayments } from './payments-page.js'
+import { findOpenInvoices } from '../api/payments.js'
 import { sendPage } from './page-response.js'
 import { queueBoardRoutes } from './queue-board.js'
 import { renderSignIn } from './signin-page.js'
@@ -39,7 +43,8 @@ export function dashboardRoutes(context: SidecarContext): Router {
 
   /** A page for a signed-in browser; anyone else gets the sign-in form (401), which comes back here. */
   const page = (
-    current: 'overview' | 'exceptions' | 'invoices' | 'activity' | 'trust' | 'approvals',
+    current:
+      'overview' | 'exceptions' | 'invoices' | 'activity' | 'trust' | 'approvals' | 'payments' | 'charts',
     build: (req: Request, actor: Actor) => Promise<{ title: string; body: SafeHtml } | undefined>,
   ): RequestHandler =>
     handle(async (req: Request, res: Response) => {
@@ -150,6 +155,33 @@ export function dashboardRoutes(context: SidecarContext): Router {
       title: 'Approvals',
       body: renderApprovals(await loadApprovals(context), { canDecide: roleAllows(actor.role, 'approver') }),
     })),
+  )
+
+  router.get(
+    '/dashboard/payments',
+    page('payments', async (req, actor) => ({
+      title: 'Payments',
+      body: renderPayments(await loadPayments(context, req.query), {
+        canAct: clerk(actor),
+        back: safeBack(req.originalUrl),
+      }),
+    })),
+  )
+  router.get(
+    '/dashboard/charts',
+    page('charts', async (req) => ({
+      title: 'Charts',
+      body: renderCharts(await loadCharts(context, text(req.query.currency))),
+    })),
+  )
+  // The manual-match typeahead's search, for the signed-in browser (the API takes a Bearer token, not the cookie).
+  router.get(
+    OPEN_INVOICE_SEARCH,
+    handle(async (req, res) => {
+      const identity = await context.auth.identify(req, { cookie: true })
+      if (!identity || isRefusal(identity)) throw refusalError(res, identity ?? UNAUTHORIZED)
+      res.json(await findOpenInvoices(context, req.query))
+    }),
   )
 
   const form = express.urlencoded({ extended: false, limit: '16kb' })

@@ -1,4 +1,3 @@
-import { createInvoices, type Invoice } from '../../invoices/index.js'
 import { DISPOSITION_KINDS, HOLDING_EXCEPTION_TYPES } from '../../matching/index.js'
 import {
   getInvoices,
@@ -12,6 +11,7 @@ import {
 import type { SidecarContext } from '../context.js'
 import { badge, money, shortId, when } from './format.js'
 import { html, type SafeHtml } from './html.js'
+import { invoiceTypeahead } from './invoice-typeahead.js'
 import { remittanceForm } from './remittance-page.js'
 
 export const EXCEPTION_TYPES = [
@@ -28,8 +28,6 @@ export const EXCEPTION_TYPES = [
 
 const PAGE_SIZE = 50
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-/** Open invoices offered as choices in the manual-match fields. */
-const CHOICES = 500
 
 export type ExceptionsData = {
   now: Date
@@ -43,7 +41,6 @@ export type ExceptionsData = {
   transactionId: string | undefined
   transactions: Map<string, MatchTransactionRow>
   invoices: Map<string, { number: string; customerName: string | null; amountOpen: string; currency: string }>
-  choices: Invoice[]
   /** Dispositions waiting for approval or in force, newest first. */
   dispositions: DispositionRow[]
 }
@@ -56,8 +53,7 @@ export async function loadExceptions(
   const type = EXCEPTION_TYPES.find((t) => t === query.type)
   // One bank line's exceptions (linked from elsewhere); anything but a UUID is ignored, not an error page.
   const transactionId = query.transaction && UUID.test(query.transaction) ? query.transaction : undefined
-  const invoices = createInvoices(context)
-  const [found, counts, open, partial, waiting, active] = await Promise.all([
+  const [found, counts, waiting, active] = await Promise.all([
     listExceptions(db, { type, transactionId, state: 'open' }, query.after ?? null, PAGE_SIZE + 1),
     db
       .selectFrom('match_exceptions')
@@ -65,8 +61,6 @@ export async function loadExceptions(
       .where('resolved_at', 'is', null)
       .groupBy('type')
       .execute(),
-    invoices.list({ status: 'open', limit: CHOICES }),
-    invoices.list({ status: 'partially_paid', limit: CHOICES }),
     listDispositions(db, { status: 'pending_approval' }, null, PAGE_SIZE),
     listDispositions(db, { status: 'active' }, null, PAGE_SIZE),
   ])
@@ -97,7 +91,6 @@ export async function loadExceptions(
         },
       ]),
     ),
-    choices: [...partial.data, ...open.data].slice(0, CHOICES),
     dispositions: [...waiting, ...active],
   }
 }
@@ -125,7 +118,8 @@ function invoiceCells(row: MatchExceptionRow, data: ExceptionsData): SafeHtml {
   })}`
 }
 
-function actions(row: MatchExceptionRow, back: string): SafeHtml {
+/** `currency`: the payment's, so the invoice typeahead offers invoices it can pay. */
+function actions(row: MatchExceptionRow, back: string, currency: string | null): SafeHtml {
   const key = encodeURIComponent(row.key)
   const backField = html`<input type="hidden" name="back" value="${back}" />`
   return html`${
@@ -160,17 +154,16 @@ function actions(row: MatchExceptionRow, back: string): SafeHtml {
   }${
     row.transaction_id &&
     html`<form method="post" action="/dashboard/allocations" class="manual-match">
-      ${backField}<input type="hidden" name="transactionId" value="${row.transaction_id}" /><input
-        name="invoiceId"
-        list="open-invoices"
-        placeholder="invoice id"
-        aria-label="Invoice id"
-        required
-      /><input name="amount" placeholder="amount (all)" aria-label="Amount" inputmode="decimal" /><button
-        type="submit"
-      >
-        Match
-      </button>
+      ${backField}<input
+        type="hidden"
+        name="transactionId"
+        value="${row.transaction_id}"
+      />${invoiceTypeahead(row.key, currency)}<input
+        name="amount"
+        placeholder="amount (all)"
+        aria-label="Amount"
+        inputmode="decimal"
+      /><button type="submit">Match</button>
     </form>`
   }`
 }
@@ -281,7 +274,12 @@ export function renderExceptions(data: ExceptionsData, options: { canAct: boolea
                   <td class="num">${row.confidence === null ? '' : `${row.confidence} pts`}</td>
                   <td><small>${row.details.reasons.map((reason) => html`${reason}<br />`)}</small></td>
                   <td>${when(row.opened_at, data.now)}</td>
-                  ${options.canAct && html`<td>${actions(row, back)}</td>`}
+                  ${
+                    options.canAct &&
+                    html`<td>
+                      ${actions(row, back, data.transactions.get(row.transaction_id ?? '')?.currency ?? null)}
+                    </td>`
+                  }
                 </tr>`,
             )}
           </tbody>
@@ -307,14 +305,5 @@ export function renderExceptions(data: ExceptionsData, options: { canAct: boolea
       >
     </h2>
     ${filters}${table}${next}${renderDispositions(data, back, options.canAct)}
-    <datalist id="open-invoices">
-      ${data.choices.map(
-        (invoice) =>
-          html`<option value="${invoice.id}">
-            ${invoice.number} · ${invoice.customerName ?? ''} · open
-            ${money(invoice.amountOpen, invoice.currency)}
-          </option>`,
-      )}
-    </datalist>
   </section>`
 }

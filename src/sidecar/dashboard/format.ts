@@ -1,3 +1,4 @@
+import { amountIn } from '../../journal/index.js'
 import { groupDigits } from './daily-chart.js'
 import { html, type SafeHtml } from './html.js'
 
@@ -60,9 +61,10 @@ export function when(at: string | Date | null | undefined, now: Date): SafeHtml 
     <small>${ago(now.getTime() - date.getTime())}</small>`
 }
 
+/** An amount with its currency's decimals (JPY 0, EUR 2, KWD 3; never rounded), digits grouped. */
 export function money(amount: string | null | undefined, currency?: string | null): string {
   if (amount === null || amount === undefined) return ''
-  return `${groupDigits(amount)}${currency ? ` ${currency}` : ''}`
+  return currency ? `${groupDigits(amountIn(amount, currency))} ${currency}` : groupDigits(amount)
 }
 
 /** The first characters of a long id, the whole id on hover. */

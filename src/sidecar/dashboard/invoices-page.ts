@@ -130,9 +130,9 @@ export function renderInvoices(data: InvoicesData): SafeHtml {
                   <td>${invoice.dueDate ?? invoice.issueDate ?? ''}</td>
                   <td class="num">${money(invoice.amount, invoice.currency)}</td>
                   <td class="num">
-                    ${money(invoice.amountPaid)}${!new Decimal(invoice.amountPending).isZero() ? html`<br /><small>${money(invoice.amountPending)} pending</small>` : ''}
+                    ${money(invoice.amountPaid, invoice.currency)}${!new Decimal(invoice.amountPending).isZero() ? html`<br /><small>${money(invoice.amountPending, invoice.currency)} pending</small>` : ''}
                   </td>
-                  <td class="num">${money(invoice.amountOpen)}</td>
+                  <td class="num">${money(invoice.amountOpen, invoice.currency)}</td>
                   <td>${badge(invoice.status)}</td>
                   <td>${allocationList(data.allocations.get(invoice.id), invoice.currency)}</td>
                 </tr>`,

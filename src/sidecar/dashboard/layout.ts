@@ -6,7 +6,8 @@ export type PageShell = {
   nonce: string
   sandbox: boolean
   /** The nav entry to mark current; none on the sign-in page. */
-  current?: 'overview' | 'exceptions' | 'invoices' | 'activity' | 'trust' | 'approvals'
+  current?:
+    'overview' | 'exceptions' | 'invoices' | 'activity' | 'trust' | 'approvals' | 'payments' | 'charts'
   /** Who is signed in, shown beside Sign out. */
   actor?: Actor
   notice?: { kind: 'ok' | 'error'; text: string } | null
@@ -24,6 +25,8 @@ const NAV = [
   ['activity', '/dashboard/activity', 'Activity'],
   ['trust', '/dashboard/trust', 'Trust'],
   ['approvals', '/dashboard/approvals', 'Approvals'],
+  ['payments', '/dashboard/payments', 'Payments'],
+  ['charts', '/dashboard/charts', 'Charts'],
 ] as const
 
 /** The HTML around every dashboard page: one inline style and one inline script, both under the page's nonce. */
@@ -123,6 +126,10 @@ svg text { font-size: 11px; fill: #5b6578; }
 .swatch.matched { background: #2e9e5b; }
 .swatch.partial { background: #e0a526; }
 .swatch.unmatched { background: #d0463b; }
+.search { display: flex; gap: .5rem; flex-wrap: wrap; align-items: end; margin-bottom: .6rem; font-size: .85rem; }
+.search label { display: flex; flex-direction: column; gap: .15rem; }
+.search input { width: 10rem; }
+td input[data-typeahead] { width: 14rem; }
 `
 
 const SCRIPT = `
@@ -141,6 +148,29 @@ const SCRIPT = `
     const input = event.target
     if (!input.matches || !input.matches('input[type=file][data-fill]') || !input.files[0]) return
     input.form.elements[input.dataset.fill].value = await input.files[0].text()
+  })
+  // The invoice typeahead of a manual match: open invoices like what was typed, in the payment's currency.
+  let asked = 0
+  document.addEventListener('input', async (event) => {
+    const input = event.target
+    if (!input.matches || !input.matches('input[data-typeahead]')) return
+    const q = input.value.trim()
+    const list = document.getElementById(input.getAttribute('list'))
+    if (!q || !list) return
+    const ask = ++asked
+    const query = new URLSearchParams({ q })
+    if (input.dataset.currency) query.set('currency', input.dataset.currency)
+    try {
+      const res = await fetch(input.dataset.typeahead + '?' + query, { credentials: 'same-origin' })
+      if (!res.ok || ask !== asked) return
+      const { data } = await res.json()
+      list.replaceChildren(...data.map((invoice) => {
+        const option = document.createElement('option')
+        option.value = invoice.id
+        option.label = invoice.number + ' · ' + (invoice.customerName || '') + ' · ' + invoice.amountOpen + ' ' + invoice.currency + ' open'
+        return option
+      }))
+    } catch {}
   })
   const main = document.querySelector('main[data-refresh]')
   if (!main) return

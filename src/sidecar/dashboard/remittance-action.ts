@@ -68,7 +68,13 @@ export async function importAdviceForm(
       context.store.db,
       result.matches.map((match) => match.invoiceId),
     )
-    return { ok: true, result, numbers: new Map(invoices.map((invoice) => [invoice.id, invoice.number])) }
+    return {
+      ok: true,
+      result,
+      numbers: new Map(invoices.map((invoice) => [invoice.id, invoice.number])),
+      // An advice settles invoices in the payment's currency: theirs is the amounts'.
+      currency: invoices[0]?.currency ?? null,
+    }
   } catch (error) {
     if (!(error instanceof MatchingRequestError)) throw error
     return { ok: false, status: statusOf(error), message: error.message, details: error.details ?? [] }

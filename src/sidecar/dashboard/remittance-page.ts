@@ -4,7 +4,7 @@ import { html, type SafeHtml } from './html.js'
 
 /** What importing an advice from the dashboard came to: settled, or refused with the reasons and proposed split. */
 export type RemittanceOutcome =
-  | { ok: true; result: RemittanceResult; numbers: Map<string, string> }
+  | { ok: true; result: RemittanceResult; numbers: Map<string, string>; currency: string | null }
   | { ok: false; status: number; message: string; details: ReadonlyArray<{ path: string; message: string }> }
 
 /** The form on a bank line's exception: paste or upload a remittance advice (CSV or camt.054 XML). */
@@ -67,7 +67,7 @@ export function renderRemittanceOutcome(
       ${backLink}
     </section>`
   }
-  const { result, numbers } = outcome
+  const { result, numbers, currency } = outcome
   const waits = result.status === 'pending_approval'
   return html`<section class="wide" id="remittance-outcome" data-outcome="${waits ? 'pending' : 'settled'}">
     <h2>Remittance advice imported <small>bank line ${shortId(transactionId)}</small></h2>
@@ -75,9 +75,9 @@ export function renderRemittanceOutcome(
       ${
         waits
           ? html`Waits for a second person's approval (<a href="/dashboard/approvals">Approvals</a>):
-              ${money(result.writeOff)} to write off; nothing is applied until then.`
-          : html`Settled ${result.matches.length} invoices; ${money(result.writeOff)} written off (difference
-            ${money(result.difference)}).`
+              ${money(result.writeOff, currency)} to write off; nothing is applied until then.`
+          : html`Settled ${result.matches.length} invoices; ${money(result.writeOff, currency)} written off
+            (difference ${money(result.difference, currency)}).`
       }
     </p>
     <table id="remittance-matches">
@@ -97,8 +97,8 @@ export function renderRemittanceOutcome(
                   >${numbers.get(match.invoiceId) ?? match.invoiceId}</a
                 >
               </td>
-              <td class="num">${money(match.amount)}</td>
-              <td class="num">${match.writeOff ? money(match.writeOff) : ''}</td>
+              <td class="num">${money(match.amount, currency)}</td>
+              <td class="num">${match.writeOff ? money(match.writeOff, currency) : ''}</td>
             </tr>`,
         )}
       </tbody>

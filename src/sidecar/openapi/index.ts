@@ -1,0 +1,1 @@
+export { bankrecApiDocument } from './bankrec-api-document.js'
