@@ -7,7 +7,7 @@ import { testIo } from '../cli/test-io.js'
 import { API_TOKEN, startTestSidecar } from '../sidecar/sidecar-fixture.js'
 import { ACCOUNT_A1, ACCOUNT_A2, mirrorRow, txId } from '../support/mirror-fixture.js'
 import { createOpenApiValidator } from '../support/openapi-validator.js'
-import { TEST_DATABASE_URL } from '../support/test-database.js'
+import { TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
 
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>
 let viewer = ''
@@ -163,7 +163,12 @@ describe('journal exports over the API', () => {
 
 describe('journal exports from the CLI', () => {
   it('takes the same options, and refuses several currencies in one import file with exit 2', async () => {
-    const env = { DATABASE_URL: TEST_DATABASE_URL, BANKREC_SCHEMA: sidecar.schema, LOG_LEVEL: 'error' }
+    const env = {
+      DATABASE_URL: TEST_DATABASE_URL,
+      BANKREC_SECRET_KEY: TEST_SECRET_KEY,
+      BANKREC_SCHEMA: sidecar.schema,
+      LOG_LEVEL: 'error',
+    }
     const days = ['journal', '--from', `${YEAR}-01-01`, '--to', `${YEAR}-12-31`]
     const payments = testIo(env)
     expect(
