@@ -29,6 +29,8 @@ export type ParseCsvOptions = {
   maxReportedRows?: number
   /** Bad rows after which the rest of the input is not read. @defaultValue 1000 */
   maxBadRows?: number
+  /** Rows a file may hold; the first row past it is refused and the rest is not read. @defaultValue no limit */
+  maxRows?: number
 }
 
 export const MAX_REPORTED_ROWS = 100
@@ -186,6 +188,13 @@ export async function parseCsvRows<C extends string, T>(
     rows++
     if (!columns) continue
     if (errors.count >= maxBadRows) {
+      stoppedAtLine = line
+      rows--
+      break
+    }
+    if (options.maxRows !== undefined && rows > options.maxRows) {
+      const message = `is past the limit: the file may hold at most ${options.maxRows} rows`
+      errors.add({ line, id: null, reasons: [{ field: '', message }] })
       stoppedAtLine = line
       rows--
       break

@@ -247,3 +247,4 @@ export type {
   CreditNoteUpsertOutcome,
   CreditNoteWrite,
 } from './credit-notes-repo.js'
+export { allOf, anyOf } from './any-of.js'
