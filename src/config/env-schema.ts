@@ -249,6 +249,13 @@ export const BankrecEnv = z
             : value.split(',').map((item) => item.trim()),
       )
       .optional(),
+    /**
+     * Days a processed event's record is kept; a redelivery within them is not processed again. At least 7: the
+     * receiver's own dedupe window is 3 days.
+     */
+    PROCESSED_EVENTS_RETENTION_DAYS: whole(7, 36_500).default(30),
+    /** Days an uninterpretable event's body is kept once its exception is resolved. */
+    UNINTERPRETABLE_EVENTS_RETENTION_DAYS: whole(1, 36_500).default(90),
     /** Bearer token GET /metrics requires; unset: /metrics is open (keep the port private then). */
     METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

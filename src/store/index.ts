@@ -39,7 +39,7 @@ export {
   setMirroredStatus,
 } from './connections-repo.js'
 export type { MirroredConnection, StatusObservation } from './connections-repo.js'
-export { claimEvent, isEventProcessed } from './processed-events-repo.js'
+export { claimEvent, isEventProcessed, pruneEventRecords } from './processed-events-repo.js'
 export {
   recordUninterpretableEvent,
   countUninterpretableEvents,

@@ -23,6 +23,7 @@ import * as appEventLease from './0023-app-event-lease.js'
 import * as customerKeysVersion from './0024-customer-keys-version.js'
 import * as balanceProofDue from './0025-balance-proof-due.js'
 import * as transferLegLookup from './0026-transfer-leg-lookup.js'
+import * as eventRecordsRetention from './0029-event-records-retention.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0024-customer-keys-version': customerKeysVersion,
   '0025-balance-proof-due': balanceProofDue,
   '0026-transfer-leg-lookup': transferLegLookup,
+  '0029-event-records-retention': eventRecordsRetention,
 }
