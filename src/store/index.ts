@@ -54,6 +54,7 @@ export {
   listWebhookRegistrations,
   deleteWebhookRegistration,
   storedWebhookSecrets,
+  webhookSecretsVersion,
   sealPlaintextWebhookSecrets,
 } from './webhook-registrations-repo.js'
 export {
