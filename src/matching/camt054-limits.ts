@@ -44,7 +44,7 @@ const APOS = 39
 
 /**
  * Counts start tags, attributes and nesting in one pass over the text, without building anything, and refuses a
- * document over a limit (400 `camt054_too_complex` naming it) before any parser sees it. Comments, CDATA and
+ * document over a limit (400 `camt054_too_complex` naming it) before any parser sees it (in the parse worker). Comments, CDATA and
  * processing instructions are skipped whole; a `=` inside a quoted value is no attribute. Malformed markup is left
  * for the parser to name: the counts only have to bound its work.
  */

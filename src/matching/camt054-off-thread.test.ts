@@ -34,7 +34,7 @@ describe('parseCamt054OffThread', () => {
     expect(await parseCamt054OffThread(big)).toHaveLength(parseCamt054(big).length)
   })
 
-  it('refuses an attribute bomb under the byte cap before any worker starts', async () => {
+  it('refuses an attribute bomb under the byte cap before parsing it', async () => {
     const bomb = `<Document><BkToCstmrDbtCdtNtfctn>${'<a b="1" c="2"/>'.repeat(30_000)}</BkToCstmrDbtCdtNtfctn></Document>`
     await expect(parseCamt054OffThread(bomb)).rejects.toMatchObject({ code: 'camt054_too_complex' })
   })

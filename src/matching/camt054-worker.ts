@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads'
 import { DomainError } from '../errors/index.js'
+import { prescanCamt054 } from './camt054-limits.js'
 import { parseCamt054, type Camt054Entry } from './camt054-parse.js'
 
 /** An entry as it crosses to the main thread: a Decimal does not survive structured cloning. */
@@ -29,6 +30,7 @@ const port = parentPort!
 port.once('message', (xml: string) => {
   let answer: WorkerAnswer
   try {
+    prescanCamt054(xml)
     answer = { ok: true, entries: parseCamt054(xml).map(toWire) }
   } catch (error) {
     answer =
