@@ -38,40 +38,93 @@ function tooSlow(budgetMs: number): MatchingRequestError {
   )
 }
 
-/** Runs one parse in a fresh worker; past `budgetMs` from the document's hand-over the worker is terminated. */
-function parseInWorker(xml: string, budgetMs: number): Promise<Camt054Entry[]> {
+/** Workers that answered and wait for the next document; each parses one document at a time. */
+const idle: Worker[] = []
+
+/**
+ * Listens to a worker until `settle` says it is done; only these listeners are removed then (removeAllListeners
+ * would also drop the Worker's own, which start and stop its message port).
+ */
+function listen(
+  worker: Worker,
+  on: { message(answer: WorkerAnswer): void; error(error: Error): void; exit(code: number): void },
+): () => void {
+  worker.on('message', on.message).on('error', on.error).on('exit', on.exit)
+  return () => void worker.off('message', on.message).off('error', on.error).off('exit', on.exit)
+}
+
+/** An idle worker, or a new one once it has loaded the parser. */
+function acquireWorker(): Promise<Worker> {
+  // A worker that stopped while idle (threadId -1) is left behind.
+  for (let kept = idle.pop(); kept; kept = idle.pop()) {
+    if (kept.threadId === -1) continue
+    kept.ref()
+    return Promise.resolve(kept)
+  }
   return new Promise((resolve, reject) => {
     const worker = startWorker()
-    let timer: NodeJS.Timeout | undefined
-    const finish = (settle: () => void) => {
+    const stop = listen(worker, {
+      message: () => {
+        stop()
+        resolve(worker)
+      },
+      error: (error) => {
+        stop()
+        reject(error)
+      },
+      exit: (code) => {
+        stop()
+        reject(new Error(`The camt.054 parser's worker stopped (exit code ${code}).`))
+      },
+    })
+  })
+}
+
+/**
+ * Runs one parse in a worker kept between uploads (starting one costs more than most parses); past `budgetMs`
+ * from the document's hand-over the worker is terminated and the next parse starts a new one.
+ */
+async function parseInWorker(xml: string, budgetMs: number): Promise<Camt054Entry[]> {
+  const worker = await acquireWorker()
+  return new Promise((resolve, reject) => {
+    const finish = (settle: () => void, keep: boolean) => {
       clearTimeout(timer)
-      worker.removeAllListeners()
-      // Errors after the answer (a terminate racing the exit) change nothing.
-      worker.on('error', () => undefined)
-      void worker.terminate()
+      stop()
+      if (keep) {
+        // An idle worker does not keep the process alive.
+        worker.unref()
+        idle.push(worker)
+      } else {
+        // Errors after the answer (a terminate racing the exit) change nothing.
+        worker.on('error', () => undefined)
+        void worker.terminate()
+      }
       settle()
     }
-    worker.on('message', (answer: WorkerAnswer) => {
-      if ('ready' in answer) {
-        timer = setTimeout(() => finish(() => reject(tooSlow(budgetMs))), budgetMs)
-        worker.postMessage(xml)
-      } else if (answer.ok) {
-        finish(() => resolve(answer.entries.map(fromWire)))
-      } else if ('refusal' in answer) {
-        const { kind, code, message, details } = answer.refusal
-        finish(() => reject(new MatchingRequestError(kind, code, message, details)))
-      } else {
-        finish(() =>
-          reject(new Error('The camt.054 parser failed: see the worker (no parser text is passed on).')),
+    const timer = setTimeout(() => finish(() => reject(tooSlow(budgetMs)), false), budgetMs)
+    const stop = listen(worker, {
+      message: (answer) => {
+        if ('ready' in answer) return
+        if (answer.ok) return finish(() => resolve(answer.entries.map(fromWire)), true)
+        if ('refusal' in answer) {
+          const { kind, code, message, details } = answer.refusal
+          return finish(() => reject(new MatchingRequestError(kind, code, message, details)), true)
+        }
+        finish(
+          () =>
+            reject(new Error('The camt.054 parser failed: see the worker (no parser text is passed on).')),
+          false,
         )
-      }
+      },
+      error: (error) => finish(() => reject(error), false),
+      exit: (code) =>
+        finish(
+          () =>
+            reject(new Error(`The camt.054 parser's worker stopped (exit code ${code}) before answering.`)),
+          false,
+        ),
     })
-    worker.on('error', (error) => finish(() => reject(error)))
-    worker.on('exit', (code) =>
-      finish(() =>
-        reject(new Error(`The camt.054 parser's worker stopped (exit code ${code}) before answering.`)),
-      ),
-    )
+    worker.postMessage(xml)
   })
 }
 

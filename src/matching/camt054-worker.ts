@@ -24,10 +24,10 @@ function toWire(entry: Camt054Entry): WireEntry {
   }
 }
 
-// One parse per worker: the main thread posts the document once it hears `ready`, and ends the worker when the
-// answer comes or the time budget runs out (camt054-off-thread.ts).
+// One document at a time: the main thread posts the next once it hears `ready` or an answer, and ends the worker
+// when the time budget runs out (camt054-off-thread.ts).
 const port = parentPort!
-port.once('message', (xml: string) => {
+port.on('message', (xml: string) => {
   let answer: WorkerAnswer
   try {
     prescanCamt054(xml)
