@@ -248,4 +248,4 @@ export type {
   CreditNoteUpsertOutcome,
   CreditNoteWrite,
 } from './credit-notes-repo.js'
-export { allOf, anyOf } from './any-of.js'
+export { anyOf } from './any-of.js'
