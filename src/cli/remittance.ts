@@ -11,6 +11,7 @@ import {
   MatchingRequestError,
   parseRemittanceCsv,
   runMatching,
+  type Camt054AdviceOf,
   type RemittanceAdvice,
 } from '../matching/index.js'
 import { controlsOf, matchConfigOf, openStore } from '../sidecar/index.js'
@@ -55,11 +56,11 @@ async function readAdvice(
   io: CommandIo,
   file: string,
   options: ImportOptions,
-): Promise<RemittanceAdvice | ReturnType<typeof camt054Advice>> {
+): Promise<RemittanceAdvice | Camt054AdviceOf> {
   if ((await formatOf(file, options.format)) === 'camt054') {
     const xml = await readFile(file, 'utf8')
     try {
-      return camt054Advice(xml, { feeReason: options.feeReason, entry: options.entry })
+      return await camt054Advice(xml, { feeReason: options.feeReason, entry: options.entry })
     } catch (error) {
       return refused(io, error, 1)
     }

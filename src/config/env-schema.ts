@@ -232,26 +232,48 @@ export const BankrecEnv = z
     /** How often a client regains one failed attempt. */
     AUTH_FAILURE_REFILL_SECONDS: whole(1, 86_400).default(6),
     /**
-     * Which proxies' X-Forwarded-* headers to believe (express's `trust proxy`): `true`, a hop count, or a
-     * comma-separated list of addresses, subnets and `loopback`/`linklocal`/`uniquelocal`. Unset: none.
+     * Which proxies' X-Forwarded-* headers to believe (express's `trust proxy`): a hop count, or a
+     * comma-separated list of addresses, subnets and `loopback`/`linklocal`/`uniquelocal`; `false` or unset: none.
+     * `true` is refused: it believes every X-Forwarded-For address, so a client picks its own (issue 26).
      */
     TRUST_PROXY: z
       .string()
       .trim()
-      .refine(
-        (value) =>
-          /^(true|false|\d{1,2})$/.test(value) ||
-          value.split(',').every((item) => isProxyAddress(item.trim())),
-        'must be true, false, a hop count or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal',
-      )
-      .transform((value): boolean | number | string[] =>
-        value === 'true' || value === 'false'
-          ? value === 'true'
+      .superRefine((value, ctx) => {
+        if (value.toLowerCase() === 'true') {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'must not be true: that believes every X-Forwarded-For address, so any client could choose its own ' +
+              'and escape the failed-token throttle. Give the number of proxies in front of bankrec (1) or their ' +
+              'addresses (10.0.0.5, 10.0.0.0/8, loopback)',
+          })
+        } else if (
+          !/^(false|\d{1,2})$/.test(value) &&
+          !value.split(',').every((item) => isProxyAddress(item.trim()))
+        ) {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'must be a hop count, false, or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal',
+          })
+        }
+      })
+      .transform((value): false | number | string[] =>
+        value === 'false'
+          ? false
           : /^\d+$/.test(value)
             ? Number(value)
             : value.split(',').map((item) => item.trim()),
       )
       .optional(),
+    /**
+     * Days a processed event's record is kept; a redelivery within them is not processed again. At least 7: the
+     * receiver's own dedupe window is 3 days.
+     */
+    PROCESSED_EVENTS_RETENTION_DAYS: whole(7, 36_500).default(30),
+    /** Days an uninterpretable event's body is kept once its exception is resolved. */
+    UNINTERPRETABLE_EVENTS_RETENTION_DAYS: whole(1, 36_500).default(90),
     /** Bearer token GET /metrics requires; unset: /metrics is open (keep the port private then). */
     METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { parse, type CsvError, type Info } from 'csv-parse'
 import { lineBreakNormalizer } from './line-break-normalizer.js'
 import { readHeader, type FieldProblem } from './read-header.js'
@@ -29,7 +30,12 @@ export type ParseCsvOptions = {
   maxReportedRows?: number
   /** Bad rows after which the rest of the input is not read. @defaultValue 1000 */
   maxBadRows?: number
+  /** Rows a file may hold; the first row past it is refused and the rest is not read. @defaultValue no limit */
+  maxRows?: number
 }
+
+/** Rows validated between two turns of the event loop. */
+const ROWS_PER_TURN = 50
 
 export const MAX_REPORTED_ROWS = 100
 export const MAX_BAD_ROWS = 1000
@@ -170,7 +176,14 @@ export async function parseCsvRows<C extends string, T>(
   const source = toStream(input)
   source.on('error', (error) => parser.destroy(error))
   source.pipe(lineBreakNormalizer(options.onBytes)).pipe(parser)
+  let sinceTurn = 0
   for await (const { record, info } of parser as AsyncIterable<ParsedRecord>) {
+    // The records of a chunk already read come as microtasks: without a turn of the event loop now and then, a
+    // file of thousands of rows validated in one go would hold a server's other requests (issue 26).
+    if (++sinceTurn === ROWS_PER_TURN) {
+      sinceTurn = 0
+      await nextTurn()
+    }
     const line = info.lines - lineBreaks(record)
     if (!headerSeen) {
       headerSeen = true
@@ -186,6 +199,13 @@ export async function parseCsvRows<C extends string, T>(
     rows++
     if (!columns) continue
     if (errors.count >= maxBadRows) {
+      stoppedAtLine = line
+      rows--
+      break
+    }
+    if (options.maxRows !== undefined && rows > options.maxRows) {
+      const message = `is past the limit: the file may hold at most ${options.maxRows} rows`
+      errors.add({ line, id: null, reasons: [{ field: '', message }] })
       stoppedAtLine = line
       rows--
       break

@@ -7,6 +7,7 @@ import { createListCursorCodec, listCursorMessage, listFingerprint } from '../li
 import { customerPayerKeys } from '../matching/index.js'
 import { normalizeName } from '../matcher/index.js'
 import {
+  anyOf,
   activeCustomerLinks,
   enqueueMatches,
   getCustomers,
@@ -106,7 +107,11 @@ async function queueMatching(trx: Transaction<Database>, rows: readonly Customer
       links.filter((link) => link.customer_id === row.id),
     ),
   )
-  const invoices = await trx.selectFrom('invoices').select('id').where('customer_id', 'in', ids).execute()
+  const invoices = await trx
+    .selectFrom('invoices')
+    .select('id')
+    .where('customer_id', '=', anyOf(ids))
+    .execute()
   await enqueueMatches(
     trx,
     'invoice',

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { Decimal } from 'decimal.js'
 import { describe, expect, it } from 'vitest'
 import { camt054Advice, chooseEntry, entryAdvice } from './camt054-advice.js'
 import { parseCamt054 } from './camt054-parse.js'
@@ -142,12 +143,23 @@ describe('entryAdvice', () => {
     ])
   })
 
-  it('parses the document at once, and chooses its entry once the bank line is known', () => {
-    expect(() => camt054Advice('<nope')).toThrow(/not well-formed/)
-    expect(
-      camt054Advice(readFileSync(new URL('../../fixtures/camt054/sepa-batch.xml', import.meta.url), 'utf8'))(
-        line({ amount: '1992.5', posted_date: '2026-03-02' }),
-      ).fee,
-    ).toBe('7.5')
+  it('refuses charges credited back beyond those debited: the fee must be 0 or more, the field named', () => {
+    const entry = payout[0]!
+    const credited = { ...entry, charges: new Decimal('-2') }
+    expect(refusal(() => entryAdvice(credited))).toMatchObject({
+      kind: 'unprocessable',
+      code: 'invalid_remittance',
+      details: [{ path: 'fee', message: expect.stringContaining('must be 0 or more') }],
+    })
+    // Control: charges of zero are a fee of zero.
+    expect(entryAdvice({ ...entry, charges: new Decimal(0) }).fee).toBe('0')
+  })
+
+  it('parses the document at once (off the event loop), and chooses its entry once the bank line is known', async () => {
+    await expect(camt054Advice('<nope')).rejects.toThrow(/not well-formed/)
+    const advice = await camt054Advice(
+      readFileSync(new URL('../../fixtures/camt054/sepa-batch.xml', import.meta.url), 'utf8'),
+    )
+    expect(advice(line({ amount: '1992.5', posted_date: '2026-03-02' })).fee).toBe('7.5')
   })
 })

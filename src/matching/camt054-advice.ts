@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js'
 import type { MatchTransactionRow } from '../store/index.js'
-import { parseCamt054, type Camt054Entry, type Camt054Transaction } from './camt054-parse.js'
+import { parseCamt054OffThread } from './camt054-off-thread.js'
+import type { Camt054Entry, Camt054Transaction } from './camt054-parse.js'
 import { MatchingRequestError } from './matching-errors.js'
 import { invalidRemittance, type RemittanceAdvice } from './remittance.js'
 
@@ -124,15 +125,22 @@ function linesOf(tx: Camt054Transaction): RemittanceAdvice['lines'] {
  * transactions' charges). A TxDtls that is a debit or in another currency: 422 `invalid_remittance`.
  */
 export function entryAdvice(entry: Camt054Entry, feeReason?: 'bank_fee' | 'psp_fee'): RemittanceAdvice {
-  const problems = entry.transactions.flatMap((tx) => {
+  const problems: Array<{ path: string; message: string }> = entry.transactions.flatMap((tx) => {
     const path = `lines.${tx.line}`
     if (!tx.credit) return [{ path, message: 'TxDtls is a debit: only payments received settle invoices' }]
     if (tx.currency !== entry.currency)
       return [{ path, message: `TxDtls is in ${tx.currency}, its entry in ${entry.currency}` }]
     return []
   })
-  if (problems.length > 0) throw invalidRemittance(problems)
   const fee = entry.charges ?? entry.transactions.reduce((sum, tx) => sum.plus(tx.charges), new Decimal(0))
+  // Charges credited back beyond those debited would write off less than nothing (issue 26).
+  if (fee.isNegative()) {
+    problems.push({
+      path: 'fee',
+      message: `must be 0 or more: the charges of Ntry ${entry.index} (Chrgs, credited back) come to ${fee.toFixed()}`,
+    })
+  }
+  if (problems.length > 0) throw invalidRemittance(problems)
   return {
     lines: entry.transactions.flatMap(linesOf),
     fee: fee.toFixed(),
@@ -141,14 +149,18 @@ export function entryAdvice(entry: Camt054Entry, feeReason?: 'bank_fee' | 'psp_f
   }
 }
 
+/** The advice of a camt.054 document for the bank line it is imported against (`importRemittance`). */
+export type Camt054AdviceOf = (line: BankLine) => RemittanceAdvice
+
 /**
- * A camt.054 document as the advice for the bank line it is imported against: parsed at once (400
- * `invalid_camt054` for a bad document), its entry chosen once the bank line is known (`importRemittance`).
+ * A camt.054 document as the advice for the bank line it is imported against: parsed at once, off the event loop
+ * and within its caps (400 `invalid_camt054` or `camt054_too_complex`, 422 `camt054_too_slow`), its entry chosen
+ * once the bank line is known.
  */
-export function camt054Advice(
+export async function camt054Advice(
   xml: string,
-  options: { entry?: string; feeReason?: 'bank_fee' | 'psp_fee' } = {},
-): (line: BankLine) => RemittanceAdvice {
-  const entries = parseCamt054(xml)
+  options: { entry?: string; feeReason?: 'bank_fee' | 'psp_fee'; budgetMs?: number } = {},
+): Promise<Camt054AdviceOf> {
+  const entries = await parseCamt054OffThread(xml, { budgetMs: options.budgetMs })
   return (line) => entryAdvice(chooseEntry(entries, line, options.entry), options.feeReason)
 }

@@ -54,6 +54,14 @@ const MESSAGE_NAMES: Record<string, string> = {
   CstmrPmtStsRpt: 'a pain.002 payment status report',
 }
 
+/** fast-xml-parser's validator codes, in our words: its messages quote the document. */
+const FAULTS: Record<string, string> = {
+  InvalidXml: 'the markup is broken',
+  InvalidTag: 'a tag is malformed, unclosed or closed out of order',
+  InvalidAttr: 'an attribute is malformed or repeated',
+  InvalidChar: 'a character is not allowed there',
+}
+
 const AMOUNT = /^\d{1,18}(\.\d{1,5})?$/
 const CURRENCY = /^[A-Z]{3}$/
 
@@ -246,13 +254,15 @@ export function parseCamt054(xml: string): Camt054Entry[] {
   try {
     const valid = XMLValidator.validate(xml)
     if (valid !== true) {
-      throw invalid(`line.${valid.err.line}`, `is not well-formed XML: ${valid.err.msg}`)
+      const what = FAULTS[valid.err.code] ?? 'the markup is broken'
+      throw invalid(`line.${valid.err.line}`, `is not well-formed XML: ${what} (column ${valid.err.col})`)
     }
     document = parser.parse(xml) as Node
   } catch (error) {
-    // The parser finds a few faults the validator lets through (an unclosed processing instruction).
+    // The parser finds a few faults the validator lets through (an unclosed processing instruction). Its own
+    // messages quote the document and name its internals: none of that reaches the client.
     if (error instanceof MatchingRequestError) throw error
-    throw invalid('body', `is not well-formed XML: ${error instanceof Error ? error.message : String(error)}`)
+    throw invalid('body', 'is not well-formed XML: the markup is broken')
   }
   const root = child(document, 'Document')
   const message = root === undefined ? undefined : child(root, 'BkToCstmrDbtCdtNtfctn')

@@ -30,9 +30,17 @@ export type { ManualMatchMode } from './person-inputs.js'
 export { giveBack as giveBackTransaction } from './person-inputs.js'
 export { importRemittance } from './remittance.js'
 export { camt054Advice } from './camt054-advice.js'
+export type { Camt054AdviceOf } from './camt054-advice.js'
+export { CAMT054_LIMITS } from './camt054-limits.js'
 export { looksLikeXml } from './camt054-parse.js'
 export type { RemittanceAdvice, RemittanceResult } from './remittance.js'
-export { parseRemittanceCsv, RemittanceFee, RemittanceFeeReason, RemittanceLine } from './remittance-csv.js'
+export {
+  MAX_ADVICE_LINES,
+  parseRemittanceCsv,
+  RemittanceFee,
+  RemittanceFeeReason,
+  RemittanceLine,
+} from './remittance-csv.js'
 export { unaccountedPayments } from './payment-accounting.js'
 export type { UnaccountedPayment } from './payment-accounting.js'
 export {

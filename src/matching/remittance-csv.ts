@@ -17,6 +17,8 @@ function signOf(value: string): number {
 export const RemittanceAmount = DecimalString.refine((value) => !(signOf(value) <= 0), 'must be more than 0')
 export const RemittanceFee = DecimalString.refine((value) => !(signOf(value) < 0), 'must be 0 or more')
 export const RemittanceFeeReason = z.enum(['bank_fee', 'psp_fee'])
+/** Lines of one advice, JSON or CSV. */
+export const MAX_ADVICE_LINES = 10_000
 export const RemittanceLine = z.strictObject({
   invoiceNumber: z.string().trim().min(1).max(255),
   amount: RemittanceAmount,
@@ -50,13 +52,14 @@ const ADVICE_CSV_SCHEMA: CsvSchema<'invoiceNumber' | 'amount' | 'fee', CsvLine> 
 
 /**
  * A remittance advice from CSV `invoiceNumber,amount[,fee]`: the advice's fee is the fee column's sum (a payout
- * report states one per line). Refused like any CSV import: the first bad rows with their reasons.
+ * report states one per line). Refused like any CSV import: the first bad rows with their reasons; past
+ * `MAX_ADVICE_LINES` rows, as a JSON advice is, reading stops there.
  */
 export async function parseRemittanceCsv(
   input: CsvInput,
   feeReason?: 'bank_fee' | 'psp_fee',
 ): Promise<{ ok: true; advice: RemittanceAdvice } | CsvRowsRefusal> {
-  const parsed = await parseCsvRows(input, ADVICE_CSV_SCHEMA)
+  const parsed = await parseCsvRows(input, ADVICE_CSV_SCHEMA, { maxRows: MAX_ADVICE_LINES })
   if (!parsed.ok) return parsed
   const fee = parsed.rows.reduce((sum, row) => sum.plus(row.fee ?? 0), new Decimal(0))
   return {

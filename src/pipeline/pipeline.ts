@@ -10,7 +10,7 @@ import {
   SAFETY_NET_SYNC_SCHEDULER,
   type HealthTickJobData,
 } from '../queue/index.js'
-import { createEventWorker } from '../webhook-events/index.js'
+import { createEventRetention, createEventWorker } from '../webhook-events/index.js'
 import { createSyncWorker } from '../sync/index.js'
 import { createAlertDeliveryWorker } from '../alert-delivery/index.js'
 import { createHealthTickWorker, scheduleHealthTicks } from '../connection-health/index.js'
@@ -101,6 +101,13 @@ async function startWorkers(deps: PipelineDeps, stages: Stages): Promise<Running
         jobLockMs: config.JOB_LOCK_SECONDS * 1000,
         clock,
         effects: stages.eventEffects,
+        retention: createEventRetention({
+          db: store.db,
+          clock,
+          logger,
+          processedDays: config.PROCESSED_EVENTS_RETENTION_DAYS,
+          uninterpretableDays: config.UNINTERPRETABLE_EVENTS_RETENTION_DAYS,
+        }),
       }),
       createSyncWorker(stages.startSyncing()),
       createAlertDeliveryWorker({

@@ -131,7 +131,7 @@ function bankRefusalAnswer(error: BankApiError): SidecarApiError {
   )
 }
 
-type BodyParserError = Error & { status?: number; type?: string; code?: string }
+type BodyParserError = Error & { status?: number; type?: string; code?: string; limit?: number }
 
 /**
  * body-parser's errors carry a `type`; a body that does not inflate (garbage under Content-Encoding: deflate or
@@ -145,8 +145,10 @@ function isBodyParserError(error: unknown): error is BodyParserError {
 
 /** The parser's message quotes the body, which may hold a password: never echo it. */
 function bodyParserAnswer(error: BodyParserError): SidecarApiError {
-  if (error.status === 413)
-    return new SidecarApiError(413, 'payload_too_large', 'The request body is too large.')
+  if (error.status === 413) {
+    const limit = typeof error.limit === 'number' ? ` than the ${error.limit}-byte limit` : ''
+    return new SidecarApiError(413, 'payload_too_large', `The request body is larger${limit}.`)
+  }
   if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {
     return new SidecarApiError(
       415,

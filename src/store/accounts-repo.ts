@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Account } from '../api-client/index.js'
+import { allOf } from './any-of.js'
 import type { Database } from './database.js'
 
 /** Replaces the mirror of a connection's accounts with what the bank lists now. */
@@ -10,7 +11,7 @@ export async function replaceConnectionAccounts(
 ): Promise<void> {
   const ids = accounts.map((a) => a.id)
   let removal = db.deleteFrom('accounts').where('connection_id', '=', connectionId)
-  if (ids.length > 0) removal = removal.where('id', 'not in', ids)
+  if (ids.length > 0) removal = removal.where('id', '<>', allOf(ids))
   await removal.execute()
   if (accounts.length === 0) return
   const rows = accounts.map((a) => ({

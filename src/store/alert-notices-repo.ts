@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { AlertNotice } from '../alerts/index.js'
 import type { Database } from './database.js'
+import { anyOf } from './any-of.js'
 
 /** One notice bound for one sink. */
 export type DeliveryRef = { noticeId: string; sink: string }
@@ -54,11 +55,7 @@ export async function storeNotices(
   const rows = await db
     .selectFrom('alert_deliveries')
     .select(['notice_id', 'sink'])
-    .where(
-      'notice_id',
-      'in',
-      notices.map(({ notice }) => notice.id),
-    )
+    .where('notice_id', '=', anyOf(notices.map(({ notice }) => notice.id)))
     .where('status', '=', 'pending')
     .execute()
   return rows.map((row) => ({ noticeId: row.notice_id, sink: row.sink }))
@@ -146,11 +143,7 @@ export async function listAlertNotices(
       : await db
           .selectFrom('alert_deliveries')
           .select(['notice_id', 'sink', 'status', 'attempts', 'last_error'])
-          .where(
-            'notice_id',
-            'in',
-            rows.map((row) => row.id),
-          )
+          .where('notice_id', '=', anyOf(rows.map((row) => row.id)))
           .orderBy('sink')
           .execute()
   return rows.map((row) => ({

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { Evidence } from '../matcher/index.js'
 import type { AllocationsTable, Database } from './database.js'
+import { anyOf } from './any-of.js'
 
 export type AllocationRow = Selectable<AllocationsTable>
 
@@ -33,7 +34,7 @@ export async function activeAllocationsOfTransactions(
   return db
     .selectFrom('allocations')
     .selectAll()
-    .where('transaction_id', 'in', [...transactionIds])
+    .where('transaction_id', '=', anyOf(transactionIds))
     .where('reversed_at', 'is', null)
     .orderBy('id')
     .execute()
@@ -59,7 +60,19 @@ export async function insertAllocations(
   allocations: readonly NewAllocation[],
   at: Date,
 ): Promise<AllocationRow[]> {
-  if (allocations.length === 0) return []
+  const written: AllocationRow[] = []
+  // 16 columns a row: 500 rows stay far below PostgreSQL's 65,535 bind parameters (a 10,000-line advice).
+  for (let start = 0; start < allocations.length; start += 500) {
+    written.push(...(await insertAllocationChunk(db, allocations.slice(start, start + 500), at)))
+  }
+  return written
+}
+
+function insertAllocationChunk(
+  db: Kysely<Database>,
+  allocations: readonly NewAllocation[],
+  at: Date,
+): Promise<AllocationRow[]> {
   return db
     .insertInto('allocations')
     .values(

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { AppEventsTable, Database } from './database.js'
+import { anyOf } from './any-of.js'
 
 export type StoredAppEvent = {
   id: string
@@ -76,7 +77,7 @@ export async function leaseAppEvents(
   const rows = await db
     .updateTable('app_events')
     .set({ lease_until: lease.until })
-    .where('id', 'in', [...ids])
+    .where('id', '=', anyOf(ids))
     .where('delivered_at', 'is', null)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', lease.now)]))
     .returningAll()

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { ConnectionHealth } from '../alerts/index.js'
 import type { Database, DelegatedUser } from './database.js'
+import { anyOf } from './any-of.js'
 
 export type StoredHealth = { record: ConnectionHealth; delegatedUser: DelegatedUser | null }
 
@@ -63,7 +64,7 @@ export async function getConnectionHealth(
   const rows = await db
     .selectFrom('connection_health')
     .select(['connection_id', 'record'])
-    .where('connection_id', 'in', connectionIds)
+    .where('connection_id', '=', anyOf(connectionIds))
     .execute()
   return new Map(rows.map((row) => [row.connection_id, row.record]))
 }

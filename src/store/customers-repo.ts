@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { CustomerLinksTable, CustomersTable, Database } from './database.js'
+import { anyOf } from './any-of.js'
 
 export type CustomerRow = Selectable<CustomersTable>
 export type CustomerLinkRow = Selectable<CustomerLinksTable>
@@ -92,12 +93,7 @@ export async function upsertCustomers(
 
 export async function getCustomers(db: Kysely<Database>, ids: readonly string[]): Promise<CustomerRow[]> {
   if (ids.length === 0) return []
-  return db
-    .selectFrom('customers')
-    .selectAll()
-    .where('id', 'in', [...ids])
-    .orderBy('id')
-    .execute()
+  return db.selectFrom('customers').selectAll().where('id', '=', anyOf(ids)).orderBy('id').execute()
 }
 
 /** One keyset page ordered by id; ask for limit + 1 rows to learn whether more follow. */
@@ -152,7 +148,7 @@ export async function activeCustomerLinks(
   return db
     .selectFrom('customer_links')
     .selectAll()
-    .where('customer_id', 'in', [...customerIds])
+    .where('customer_id', '=', anyOf(customerIds))
     .where('removed_at', 'is', null)
     .orderBy('id')
     .execute()

@@ -138,7 +138,7 @@ export type ProcessedEventsTable = {
   type: string
   /** processed, ignored (unknown and reserved types) or uninterpretable (see uninterpretable_events). */
   outcome: string
-  processed_at: Generated<Timestamp>
+  processed_at: DefaultedTimestamp
 }
 
 /** A delivery the event worker could not read; `body` is its JSON text as queued. */

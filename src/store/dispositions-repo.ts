@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely'
 import type { Database, DispositionsTable } from './database.js'
+import { anyOf } from './any-of.js'
 
 export type DispositionRow = Selectable<DispositionsTable>
 export type DispositionInsert = Omit<
@@ -59,7 +60,7 @@ export async function activeDispositionsOf(
   return db
     .selectFrom('dispositions')
     .selectAll()
-    .where('transaction_id', 'in', [...transactionIds])
+    .where('transaction_id', '=', anyOf(transactionIds))
     .where('status', '=', 'active')
     .orderBy('id')
     .$narrowType<{ transaction_id: string; exception_key: string }>()
@@ -110,7 +111,7 @@ export async function transactionsWithCreditFor(
     .distinct()
     .where('kind', '=', 'on_account')
     .where('status', '=', 'active')
-    .where('customer_id', 'in', [...customerIds])
+    .where('customer_id', '=', anyOf(customerIds))
     .$narrowType<{ transaction_id: string }>()
     .execute()
   return rows.map((row) => row.transaction_id)

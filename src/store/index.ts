@@ -41,7 +41,7 @@ export {
   setMirroredStatus,
 } from './connections-repo.js'
 export type { MirroredConnection, StatusObservation } from './connections-repo.js'
-export { claimEvent, isEventProcessed } from './processed-events-repo.js'
+export { claimEvent, isEventProcessed, pruneEventRecords } from './processed-events-repo.js'
 export {
   recordUninterpretableEvent,
   countUninterpretableEvents,
@@ -56,6 +56,7 @@ export {
   listWebhookRegistrations,
   deleteWebhookRegistration,
   storedWebhookSecrets,
+  webhookSecretsVersion,
   sealPlaintextWebhookSecrets,
 } from './webhook-registrations-repo.js'
 export {
@@ -271,3 +272,4 @@ export {
 export type { RemittanceImportInsert, RemittanceImportRow } from './remittance-imports-repo.js'
 export { searchOpenInvoices, searchPayments } from './payment-search-repo.js'
 export type { OpenInvoiceRow, PaymentSearch, PaymentSearchRow } from './payment-search-repo.js'
+export { anyOf } from './any-of.js'

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
 import type { Database, InvoicesTable, InvoiceStateTable } from './database.js'
+import { anyOf } from './any-of.js'
 
 export type InvoiceRow = Selectable<InvoicesTable>
 
@@ -145,7 +146,7 @@ async function upsertChunk(
   const unchanged =
     unchangedIds.length === 0
       ? []
-      : await trx.selectFrom('invoices').selectAll().where('id', 'in', unchangedIds).execute()
+      : await trx.selectFrom('invoices').selectAll().where('id', '=', anyOf(unchangedIds)).execute()
   const unchangedById = new Map(unchanged.map((row) => [row.id, row]))
   return invoices.map((invoice) => {
     const row = byId.get(invoice.id)
@@ -246,10 +247,7 @@ export async function getInvoice(db: Kysely<Database>, id: string): Promise<Invo
 /** The invoices with these ids that exist, in id order. */
 export async function getInvoices(db: Kysely<Database>, ids: readonly string[]): Promise<InvoiceWithState[]> {
   if (ids.length === 0) return []
-  const rows = await withState(db)
-    .where('invoices.id', 'in', [...ids])
-    .orderBy('invoices.id')
-    .execute()
+  const rows = await withState(db).where('invoices.id', '=', anyOf(ids)).orderBy('invoices.id').execute()
   return rows.map(splitState)
 }
 

@@ -8,6 +8,7 @@ import type {
 } from './database.js'
 import type { AllocationRow } from './allocations-repo.js'
 import type { InvoiceRow } from './invoices-repo.js'
+import { anyOf } from './any-of.js'
 
 export type InvoiceStateRow = Selectable<InvoiceStateTable>
 export type MatchExceptionRow = Selectable<MatchExceptionsTable>
@@ -34,17 +35,13 @@ export async function loadMatchTransactions(
         'transfer_leg',
       ),
     )
-    .where('transactions.id', 'in', [...ids])
+    .where('transactions.id', '=', anyOf(ids))
     .execute()
 }
 
 export async function loadInvoicesById(db: Kysely<Database>, ids: readonly string[]): Promise<InvoiceRow[]> {
   if (ids.length === 0) return []
-  return db
-    .selectFrom('invoices')
-    .selectAll()
-    .where('id', 'in', [...ids])
-    .execute()
+  return db.selectFrom('invoices').selectAll().where('id', '=', anyOf(ids)).execute()
 }
 
 /** Invoices one of whose match keys is among `keys`: every invoice a text with those keys can name. */
@@ -333,10 +330,7 @@ export async function deleteTransactionReferences(
   ids: readonly string[],
 ): Promise<void> {
   if (ids.length === 0) return
-  await db
-    .deleteFrom('transaction_references')
-    .where('transaction_id', 'in', [...ids])
-    .execute()
+  await db.deleteFrom('transaction_references').where('transaction_id', '=', anyOf(ids)).execute()
 }
 
 export async function loadInvoiceStates(
@@ -344,11 +338,7 @@ export async function loadInvoiceStates(
   invoiceIds: readonly string[],
 ): Promise<InvoiceStateRow[]> {
   if (invoiceIds.length === 0) return []
-  return db
-    .selectFrom('invoice_state')
-    .selectAll()
-    .where('invoice_id', 'in', [...invoiceIds])
-    .execute()
+  return db.selectFrom('invoice_state').selectAll().where('invoice_id', '=', anyOf(invoiceIds)).execute()
 }
 
 export async function saveInvoiceStates(
@@ -412,6 +402,6 @@ export async function loadInvoicesByNumber(
   return db
     .selectFrom('invoices')
     .select(['id', 'number', 'normalized_number', 'amount', 'currency', 'voided_at'])
-    .where('normalized_number', 'in', normalizedNumbers)
+    .where('normalized_number', '=', anyOf(normalizedNumbers))
     .execute()
 }

@@ -1,10 +1,11 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Database } from './database.js'
+import { UNINTERPRETABLE_EVENT_EXCEPTION } from './uninterpretable-events-repo.js'
 
 export type EventOutcome = 'processed' | 'ignored' | 'uninterpretable'
 
 /**
- * Claims an event for processing: true the first time, false when it was already processed (a redelivery or a
+ * Claims an event for processing (at `at`, the database's time when absent): true the first time, false when it was already processed (a redelivery or a
  * retried job), so each event's effects happen once. Run it in the transaction that writes the effects.
  */
 export async function claimEvent(
@@ -12,10 +13,11 @@ export async function claimEvent(
   eventId: string,
   type: string,
   outcome: EventOutcome,
+  at?: Date,
 ): Promise<boolean> {
   const inserted = await db
     .insertInto('processed_events')
-    .values({ event_id: eventId, type, outcome })
+    .values({ event_id: eventId, type, outcome, ...(at ? { processed_at: at } : {}) })
     .onConflict((oc) => oc.column('event_id').doNothing())
     .returning('event_id')
     .executeTakeFirst()
@@ -29,4 +31,41 @@ export async function isEventProcessed(db: Kysely<Database>, eventId: string): P
     .where('event_id', '=', eventId)
     .executeTakeFirst()
   return row !== undefined
+}
+
+/**
+ * Deletes the records of events processed before `processedBefore`, and the kept bodies of uninterpretable events
+ * recorded before `uninterpretableBefore` whose exception is resolved (an open one still shows its event). Both
+ * only ever grew (issue 26). Returns how many rows of each went.
+ */
+export async function pruneEventRecords(
+  db: Kysely<Database>,
+  cutoffs: { processedBefore: Date; uninterpretableBefore: Date },
+): Promise<{ processed: number; uninterpretable: number }> {
+  const processed = await db
+    .deleteFrom('processed_events')
+    .where('processed_at', '<', cutoffs.processedBefore)
+    .executeTakeFirst()
+  const uninterpretable = await db
+    .deleteFrom('uninterpretable_events')
+    .where('recorded_at', '<', cutoffs.uninterpretableBefore)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('match_exceptions')
+            .select('key')
+            .where(
+              'match_exceptions.key',
+              '=',
+              sql<string>`${UNINTERPRETABLE_EVENT_EXCEPTION}::text || ':' || uninterpretable_events.event_id`,
+            )
+            .where('match_exceptions.resolved_at', 'is', null),
+        ),
+      ),
+    )
+    .executeTakeFirst()
+  return {
+    processed: Number(processed.numDeletedRows),
+    uninterpretable: Number(uninterpretable.numDeletedRows),
+  }
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, SyncQuarantineTable } from './database.js'
+import { anyOf } from './any-of.js'
 
 export type QuarantineRow = Selectable<SyncQuarantineTable>
 
@@ -27,7 +28,7 @@ export async function resolveQuarantine(
     .set({ resolved_at: now, resolution })
     .where('resolved_at', 'is', null)
     .where((eb) =>
-      'ids' in target ? eb('id', 'in', [...target.ids]) : eb('connection_id', '=', target.connectionId),
+      'ids' in target ? eb('id', '=', anyOf(target.ids)) : eb('connection_id', '=', target.connectionId),
     )
     .executeTakeFirst()
   return Number(result.numUpdatedRows)

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type RawBuilder } from 'kysely'
 import type { Database, TransactionsTable } from './database.js'
+import { anyOf } from './any-of.js'
 
 export type TransactionRow = Insertable<TransactionsTable>
 
@@ -70,7 +71,7 @@ export async function upsertTransactions(
 
 export async function deleteTransactions(db: Kysely<Database>, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0
-  const result = await db.deleteFrom('transactions').where('id', 'in', ids).executeTakeFirst()
+  const result = await db.deleteFrom('transactions').where('id', '=', anyOf(ids)).executeTakeFirst()
   return Number(result.numDeletedRows)
 }
 

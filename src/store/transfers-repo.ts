@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely'
 import type { TransferTracking } from '../alerts/index.js'
 import type { Transfer } from '../api-client/index.js'
 import type { BankRefusal, Database, TransferAttemptsTable, TransfersTable } from './database.js'
+import { anyOf } from './any-of.js'
 
 export type TransferRow = Selectable<TransfersTable>
 export type TransferAttemptRow = Selectable<TransferAttemptsTable>
@@ -128,7 +129,7 @@ export async function listAttemptsOfTransfers(
   const rows = await db
     .selectFrom('transfer_attempts')
     .selectAll()
-    .where('transfer_id', 'in', transferIds)
+    .where('transfer_id', '=', anyOf(transferIds))
     .orderBy('created_at')
     .orderBy('idempotency_key')
     .execute()

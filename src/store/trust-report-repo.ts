@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely'
+import { anyOf } from './any-of.js'
 import type { AllocationRow } from './allocations-repo.js'
 import type { Database } from './database.js'
 import type { DispositionRow } from './dispositions-repo.js'
@@ -35,13 +36,17 @@ export async function loadTrustInputs(
     await Promise.all([
       none
         ? []
-        : db.selectFrom('transactions').select(['id', 'amount', 'currency']).where('id', 'in', ids).execute(),
+        : db
+            .selectFrom('transactions')
+            .select(['id', 'amount', 'currency'])
+            .where('id', '=', anyOf(ids))
+            .execute(),
       none
         ? []
         : db
             .selectFrom('allocations')
             .selectAll()
-            .where('transaction_id', 'in', ids)
+            .where('transaction_id', '=', anyOf(ids))
             .where('reversed_at', 'is', null)
             .orderBy('id')
             .execute(),
@@ -50,7 +55,7 @@ export async function loadTrustInputs(
         : db
             .selectFrom('manual_matches')
             .select(['transaction_id', 'invoice_id', 'amount', 'actor', 'created_at', 'removed_at'])
-            .where('transaction_id', 'in', ids)
+            .where('transaction_id', '=', anyOf(ids))
             .orderBy('id')
             .execute(),
       none
@@ -58,20 +63,24 @@ export async function loadTrustInputs(
         : db
             .selectFrom('dispositions')
             .selectAll()
-            .where('transaction_id', 'in', ids)
+            .where('transaction_id', '=', anyOf(ids))
             .where('status', '=', 'active')
             .orderBy('id')
             .execute(),
       none
         ? []
-        : db.selectFrom('rejected_suggestions').selectAll().where('transaction_id', 'in', ids).execute(),
+        : db
+            .selectFrom('rejected_suggestions')
+            .selectAll()
+            .where('transaction_id', '=', anyOf(ids))
+            .execute(),
       none
         ? []
         : db
             .selectFrom('match_exceptions')
             .select(['key', 'transaction_id', 'resolution', 'resolved_at'])
             .where('type', '=', 'payment_returned')
-            .where('transaction_id', 'in', ids)
+            .where('transaction_id', '=', anyOf(ids))
             .$narrowType<{ transaction_id: string }>()
             .execute(),
       invoiceIds.length === 0

@@ -72,6 +72,19 @@ export async function storedWebhookSecrets(
   })
 }
 
+/**
+ * A fingerprint of every stored registration's id and secret, in one cheap statement: it changes whenever a
+ * secret is added, rotated, sealed or removed, so a reader can tell whether a re-read would find anything new.
+ */
+export async function webhookSecretsVersion(db: Kysely<Database>): Promise<string> {
+  const { rows } = await sql<{ version: string }>`
+    select md5(coalesce(string_agg(id || ':' || coalesce(secret_sealed, secret, ''), ',' order by id), ''))
+      as version
+    from webhook_registrations
+  `.execute(db)
+  return rows[0]!.version
+}
+
 /** Seals every secret still stored in plaintext (rows from before migration 0015); answers how many. */
 export async function sealPlaintextWebhookSecrets(db: Kysely<Database>, box: SecretBox): Promise<number> {
   const rows = await db

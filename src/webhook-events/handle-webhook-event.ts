@@ -20,6 +20,7 @@ import {
   type EventOutcome,
 } from '../store/index.js'
 import { interpretEvent, type InterpretedEvent } from '../webhook-envelope/index.js'
+import type { EventRetention } from './event-retention.js'
 
 export type ConnectionLookup = {
   db: Kysely<Database>
@@ -93,8 +94,9 @@ async function claimOnly(
   eventId: string,
   type: string,
   outcome: EventOutcome,
+  now: Date,
 ): Promise<HandledOutcome> {
-  return (await claimEvent(db, eventId, type, outcome)) ? outcome : 'duplicate'
+  return (await claimEvent(db, eventId, type, outcome, now)) ? outcome : 'duplicate'
 }
 
 /**
@@ -113,9 +115,9 @@ export async function handleWebhookEvent(
   const event = interpretEvent(job.event)
   switch (event.kind) {
     case 'test':
-      return claimOnly(db, job.eventId, event.type, 'processed')
+      return claimOnly(db, job.eventId, event.type, 'processed', now)
     case 'ignored':
-      return claimOnly(db, job.eventId, event.type, 'ignored')
+      return claimOnly(db, job.eventId, event.type, 'ignored', now)
     case 'uninterpretable':
       return uninterpretable(db, job, event, effects, now)
     case 'sync_available': {
@@ -123,7 +125,7 @@ export async function handleWebhookEvent(
         return uninterpretable(db, job, unknownConnection(event), effects, now)
       }
       await effects.requestSync(event.connectionId, 'webhook')
-      return claimOnly(db, job.eventId, event.type, 'processed')
+      return claimOnly(db, job.eventId, event.type, 'processed', now)
     }
     case 'status_changed':
       return statusChanged(db, job, event, effects, now)
@@ -163,7 +165,7 @@ async function statusChanged(
     if (!known.read) await effects.recordConnection(read)
     if (status === undefined) {
       if (read.status === 'active') await effects.requestSync(connectionId, 'became active')
-      return claimOnly(db, job.eventId, event.type, 'processed')
+      return claimOnly(db, job.eventId, event.type, 'processed', now)
     }
     // Only fields the event left out; an explicit null is the bank saying "none".
     const sameStatus = read.status === status
@@ -185,7 +187,7 @@ async function statusChanged(
   // Seed: sync is accepted only for ready connections; becoming active is when there is data to pull.
   if (status === 'active') await effects.requestSync(connectionId, 'became active')
   const claimed = await db.transaction().execute(async (trx) => {
-    if (!(await claimEvent(trx, job.eventId, event.type, 'processed'))) return false
+    if (!(await claimEvent(trx, job.eventId, event.type, 'processed', now))) return false
     await recordStatus(
       trx,
       { ...change, source: 'webhook', changedAt: change.occurredAt },
@@ -225,7 +227,7 @@ async function uninterpretable(
     action,
   })
   const claimed = await db.transaction().execute(async (trx) => {
-    if (!(await claimEvent(trx, job.eventId, event.type ?? job.type, 'uninterpretable'))) return false
+    if (!(await claimEvent(trx, job.eventId, event.type ?? job.type, 'uninterpretable', now))) return false
     await recordUninterpretableEvent(
       trx,
       {
@@ -260,6 +262,8 @@ export type EventWorkerDeps = {
    * after this. @defaultValue BullMQ's 30000
    */
   jobLockMs?: number
+  /** Prunes event records past their retention after events (`createEventRetention`); none when absent. */
+  retention?: EventRetention
 }
 
 /** The envelope's `id` when it has one; else the job id, which the receiver derived from the delivery. */
@@ -291,6 +295,7 @@ export function createEventWorker(deps: EventWorkerDeps): Worker<WebhookJobData,
       if (outcome === 'uninterpretable')
         deps.logger.warn({ eventId, type: job.name }, 'webhook event not interpretable')
       else deps.logger.info({ eventId, type: job.name, outcome }, 'webhook event handled')
+      await deps.retention?.afterEvent()
       return outcome
     },
     {

@@ -8,3 +8,5 @@ export type {
 } from './handle-webhook-event.js'
 export { interpretEvent } from '../webhook-envelope/index.js'
 export type { InterpretedEvent, UninterpretableProblem } from '../webhook-envelope/index.js'
+export { createEventRetention } from './event-retention.js'
+export type { EventRetention, EventRetentionOptions } from './event-retention.js'

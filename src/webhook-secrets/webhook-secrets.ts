@@ -1,15 +1,15 @@
-import { setTimeout as delay } from 'node:timers/promises'
 import type { Kysely } from 'kysely'
-import { storedWebhookSecrets, type Database, type SecretBox } from '../store/index.js'
+import { storedWebhookSecrets, webhookSecretsVersion, type Database, type SecretBox } from '../store/index.js'
 
 export type WebhookSecrets = {
   /** Configured secrets first (WEBHOOK_SECRETS, newest first), then those bankrec registered itself. */
   current(): string[]
   refresh(): Promise<void>
   /**
-   * Re-reads the stored secrets after a delivery no secret verified: resolves once a read that started after the
-   * call is done. Reads are at least `missRefreshMs` apart and shared, so a flood of forged deliveries costs one
-   * query a second (each waits at most that long).
+   * After a delivery no secret verified: resolves once a check that started after the call is done. The check is
+   * one cheap statement (the registrations' fingerprint); only when it differs from the last read are the secrets
+   * read again. One check runs at a time, and the misses arriving meanwhile share the next one, so a flood of
+   * forged deliveries keeps at most one statement in flight and no delivery waits on a timer.
    */
   refreshOnMiss(): Promise<void>
   stop(): void
@@ -17,8 +17,8 @@ export type WebhookSecrets = {
 
 /**
  * The secrets the receiver accepts. `bankrec webhooks register` stores a new secret in the database; a running
- * sidecar re-reads them every few seconds, and at once when a delivery fails to verify, so it needs no restart and
- * refuses nothing signed with a secret stored a moment ago.
+ * sidecar re-reads them every few seconds, and when a delivery fails to verify and a registration changed since
+ * its last read, so it needs no restart and refuses nothing signed with a secret stored a moment ago.
  */
 export function createWebhookSecrets(
   db: Kysely<Database>,
@@ -26,33 +26,45 @@ export function createWebhookSecrets(
   configured: readonly string[],
   options: {
     refreshEveryMs?: number
-    missRefreshMs?: number
     /** A stored secret that does not open with this key (sealed with another BANKREC_SECRET_KEY). */
     onUnreadable?: (registrationId: string) => void
   } = {},
 ): WebhookSecrets {
-  const missRefreshMs = options.missRefreshMs ?? 1_000
   let stored: string[] = []
-  let lastReadAt = Number.NEGATIVE_INFINITY
-  let next: Promise<void> | undefined
+  let readVersion: string | undefined
+  let running: Promise<void> | undefined
+  let queued: Promise<void> | undefined
   const refresh = async () => {
-    lastReadAt = Date.now()
+    // The fingerprint before the secrets: a change in between only costs one more read at the next miss.
+    const version = await webhookSecretsVersion(db)
     stored = await storedWebhookSecrets(db, box, options.onUnreadable)
+    readVersion = version
+  }
+  // Issue 26: every bad signature used to wait about a second for a re-read, changed or not.
+  const check = async () => {
+    if ((await webhookSecretsVersion(db)) !== readVersion) await refresh()
+  }
+  const refreshOnMiss = (): Promise<void> => {
+    if (!running) {
+      running = check()
+        .catch(() => undefined)
+        .finally(() => {
+          running = undefined
+        })
+      return running
+    }
+    queued ??= running.then(() => {
+      queued = undefined
+      return refreshOnMiss()
+    })
+    return queued
   }
   const timer = setInterval(() => void refresh().catch(() => undefined), options.refreshEveryMs ?? 5_000)
   timer.unref()
   return {
     current: () => [...new Set([...configured, ...stored])],
     refresh,
-    refreshOnMiss() {
-      // Every miss waits for a read that starts after it (so it sees a secret stored just before), and misses
-      // share that read: at most one read per interval, however many deliveries fail.
-      next ??= delay(Math.max(0, lastReadAt + missRefreshMs - Date.now())).then(() => {
-        next = undefined
-        return refresh().catch(() => undefined)
-      })
-      return next
-    },
+    refreshOnMiss,
     stop: () => clearInterval(timer),
   }
 }

@@ -379,6 +379,8 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
     await browser.context.clearCookies()
     const page = await browser.context.newPage()
     await page.goto(`${sidecar.url}/#token=${API_TOKEN}`)
+    // The link asks first (issue 26, login CSRF): whose token it is, and a button.
+    await page.click('#signin-button:has-text("Sign in as admin")')
     await page.waitForSelector(`tr[data-connection-id="${connectionId}"]`)
     expect(page.url()).not.toContain(API_TOKEN)
     expect(await page.$('#signin-form')).toBeNull()

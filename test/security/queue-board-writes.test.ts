@@ -132,3 +132,41 @@ describe('the queue board with a Bearer token', () => {
     expect((await events.getJob('evt_accepted'))!.data).toEqual({ eventId: 'evt_accepted' })
   })
 })
+
+describe('the guard against forged webhook-events jobs (issue 26)', () => {
+  it('refuses every spelling of adding or editing a webhook-events job: case, trailing and double slashes, percent-encoding', async () => {
+    const headers = { authorization: `Bearer ${API_TOKEN}` }
+    const adds = [
+      `/api/queues/${WEBHOOK_EVENTS_QUEUE}/ADD`,
+      `/api/queues/${WEBHOOK_EVENTS_QUEUE}/Add`,
+      `/api/queues/${WEBHOOK_EVENTS_QUEUE}/add/`,
+      `/api/queues/${WEBHOOK_EVENTS_QUEUE}//add`,
+      `//api/queues/${WEBHOOK_EVENTS_QUEUE}/add`,
+      `/api/queues/${WEBHOOK_EVENTS_QUEUE}/%61dd`,
+      `/api/queues/${WEBHOOK_EVENTS_QUEUE.replace('-', '%2D')}/add`,
+      `/API/Queues/${WEBHOOK_EVENTS_QUEUE}/add`,
+      `/api/queues/${WEBHOOK_EVENTS_QUEUE}/%E0%A4%A/add`,
+    ]
+    for (const path of adds) {
+      const answer = await board('POST', path, headers, FORGED)
+      expect(answer.status, path).toBe(403)
+    }
+    for (const path of [
+      'evt_accepted/UPDATE-DATA',
+      'evt_accepted/update-data/',
+      'evt_accepted/Update-Data',
+    ]) {
+      const answer = await board('PATCH', `/api/queues/${WEBHOOK_EVENTS_QUEUE}/${path}`, headers, {
+        data: FORGED.data,
+      })
+      expect(answer.status, path).toBe(403)
+    }
+    expect(await jobs()).toEqual(['evt_accepted'])
+    expect((await events.getJob('evt_accepted'))!.data).toEqual({ eventId: 'evt_accepted' })
+    // Control: the same spellings of what an admin may do still work (pausing, resuming).
+    expect((await board('PUT', `/api/queues/${WEBHOOK_EVENTS_QUEUE}/PAUSE/`, headers)).status).toBe(200)
+    expect(await events.isPaused()).toBe(true)
+    expect((await board('PUT', `/api/queues/${WEBHOOK_EVENTS_QUEUE}/Resume`, headers)).status).toBe(200)
+    expect(await events.isPaused()).toBe(false)
+  })
+})

@@ -1,10 +1,19 @@
 import { Router } from 'express'
+import { z } from 'zod'
+import { Limit } from '../../api-client/index.js'
 import { createCreditNotes } from '../../credit-notes/index.js'
-import { handle, SidecarApiError } from '../api-error.js'
+import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
 import { controlsOf } from '../controls-config.js'
 import { inBody, libraryError, objectBody } from './library-request.js'
+
+/** The list's query, checked like every list's: a repeated parameter (an array) is a 400 naming it. */
+const ListQuery = z.object({
+  invoiceId: z.string().min(1).max(255).optional(),
+  after: z.string().min(1).max(255).optional(),
+  limit: Limit.default(100),
+})
 
 function notFound(id: string): SidecarApiError {
   return new SidecarApiError(404, 'not_found', `No credit note ${JSON.stringify(id)}.`)
@@ -47,12 +56,8 @@ export function creditNoteRoutes(context: SidecarContext): Router {
   router.get(
     '/credit-notes',
     handle(async (req, res) => {
-      const query = req.query as Record<string, string | undefined>
-      const limit = query.limit === undefined ? 100 : Number(query.limit)
-      if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
-        throw new SidecarApiError(400, 'validation_error', 'query.limit must be a whole number from 1 to 500')
-      }
-      const data = await creditNotes.list({ invoiceId: query.invoiceId, after: query.after, limit })
+      const { invoiceId, after, limit } = parseRequest(ListQuery, req.query, 'query')
+      const data = await creditNotes.list({ invoiceId, after, limit })
       res.json({ data, meta: { requestId: String(res.locals.requestId) } })
     }),
   )

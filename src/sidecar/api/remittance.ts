@@ -2,11 +2,14 @@ import express, { Router } from 'express'
 import { z } from 'zod'
 import { Uuid } from '../../api-client/index.js'
 import {
+  CAMT054_LIMITS,
   camt054Advice,
+  MAX_ADVICE_LINES,
   parseRemittanceCsv,
   RemittanceFee,
   RemittanceFeeReason,
   RemittanceLine,
+  type Camt054AdviceOf,
   type RemittanceAdvice,
 } from '../../matching/index.js'
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
@@ -16,7 +19,7 @@ import { refuseLargeBody } from '../refuse-large-body.js'
 import { csvBody, importCsvBody, rejectImport } from './library-request.js'
 
 export const JsonAdvice = z.strictObject({
-  lines: z.array(RemittanceLine).min(1).max(10_000),
+  lines: z.array(RemittanceLine).min(1).max(MAX_ADVICE_LINES),
   fee: RemittanceFee.optional(),
   feeReason: RemittanceFeeReason.optional(),
 })
@@ -28,8 +31,8 @@ export const Query = z.object({
   entry: z.string().trim().min(1).max(35).optional(),
 })
 
-/** A camt.054 document is parsed whole in memory: the same 10 MB as a JSON body. */
-const XML_BODY_LIMIT = 10 * 1024 * 1024
+/** A camt.054 notification is capped at what one needs (1 MB), then pre-scanned and parsed off the event loop. */
+const XML_BODY_LIMIT = CAMT054_LIMITS.bytes
 const XML_TYPES = ['application/xml', 'text/xml']
 
 /**
@@ -50,10 +53,10 @@ export function remittanceRoutes(context: SidecarContext): Router {
     handle(async (req, res) => {
       const { id } = parseRequest(Params, req.params, 'params')
       const { feeReason, entry } = parseRequest(Query, req.query, 'query')
-      let advice: RemittanceAdvice | ReturnType<typeof camt054Advice>
+      let advice: RemittanceAdvice | Camt054AdviceOf
       if (req.is(XML_TYPES)) {
         const xml = typeof req.body === 'string' ? req.body : ''
-        advice = camt054Advice(xml, { feeReason, entry })
+        advice = await camt054Advice(xml, { feeReason, entry })
       } else if (req.is('application/json') && !('csv' in (req.body ?? {}))) {
         advice = parseRequest(JsonAdvice, req.body, 'body')
       } else {

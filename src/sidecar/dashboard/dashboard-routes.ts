@@ -202,6 +202,20 @@ export function dashboardRoutes(context: SidecarContext): Router {
       res.redirect(303, next)
     }),
   )
+  // The sign-in link (`#token=`) asks before it signs anyone in (issue 26, login CSRF: a link made by someone else
+  // signed a browser in as them): the page shows whose token it holds, from here, and waits for the button. A
+  // token that is nobody's counts as a failed attempt, as on the form; no session is opened.
+  router.post(
+    '/dashboard/login/holder',
+    sameOrigin,
+    form,
+    handle(async (req, res) => {
+      const parsed = SignIn.safeParse(req.body ?? {})
+      const holder = parsed.success ? await context.auth.signIn(req, parsed.data.token) : UNAUTHORIZED
+      if (isRefusal(holder)) throw refusalError(res, holder)
+      res.json({ name: holder.actor.name, role: holder.actor.role })
+    }),
+  )
   router.post('/dashboard/logout', sameOrigin, (_req, res) => {
     closeSession(res)
     res.redirect(303, '/')

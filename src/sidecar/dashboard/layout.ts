@@ -135,12 +135,30 @@ td input[data-typeahead] { width: 14rem; }
 const SCRIPT = `
 (() => {
   // The sign-in link bankrec start prints carries the token in the fragment, which never reaches a server or a log.
+  // It signs nobody in by itself (a link someone else made would sign this browser in as them): the form is
+  // filled, the page says whose token it is, and the person presses the button.
   const token = new URLSearchParams(location.hash.slice(1)).get('token')
   const signin = document.getElementById('signin-form')
   if (token && signin) {
     history.replaceState(null, '', location.pathname + location.search)
     signin.elements.token.value = token
-    signin.submit()
+    const notice = document.getElementById('signin-link')
+    fetch('/dashboard/login/holder', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token }),
+    }).then(async (res) => {
+      if (!res.ok) throw new Error(String(res.status))
+      const holder = await res.json()
+      notice.querySelector('[data-holder=name]').textContent = holder.name
+      notice.querySelector('[data-holder=role]').textContent = holder.role
+      document.getElementById('signin-button').textContent = 'Sign in as ' + holder.name
+    }).catch(() => {
+      signin.elements.token.value = ''
+      notice.classList.add('error')
+      notice.textContent = 'The link’s token was refused: paste a token to sign in.'
+    }).finally(() => { notice.hidden = false })
     return
   }
   // A file chosen for a form is read into its text field (the remittance advice): the form posts text only.

@@ -58,16 +58,33 @@ export function queueBoard(
 
 const READS = new Set(['GET', 'HEAD'])
 
-/** Board calls that put a job's content into webhook-events: adding a job, or editing one's data. */
-const FORGES_EVENT = /^\/api\/queues\/([^/]+)\/(?:add|[^/]+\/update-data)$/
-
-function forgesWebhookEvent(path: string): boolean {
-  const queue = FORGES_EVENT.exec(path)?.[1]
+/**
+ * A request path as bull-board's router may match it: express matches case-insensitively, ignores a trailing
+ * slash and decodes parameters, and a client may also double slashes or percent-encode letters. So the guard
+ * compares segments that are split on any run of slashes, decoded and lower-cased (issue 26: `/ADD`, `/Add`
+ * and `/add/` went past a case-sensitive pattern). Undefined when a segment does not decode: refused then.
+ */
+function boardPathSegments(path: string): string[] | undefined {
   try {
-    return queue !== undefined && decodeURIComponent(queue) === WEBHOOK_EVENTS_QUEUE
+    return path
+      .split('/')
+      .filter((segment) => segment !== '')
+      .map((segment) => decodeURIComponent(segment).toLowerCase())
   } catch {
-    return false
+    return undefined
   }
+}
+
+/**
+ * Board calls that put a job's content into webhook-events: adding a job, editing one's data, or anything on its
+ * job schedulers (a scheduler's template is a job's data).
+ */
+function forgesWebhookEvent(path: string): boolean {
+  const segments = boardPathSegments(path)
+  if (segments === undefined) return true
+  const [api, queues, queue, ...rest] = segments
+  if (api !== 'api' || queues !== 'queues' || queue !== WEBHOOK_EVENTS_QUEUE.toLowerCase()) return false
+  return rest[0] === 'add' || rest[0] === 'job-schedulers' || rest[1] === 'update-data'
 }
 
 /**

@@ -37,7 +37,7 @@ export async function importAdviceForm(
   try {
     let advice
     if (looksLikeXml(form.advice)) {
-      advice = camt054Advice(form.advice, { feeReason: form.feeReason, entry: form.entry })
+      advice = await camt054Advice(form.advice, { feeReason: form.feeReason, entry: form.entry })
     } else {
       const parsed = await parseRemittanceCsv(form.advice, form.feeReason)
       if (!parsed.ok) {

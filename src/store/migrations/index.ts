@@ -25,6 +25,7 @@ import * as balanceProofDue from './0025-balance-proof-due.js'
 import * as transferLegLookup from './0026-transfer-leg-lookup.js'
 import * as matchingShadow from './0027-matching-shadow.js'
 import * as controls from './0028-controls.js'
+import * as eventRecordsRetention from './0029-event-records-retention.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0026-transfer-leg-lookup': transferLegLookup,
   '0027-matching-shadow': matchingShadow,
   '0028-controls': controls,
+  '0029-event-records-retention': eventRecordsRetention,
 }
