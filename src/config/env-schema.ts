@@ -237,6 +237,8 @@ export const BankrecEnv = z
     /** Bearer token GET /metrics requires; unset: /metrics is open (keep the port private then). */
     METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** One log line per HTTP request at info (`on`); `off` logs them at debug (LOG_LEVEL=debug shows them). */
+    ACCESS_LOG: z.enum(['on', 'off']).default('off'),
   })
   .superRefine((env, ctx) => {
     if (env.BANK_API_URL && !env.BANK_API_KEY) {

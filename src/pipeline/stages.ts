@@ -8,7 +8,7 @@ import { balanceCheckAfterSync } from '../balance-proof/index.js'
 import type { Clock } from '../clock/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import type { ConnectionHealthMonitor } from '../connection-health/index.js'
-import type { Logger } from '../observability/index.js'
+import { inSpan, type Logger } from '../observability/index.js'
 import type { ConnectionSyncJobData, QueueBackendConfig } from '../queue/index.js'
 import {
   createRefreshPacing,
@@ -188,7 +188,11 @@ function createSyncInPlace(deps: {
     try {
       do {
         mine.again = false
-        const outcome = await syncWhenFree(sync, connectionId)
+        const outcome = await inSpan(
+          'connection sync',
+          { attributes: { 'bankrec.connection_id': connectionId } },
+          () => syncWhenFree(sync, connectionId),
+        )
         if (outcome.skipped) return 'holder-serves'
       } while (mine.again)
       return 'synced'
@@ -229,7 +233,7 @@ function createMatchInPlace(deps: { matching: MatchingService; logger: Logger })
 
   const runOnce = async (reason: string) => {
     try {
-      if (await deps.matching.runWithin(MATCH_IN_PLACE_WAIT_MS)) return
+      if (await inSpan('matching run', {}, () => deps.matching.runWithin(MATCH_IN_PLACE_WAIT_MS))) return
     } catch (error) {
       deps.logger.warn({ err: error }, 'matching in place failed; the matching worker retries it')
     }

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock/index.js'
+import { currentTraceparent } from '../observability/index.js'
 import { noteSyncRequest, type Database } from '../store/index.js'
 import {
   CONNECTION_SYNC_JOB_OPTIONS,
@@ -25,9 +26,10 @@ export async function requestConnectionSync(
   reason: string,
 ): Promise<void> {
   await noteSyncRequest(db, connectionId)
+  const traceparent = currentTraceparent()
   await queue.add(
     'sync',
-    { connectionId, reason },
+    { connectionId, reason, ...(traceparent ? { traceparent } : {}) },
     { ...CONNECTION_SYNC_JOB_OPTIONS, jobId: syncJobId(connectionId) },
   )
 }
