@@ -9,6 +9,8 @@ import {
   type Attributes,
   type Context,
   type Span,
+  type Tracer,
+  type TracerProvider,
 } from '@opentelemetry/api'
 
 /**
@@ -16,7 +18,15 @@ import {
  * SDK (OTEL_* unset, src/observability/start-tracing.ts) every call here is the API's no-op, so the code paths
  * cost a few function calls and no allocation of spans.
  */
-export const tracer = trace.getTracer('bankrec')
+export function tracer(): Tracer {
+  // The tracer of the provider registered now: a provider shut down and replaced (a second start in one process)
+  // must not keep receiving spans through a tracer taken from the first.
+  const provider = trace.getTracerProvider()
+  if (provider !== cached.provider) cached = { provider, tracer: provider.getTracer('bankrec') }
+  return cached.tracer
+}
+
+let cached: { provider?: TracerProvider; tracer: Tracer } = { tracer: trace.getTracer('bankrec') }
 
 export { SpanKind }
 export type { Span }
@@ -55,7 +65,7 @@ export async function inSpan<T>(
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
   const parent = options.parent ?? context.active()
-  const span = tracer.startSpan(name, { kind: options.kind, attributes: options.attributes }, parent)
+  const span = tracer().startSpan(name, { kind: options.kind, attributes: options.attributes }, parent)
   try {
     return await context.with(trace.setSpan(parent, span), () => fn(span))
   } catch (error) {
@@ -68,7 +78,7 @@ export async function inSpan<T>(
 
 /** Starts a span (the child of `parent`) that the caller ends, e.g. a server span ended when the answer is sent. */
 export function startSpan(name: string, options: SpanOptions): Span {
-  return tracer.startSpan(name, { kind: options.kind, attributes: options.attributes }, options.parent)
+  return tracer().startSpan(name, { kind: options.kind, attributes: options.attributes }, options.parent)
 }
 
 /** Runs `fn` with `span` active under `parent`: what `fn` starts, and its logs, belong to the span. */
