@@ -85,13 +85,21 @@ export function pipelineStages(deps: StageDeps): Stages {
   const { logger, clock } = deps
   const { db } = deps.store
   let syncDeps: SyncWorkerDeps | undefined
+  // API, CLI, start-up and the safety net: a sync within one interval, whatever back-off the job waits out.
   const requestSync = (connectionId: string, reason: string) =>
+    requestConnectionSync(
+      { db, queue: deps.syncQueue, dueWithinMs: deps.config.SYNC_INTERVAL_SECONDS * 1000 },
+      connectionId,
+      reason,
+    )
+  // A sync in place that failed: its retries keep their back-off.
+  const retrySync = (connectionId: string, reason: string) =>
     requestConnectionSync({ db, queue: deps.syncQueue }, connectionId, reason)
   const syncInPlace = createSyncInPlace({ logger, sync: () => syncDeps })
   const matchInPlace = createMatchInPlace({ matching: deps.matching, logger })
   const stages: PipelineStages = {
     async syncConnection(connectionId, reason) {
-      if ((await syncInPlace(connectionId)) === 'queue') await requestSync(connectionId, reason)
+      if ((await syncInPlace(connectionId)) === 'queue') await retrySync(connectionId, reason)
     },
     requestSync,
     async requestSyncOfAll(reason) {
