@@ -16,5 +16,5 @@ export {
   tracer,
 } from './tracing.js'
 export type { Span, SpanOptions } from './tracing.js'
-export { startTracing, tracingRequested, tracesUrl } from './start-tracing.js'
+export { startTracing, tracesProtocol, tracingRequested, tracesUrl } from './start-tracing.js'
 export type { Tracing, TracingEnv } from './start-tracing.js'

@@ -33,17 +33,32 @@ export function tracesUrl(env: TracingEnv): string | undefined {
 const OFF: Tracing = { enabled: false, shutdown: async () => undefined }
 
 /**
+ * The OTLP/HTTP encoding the variables ask for: `http/protobuf` (the specification's default when a collector is
+ * named by protocol) or `http/json`, this exporter's own default. `grpc` is not supported: JSON is sent, and the
+ * log says so.
+ */
+export function tracesProtocol(env: TracingEnv): 'http/json' | 'http/protobuf' | 'grpc' {
+  const named = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? '').trim()
+  return named === 'http/protobuf' || named === 'grpc' ? named : 'http/json'
+}
+
+/**
  * Starts OpenTelemetry tracing when the OTEL_* variables ask for it: a Node tracer provider (AsyncLocalStorage
- * context, W3C trace context) exporting OTLP/HTTP JSON in batches. Off by default: without them the SDK is never
+ * context, W3C trace context) exporting OTLP/HTTP (JSON, or protobuf as OTEL_EXPORTER_OTLP_PROTOCOL asks) in batches. Off by default: without them the SDK is never
  * imported, and the seams (src/observability/tracing.ts) stay the API's no-ops. Other OTEL_* variables
  * (OTEL_EXPORTER_OTLP_HEADERS, OTEL_BSP_*, OTEL_TRACES_SAMPLER, OTEL_RESOURCE_ATTRIBUTES, …) are the SDK's own.
  */
 export async function startTracing(env: TracingEnv, logger: Logger): Promise<Tracing> {
   if (!tracingRequested(env)) return OFF
+  const protocol = tracesProtocol(env)
+  if (protocol === 'grpc')
+    logger.warn('OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported; exporting OTLP/HTTP JSON instead')
   const [{ NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, resources, conventions] =
     await Promise.all([
       import('@opentelemetry/sdk-trace-node'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
+      protocol === 'http/protobuf'
+        ? import('@opentelemetry/exporter-trace-otlp-proto')
+        : import('@opentelemetry/exporter-trace-otlp-http'),
       import('@opentelemetry/resources'),
       import('@opentelemetry/semantic-conventions'),
     ])
@@ -56,7 +71,10 @@ export async function startTracing(env: TracingEnv, logger: Logger): Promise<Tra
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter(url ? { url } : {}))],
   })
   provider.register()
-  logger.info({ url: url ?? 'the exporter default' }, 'OpenTelemetry tracing on (OTLP/HTTP)')
+  logger.info(
+    { url: url ?? 'the exporter default', protocol: protocol === 'grpc' ? 'http/json' : protocol },
+    'OpenTelemetry tracing on (OTLP/HTTP)',
+  )
   return {
     enabled: true,
     async shutdown() {
