@@ -117,6 +117,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     onAttemptEnd,
   } = options
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
+  const serverAddress = URL.canParse(baseUrl) ? new URL(baseUrl).hostname : baseUrl
   // Servers and proxies sometimes echo what they were sent: the key must never reach a message.
   const redact = (text: string) => (apiKey ? text.split(apiKey).join(REDACTED) : text)
 
@@ -151,7 +152,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           attributes: {
             'http.request.method': req.method,
             'url.template': route,
-            'server.address': new URL(baseUrl).hostname,
+            'server.address': serverAddress,
             ...(attempt > 0 ? { 'http.request.resend_count': attempt } : {}),
           },
         },
