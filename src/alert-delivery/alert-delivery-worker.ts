@@ -1,5 +1,5 @@
 import { UnrecoverableError, type Job, type Worker } from 'bullmq'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import pRetry from 'p-retry'
 import {
   AlertDeliveryError,
@@ -16,7 +16,7 @@ import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
 import { createBackendWorker, type QueueBackendConfig } from '../queue/index.js'
 import { findDelivery, recordDeliveryAttempt, type Database } from '../store/index.js'
-import { ALERT_DELIVERIES_QUEUE, type AlertDeliveryJobData } from '../queue/index.js'
+import { ALERT_DELIVERIES_QUEUE, deliveryJobId, type AlertDeliveryJobData } from '../queue/index.js'
 
 export type AlertDeliveryWorkerDeps = {
   db: Kysely<Database>
@@ -55,7 +55,40 @@ async function send(deps: AlertDeliveryWorkerDeps, sink: string, notice: AlertNo
 /** A few quick tries on a fresh pool session: enough for a terminated session or a failover's first seconds. */
 const RECORD_RETRIES = { retries: 4, minTimeout: 50, maxTimeout: 1_000 }
 
+/** Another worker is sending the same delivery now; the job retries and then finds it delivered. */
+class DeliveryInProgressError extends Error {
+  override readonly name = 'DeliveryInProgressError'
+}
+
+/**
+ * Runs the send of one delivery under a transaction-level advisory lock of its own (the transaction holds no other
+ * work: reads and the record go through the pool). A worker whose job lock lapsed while it was still sending (a
+ * stall, Redis away) keeps the lock, so the worker that took the job over waits for its record instead of sending
+ * a second time. The lock ends with the worker's session: a worker that dies after the sink answered and before
+ * the record leaves the delivery pending, and the retry sends it again (at most once per such death).
+ */
+async function exclusively<T>(
+  deps: AlertDeliveryWorkerDeps,
+  job: Job<AlertDeliveryJobData>,
+  fn: () => Promise<T>,
+): Promise<T> {
+  return deps.db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ locked: boolean }>`
+      select pg_try_advisory_xact_lock(hashtextextended(${`bankrec:${deliveryJobId(job.data)}`}, 0)) as locked
+    `.execute(trx)
+    if (rows[0]?.locked !== true) throw new DeliveryInProgressError('another worker is sending this delivery')
+    return fn()
+  })
+}
+
 async function deliver(
+  deps: AlertDeliveryWorkerDeps,
+  job: Job<AlertDeliveryJobData, DeliveryOutcome>,
+): Promise<DeliveryOutcome> {
+  return exclusively(deps, job, () => deliverOnce(deps, job))
+}
+
+async function deliverOnce(
   deps: AlertDeliveryWorkerDeps,
   job: Job<AlertDeliveryJobData, DeliveryOutcome>,
 ): Promise<DeliveryOutcome> {

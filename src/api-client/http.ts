@@ -10,6 +10,8 @@ import {
   type BankErrorDetail,
 } from './errors.js'
 import { decideRetry, type AttemptOutcome } from './retry-policy.js'
+import { SpanKind, failSpan, inSpan, injectTraceHeaders } from '../observability/index.js'
+import { pathTemplate } from './path-template.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -35,6 +37,16 @@ export type ResponseEvent = {
   elapsedMs: number
 }
 
+/** What onAttemptEnd sees after every attempt: the endpoint as a template (`/v1/connections/{id}`), never ids. */
+export type AttemptEndEvent = {
+  method: HttpMethod
+  route: string
+  /** The answer's status; undefined when none came (`timeout`, `network`). */
+  status: number | undefined
+  outcome: 'answer' | 'timeout' | 'network'
+  elapsedMs: number
+}
+
 export type HttpClientOptions = {
   /** e.g. `http://127.0.0.1:4010` for the sandbox; paths start with /v1. */
   baseUrl: string
@@ -53,6 +65,8 @@ export type HttpClientOptions = {
   now?: () => number
   onRequest?: (event: RequestEvent) => void
   onResponse?: (event: ResponseEvent) => void
+  /** After every attempt, answered or not (latency and errors per endpoint). */
+  onAttemptEnd?: (event: AttemptEndEvent) => void
 }
 
 /** Per-call options every resource method takes. */
@@ -100,8 +114,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     now = Date.now,
     onRequest,
     onResponse,
+    onAttemptEnd,
   } = options
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
+  const serverAddress = URL.canParse(baseUrl) ? new URL(baseUrl).hostname : baseUrl
   // Servers and proxies sometimes echo what they were sent: the key must never reach a message.
   const redact = (text: string) => (apiKey ? text.split(apiKey).join(REDACTED) : text)
 
@@ -127,12 +143,41 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         idempotencyKey: req.idempotencyKey,
       })
       const started = now()
-      const result = await attemptOnce(
-        url,
-        req.method,
-        { ...headers, authorization: `Bearer ${apiKey}` },
-        body,
-        { timeoutMs: callTimeoutMs, signal },
+      const route = pathTemplate(req.path)
+      // One client span per attempt (OpenTelemetry's HTTP conventions), its traceparent sent to the bank.
+      const result = await inSpan(
+        `${req.method} ${route}`,
+        {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            'http.request.method': req.method,
+            'url.template': route,
+            'server.address': serverAddress,
+            ...(attempt > 0 ? { 'http.request.resend_count': attempt } : {}),
+          },
+        },
+        async (span) => {
+          const sent = { ...headers, authorization: `Bearer ${apiKey}` }
+          injectTraceHeaders(sent)
+          const answer = await attemptOnce(url, req.method, sent, body, { timeoutMs: callTimeoutMs, signal })
+          if (answer.kind === 'answer') {
+            span.setAttribute('http.response.status_code', answer.response.status)
+            if (answer.response.status >= 400) failSpan(span, new Error(`HTTP ${answer.response.status}`))
+          } else failSpan(span, answer.error)
+          onAttemptEnd?.({
+            method: req.method,
+            route,
+            status: answer.kind === 'answer' ? answer.response.status : undefined,
+            outcome:
+              answer.kind === 'answer'
+                ? 'answer'
+                : answer.error instanceof BankTimeoutError
+                  ? 'timeout'
+                  : 'network',
+            elapsedMs: now() - started,
+          })
+          return answer
+        },
       )
       let error: BankApiError
       let outcome: AttemptOutcome

@@ -110,6 +110,7 @@ export type {
   CallOptions,
   RequestEvent,
   ResponseEvent,
+  AttemptEndEvent,
   HttpMethod,
 } from './http.js'
 export {

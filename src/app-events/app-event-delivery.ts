@@ -4,7 +4,13 @@ import type { Kysely } from 'kysely'
 import pLimit from 'p-limit'
 import pg from 'pg'
 import type { Clock } from '../clock/index.js'
-import type { Logger } from '../observability/index.js'
+import {
+  SpanKind,
+  inSpan,
+  injectTraceHeaders,
+  recallTraceContext,
+  type Logger,
+} from '../observability/index.js'
 import {
   APP_EVENTS_CHANNEL_PREFIX,
   getAppEvent,
@@ -80,15 +86,17 @@ export async function sendAppEvent(
   const body = JSON.stringify(envelope)
   const timestamp = Math.floor(options.now.getTime() / 1000)
   const fetchFn = options.fetch ?? globalThis.fetch
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'bankrec-app-events',
+    [SIGNATURE_HEADER]: signPayload({ payload: body, secret: options.secret, timestamp }),
+  }
+  injectTraceHeaders(headers)
   let response: Response
   try {
     response = await fetchFn(options.url, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'bankrec-app-events',
-        [SIGNATURE_HEADER]: signPayload({ payload: body, secret: options.secret, timestamp }),
-      },
+      headers,
       body,
       // A redirected POST would lose its body or its method; the app's URL must be the final one.
       redirect: 'manual',
@@ -139,13 +147,24 @@ export type AppEventSender = Pick<
  */
 export async function deliverAppEvent(deps: AppEventSender, event: StoredAppEvent): Promise<void> {
   try {
-    await sendAppEvent(appEventEnvelope(event), {
-      url: deps.url,
-      secret: deps.secret,
-      now: deps.clock.now(),
-      fetch: deps.fetch,
-      timeoutMs: deps.timeoutMs,
-    })
+    await inSpan(
+      'POST app event',
+      {
+        kind: SpanKind.CLIENT,
+        parent: recallTraceContext(event.id),
+        attributes: { 'http.request.method': 'POST', 'bankrec.app_event.type': event.type },
+      },
+      async (span) => {
+        const status = await sendAppEvent(appEventEnvelope(event), {
+          url: deps.url,
+          secret: deps.secret,
+          now: deps.clock.now(),
+          fetch: deps.fetch,
+          timeoutMs: deps.timeoutMs,
+        })
+        span.setAttribute('http.response.status_code', status)
+      },
+    )
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     await recordAppEventFailure(deps.db, event.id, message, deps.clock.now())

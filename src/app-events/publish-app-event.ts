@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
+import { rememberTraceContext } from '../observability/index.js'
 import { recordAppEvents, type Database } from '../store/index.js'
 
 /**
@@ -27,7 +28,10 @@ export async function publishAppEvents(
   events: readonly AppEventInput[],
 ): Promise<string[]> {
   const parsed = events.map((event) => AppEventInput.parse(event))
-  return recordAppEvents(db, parsed)
+  const recorded = await recordAppEvents(db, parsed)
+  // Their send (on the commit's NOTIFY, outside this context) joins this trace when this process sends them.
+  rememberTraceContext(recorded)
+  return recorded
 }
 
 /** One event: false when its id was already recorded. */

@@ -18,7 +18,12 @@ export function syncCommand(io: CommandIo): Command {
         queueBackendFor(config, store.connectionString),
       )
       try {
-        await requestConnectionSync({ db: store.db, queue }, connectionId, 'cli')
+        // Within one interval, even when the connection's job waits out a longer retry back-off.
+        await requestConnectionSync(
+          { db: store.db, queue, dueWithinMs: config.SYNC_INTERVAL_SECONDS * 1000 },
+          connectionId,
+          'cli',
+        )
         io.stdout.write(`sync of ${connectionId} queued\n`)
       } finally {
         await queue.close()

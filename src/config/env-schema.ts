@@ -282,6 +282,8 @@ export const BankrecEnv = z
      * /api/settings/matching): `on`, `shadow` (nothing; what it would do is recorded for the trust report) or `off`.
      */
     MATCH_AUTO_APPLY: z.enum(['off', 'shadow', 'on'], { error: 'must be off, shadow or on' }).default('on'),
+    /** One log line per HTTP request at info (`on`); `off` logs them at debug (LOG_LEVEL=debug shows them). */
+    ACCESS_LOG: z.enum(['on', 'off']).default('off'),
   })
   .superRefine((env, ctx) => {
     if (env.BANK_API_URL && !env.BANK_API_KEY) {

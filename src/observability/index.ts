@@ -1,3 +1,20 @@
 export { createLogger, silentLogger } from './logger.js'
 export { redactSecrets, isSecretKey } from './redact.js'
 export type { Logger, LoggerOptions } from './logger.js'
+export {
+  SpanKind,
+  contextFrom,
+  currentTraceparent,
+  failSpan,
+  inSpan,
+  injectTraceHeaders,
+  recallTraceContext,
+  rememberTraceContext,
+  runInSpan,
+  startSpan,
+  traceLogFields,
+  tracer,
+} from './tracing.js'
+export type { Span, SpanOptions } from './tracing.js'
+export { startTracing, tracesProtocol, tracingRequested, tracesUrl } from './start-tracing.js'
+export type { Tracing, TracingEnv } from './start-tracing.js'

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino'
 import { redactSecrets } from './redact.js'
+import { traceLogFields } from './tracing.js'
 
 export type Logger = Pick<PinoLogger, 'debug' | 'info' | 'warn' | 'error' | 'child'>
 
@@ -38,6 +39,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       level: options.level ?? 'info',
       formatters: { log: redactSecrets, bindings: redactSecrets },
       base: { service: 'bankrec' },
+      // trace_id and span_id of the active span on every line (nothing when tracing is off).
+      mixin: traceLogFields,
     },
     (options.pretty ? prettyFactory() : undefined)?.({
       destination: options.destination ?? process.stdout,

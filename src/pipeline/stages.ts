@@ -8,7 +8,7 @@ import { balanceCheckAfterSync } from '../balance-proof/index.js'
 import type { Clock } from '../clock/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import type { ConnectionHealthMonitor } from '../connection-health/index.js'
-import type { Logger } from '../observability/index.js'
+import { inSpan, type Logger } from '../observability/index.js'
 import type { ConnectionSyncJobData, QueueBackendConfig } from '../queue/index.js'
 import {
   createRefreshPacing,
@@ -85,13 +85,21 @@ export function pipelineStages(deps: StageDeps): Stages {
   const { logger, clock } = deps
   const { db } = deps.store
   let syncDeps: SyncWorkerDeps | undefined
+  // API, CLI, start-up and the safety net: a sync within one interval, whatever back-off the job waits out.
   const requestSync = (connectionId: string, reason: string) =>
+    requestConnectionSync(
+      { db, queue: deps.syncQueue, dueWithinMs: deps.config.SYNC_INTERVAL_SECONDS * 1000 },
+      connectionId,
+      reason,
+    )
+  // A sync in place that failed: its retries keep their back-off.
+  const retrySync = (connectionId: string, reason: string) =>
     requestConnectionSync({ db, queue: deps.syncQueue }, connectionId, reason)
   const syncInPlace = createSyncInPlace({ logger, sync: () => syncDeps })
   const matchInPlace = createMatchInPlace({ matching: deps.matching, logger })
   const stages: PipelineStages = {
     async syncConnection(connectionId, reason) {
-      if ((await syncInPlace(connectionId)) === 'queue') await requestSync(connectionId, reason)
+      if ((await syncInPlace(connectionId)) === 'queue') await retrySync(connectionId, reason)
     },
     requestSync,
     async requestSyncOfAll(reason) {
@@ -188,7 +196,11 @@ function createSyncInPlace(deps: {
     try {
       do {
         mine.again = false
-        const outcome = await syncWhenFree(sync, connectionId)
+        const outcome = await inSpan(
+          'connection sync',
+          { attributes: { 'bankrec.connection_id': connectionId } },
+          () => syncWhenFree(sync, connectionId),
+        )
         if (outcome.skipped) return 'holder-serves'
       } while (mine.again)
       return 'synced'
@@ -229,7 +241,7 @@ function createMatchInPlace(deps: { matching: MatchingService; logger: Logger })
 
   const runOnce = async (reason: string) => {
     try {
-      if (await deps.matching.runWithin(MATCH_IN_PLACE_WAIT_MS)) return
+      if (await inSpan('matching run', {}, () => deps.matching.runWithin(MATCH_IN_PLACE_WAIT_MS))) return
     } catch (error) {
       deps.logger.warn({ err: error }, 'matching in place failed; the matching worker retries it')
     }

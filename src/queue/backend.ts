@@ -1,4 +1,5 @@
 import {
+  DelayedError,
   Queue,
   Worker,
   createPostgresBackend,
@@ -7,6 +8,13 @@ import {
   type WorkerOptions,
 } from 'bullmq'
 import { Redis } from 'ioredis'
+import { SpanKind, contextFrom, inSpan } from '../observability/index.js'
+
+/** How a job's run ended: `delayed` is a job that moved itself back to wait (a bank's Retry-After), no failure. */
+export type JobOutcome = 'completed' | 'failed' | 'delayed'
+
+/** Told after every job a worker ran: its queue, how it ended, how long it took (job metrics). */
+export type JobObserver = (queue: string, outcome: JobOutcome, seconds: number) => void
 
 /**
  * Where bankrec's queues live: Redis when REDIS_URL is set, else BullMQ's PostgreSQL backend in bankrec's own
@@ -21,6 +29,8 @@ export type QueueBackendConfig = (
    * (JOB_LOCK_SECONDS). A worker's own options win. @defaultValue BullMQ's 30000
    */
   jobLockMs?: number
+  /** Told after every job of every worker on this backend. */
+  observeJob?: JobObserver
 }
 
 export function describeQueueBackend(config: QueueBackendConfig): string {
@@ -84,6 +94,7 @@ export function createBackendWorker<T, R = unknown>(
   processor: Processor<T, R>,
   options: Omit<WorkerOptions, 'connection' | 'prefix'> = {},
 ): Worker<T, R> {
+  processor = observed(name, processor, config.observeJob)
   options = {
     // Every job's handler is idempotent, so a job whose workers keep crashing under it is tried again rather than
     // failed after one stall (BullMQ's default): a failed webhook-event job would be an accepted event never handled.
@@ -110,4 +121,36 @@ export function createBackendWorker<T, R = unknown>(
     },
     createPostgresBackend,
   ) as unknown as Worker<T, R>
+}
+
+/**
+ * Each job runs in a consumer span that continues the trace its data carries (`traceparent`, set by the
+ * producer: the receiver for a webhook event), and tells `observe` how it ended.
+ */
+function observed<T, R>(name: string, processor: Processor<T, R>, observe?: JobObserver): Processor<T, R> {
+  return async (job, token, signal) => {
+    const started = performance.now()
+    const seconds = () => (performance.now() - started) / 1000
+    try {
+      const result = await inSpan(
+        `${name} process`,
+        {
+          kind: SpanKind.CONSUMER,
+          parent: contextFrom(job.data as Record<string, unknown> | undefined),
+          attributes: {
+            'messaging.system': 'bullmq',
+            'messaging.operation.type': 'process',
+            'messaging.destination.name': name,
+            'messaging.message.id': job.id ?? '',
+          },
+        },
+        () => processor(job, token, signal),
+      )
+      observe?.(name, 'completed', seconds())
+      return result
+    } catch (error) {
+      observe?.(name, error instanceof DelayedError ? 'delayed' : 'failed', seconds())
+      throw error
+    }
+  }
 }

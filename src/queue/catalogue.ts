@@ -56,10 +56,20 @@ export type WebhookJob = {
   receivedAt: string
   /** Set when the event is acknowledged and recorded but needs no processing. */
   ignored?: IgnoredReason
+  /** The W3C traceparent of the delivery's server span, when traced: the worker's span continues its trace. */
+  traceparent?: string
 }
 
 /** The job payload; the event envelope stays as delivered so workers parse it with the api-client schemas. */
-export type WebhookJobData = Pick<WebhookJob, 'event' | 'receivedAt' | 'ignored'>
+export type WebhookJobData = Pick<WebhookJob, 'event' | 'receivedAt' | 'ignored' | 'traceparent'>
+
+/** A delivery's job payload, the same on both queue backends. */
+export function webhookJobData(job: WebhookJob): WebhookJobData {
+  const data: WebhookJobData = { event: job.event, receivedAt: job.receivedAt }
+  if (job.ignored) data.ignored = job.ignored
+  if (job.traceparent) data.traceparent = job.traceparent
+  return data
+}
 
 /** `queued`: written now; `duplicate`: already queued within the dedupe window; `failed`: not written. */
 export type EnqueueResult = 'queued' | 'duplicate' | 'failed'
@@ -94,12 +104,10 @@ export function queueWebhookJobAdd(
   job: WebhookJob,
   dedupeTtlSeconds: number,
 ): void {
-  const data: WebhookJobData = { event: job.event, receivedAt: job.receivedAt }
-  if (job.ignored) data.ignored = job.ignored
   const bullJob = new Job(
     queue,
     job.type,
-    data,
+    webhookJobData(job),
     // A Job built by hand gets none of the queue's defaults (attempts would be 1): merge them as queue.add does.
     { ...queue.defaultJobOptions, deduplication: { id: job.eventId, ttl: dedupeTtlSeconds * 1000 } },
     jobIdFor(job.eventId),
@@ -123,7 +131,13 @@ export const CONNECTION_SYNC_QUEUE = 'connection-sync'
  * connectionId '*' is the safety-net schedule's job: a sync of every ready connection. `refresh`: a re-read owed
  * after caught-up runs (src/sync/sync-connection.ts, RefreshPacing), run whatever its process re-read lately.
  */
-export type ConnectionSyncJobData = { connectionId: string; reason: string; refresh?: boolean }
+export type ConnectionSyncJobData = {
+  connectionId: string
+  reason: string
+  refresh?: boolean
+  /** The requester's W3C traceparent, when traced. */
+  traceparent?: string
+}
 
 /**
  * Network and 5xx failures back off exponentially. Finished jobs are removed, failed ones too, so the id is free

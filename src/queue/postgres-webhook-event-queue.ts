@@ -7,6 +7,7 @@ import {
   WEBHOOK_EVENTS_QUEUE,
   WEBHOOK_JOB_OPTIONS,
   jobIdFor,
+  webhookJobData,
   type EnqueueResult,
   type WebhookEventQueue,
   type WebhookJob,
@@ -57,10 +58,8 @@ export function createPostgresWebhookEventQueue(
   let prunedAt = Number.NEGATIVE_INFINITY
 
   const entryOf = (job: WebhookJob): object => {
-    const data: WebhookJobData = { event: job.event, receivedAt: job.receivedAt }
-    if (job.ignored) data.ignored = job.ignored
     const jobId = jobIdFor(job.eventId)
-    const bullJob = new Job(queue, job.type, data, { ...WEBHOOK_JOB_OPTIONS, jobId }, jobId)
+    const bullJob = new Job(queue, job.type, webhookJobData(job), { ...WEBHOOK_JOB_OPTIONS, jobId }, jobId)
     return backend.toBatchEntry(WEBHOOK_EVENTS_QUEUE, bullJob.asJSON(), jobId, {})
   }
 

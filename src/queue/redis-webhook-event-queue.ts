@@ -208,7 +208,8 @@ export function encodeInboxEntry(job: WebhookJob): string {
   const head =
     `{"eventId":${JSON.stringify(job.eventId)},"type":${JSON.stringify(job.type)},` +
     `"receivedAt":${JSON.stringify(job.receivedAt)},` +
-    (job.ignored ? `"ignored":${JSON.stringify(job.ignored)},` : '')
+    (job.ignored ? `"ignored":${JSON.stringify(job.ignored)},` : '') +
+    (job.traceparent ? `"traceparent":${JSON.stringify(job.traceparent)},` : '')
   return `${head}"event":${job.eventJson ?? JSON.stringify(job.event)}}`
 }
 
@@ -222,7 +223,7 @@ export function decodeInboxEntry(entry: string): WebhookJob {
   } catch {
     throw new TypeError('The inbox entry is not JSON.')
   }
-  const { eventId, type, receivedAt, ignored, event } = (value ?? {}) as Record<string, unknown>
+  const { eventId, type, receivedAt, ignored, event, traceparent } = (value ?? {}) as Record<string, unknown>
   for (const [name, field] of Object.entries({ eventId, type, receivedAt })) {
     if (typeof field !== 'string' || field === '')
       throw new TypeError(`The inbox entry has no ${name} string.`)
@@ -237,6 +238,7 @@ export function decodeInboxEntry(entry: string): WebhookJob {
     receivedAt: receivedAt as string,
     event: event as Record<string, unknown>,
     ...(ignored ? { ignored: ignored as IgnoredReason } : {}),
+    ...(typeof traceparent === 'string' ? { traceparent } : {}),
   }
 }
 

@@ -17,6 +17,7 @@ import {
   type SignatureVerifier,
 } from '../signing/index.js'
 import { parseEnvelope, type EnvelopeRefusal } from '../webhook-envelope/index.js'
+import { currentTraceparent } from '../observability/index.js'
 
 /** The default body limit: 256 KiB, far above any event envelope. */
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024
@@ -338,6 +339,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     const parsed = parseEnvelope(delivery.body as Uint8Array | string)
     if (!parsed.ok) return errorAnswer(parsed.code, parsed.message, requestId, { details: parsed.details })
     let result: EnqueueResult
+    // The delivery's server span (src/sidecar/http-observability.ts), carried in the job to the worker's span.
+    const traceparent = currentTraceparent()
     try {
       result = await enqueue({
         eventId: parsed.eventId,
@@ -346,6 +349,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         eventJson: parsed.text,
         receivedAt: isoOf(receivedAt),
         ...(parsed.ignored ? { ignored: parsed.ignored } : {}),
+        ...(traceparent ? { traceparent } : {}),
       })
     } catch (error) {
       options.onError?.(error, { requestId })

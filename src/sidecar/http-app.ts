@@ -10,6 +10,7 @@ import { bearerOf, tokenMatches } from './token-matches.js'
 import { dashboardRoutes } from './dashboard/index.js'
 import { bankrecApiDocument } from './openapi/index.js'
 import type { Drain } from './drain.js'
+import { observeRequests } from './http-observability.js'
 import { refuseLargeBody } from './refuse-large-body.js'
 import { securityHeaders } from './security-headers.js'
 import type { SidecarContext, SidecarRole } from './context.js'
@@ -37,6 +38,13 @@ export function createSidecarApp(
   if (context.config.TRUST_PROXY !== undefined) app.set('trust proxy', context.config.TRUST_PROXY)
   app.use(securityHeaders())
   app.use(assignRequestId)
+  app.use(
+    observeRequests({
+      logger: context.logger,
+      metrics: context.metrics.traffic,
+      accessLog: context.config.ACCESS_LOG === 'on',
+    }),
+  )
   if (options.drain) app.use(options.drain.middleware)
 
   let flushReceiver: () => Promise<void> = async () => undefined

@@ -7,6 +7,7 @@ import { createReceiverMetrics, type ReceiverMetrics } from '../receiver/index.j
 import { countUninterpretableEvents, type Database } from '../store/index.js'
 import { queueStats } from './queue-stats.js'
 import { syncLags } from './sync-lag.js'
+import { createTrafficMetrics, type TrafficMetrics } from './traffic-metrics.js'
 
 /** Open connection incidents by kind; the alerting work feeds it. */
 export const OPEN_INCIDENTS_GAUGE = 'bankrec_open_incidents'
@@ -28,6 +29,8 @@ export type SidecarMetrics = {
   registry: Registry
   /** Webhook deliveries by outcome and reason; the receiver middleware records into it. */
   receiver: ReceiverMetrics
+  /** Latency and errors per HTTP route, per queue's jobs and per bank API endpoint. */
+  traffic: TrafficMetrics
   /** Adds a gauge whose value is read from `collect` on every scrape. */
   registerGauge(spec: GaugeSpec): void
   /** Sets (or replaces) the collector of a registered gauge, such as OPEN_INCIDENTS_GAUGE or MATCH_RATE_GAUGE. */
@@ -55,6 +58,7 @@ export function createSidecarMetrics(deps: SidecarMetricsDeps): SidecarMetrics {
   const registry = new Registry()
   if (deps.defaultMetrics ?? true) collectDefaultMetrics({ register: registry })
   const receiver = createReceiverMetrics(registry)
+  const traffic = createTrafficMetrics(registry)
   const systemNowMs = deps.systemNowMs ?? Date.now
   const collectors = new Map<string, GaugeCollector | undefined>()
 
@@ -129,8 +133,10 @@ export function createSidecarMetrics(deps: SidecarMetricsDeps): SidecarMetrics {
       ),
   })
   registerGauge({
-    // Read from the store, so every process reports the same count whichever worker met the events.
-    name: 'bankrec_uninterpretable_events_total',
+    // Read from the store, so every process reports the same count whichever worker met the events. A gauge (a
+    // count read, not one this process increments), so no `_total`: earlier versions named it
+    // bankrec_uninterpretable_events_total (docs/operations.md).
+    name: 'bankrec_uninterpretable_events',
     help: 'Webhook events the worker could not interpret (recorded, alerted once per problem, safety-net synced), by problem',
     labelNames: ['problem'],
     collect: async () =>
@@ -152,6 +158,7 @@ export function createSidecarMetrics(deps: SidecarMetricsDeps): SidecarMetrics {
   return {
     registry,
     receiver,
+    traffic,
     registerGauge,
     feed(name, collect) {
       if (!collectors.has(name)) throw new Error(`No gauge ${name} is registered; call registerGauge first.`)

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { createBankClient, type BankClient } from '../api-client/index.js'
+import { createBankClient, type BankClient, type HttpClientOptions } from '../api-client/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import type { Logger } from '../observability/index.js'
 import { createSandbox, type Sandbox } from '../sandbox/index.js'
@@ -19,6 +19,8 @@ export type OpenBankOptions = {
   sandboxPort?: number
   /** Where the default data directory (.bankrec) is. @defaultValue process.cwd() */
   cwd?: string
+  /** After every attempt of a bank API call (latency and error metrics). */
+  onAttemptEnd?: HttpClientOptions['onAttemptEnd']
 }
 
 export const SANDBOX_STATE_FILE = 'sandbox-state.json'
@@ -44,7 +46,11 @@ export async function openBank(
   options: OpenBankOptions = {},
 ): Promise<OpenBank> {
   if (config.BANK_API_URL) {
-    const client = createBankClient({ baseUrl: config.BANK_API_URL, apiKey: config.BANK_API_KEY! })
+    const client = createBankClient({
+      baseUrl: config.BANK_API_URL,
+      apiKey: config.BANK_API_KEY!,
+      onAttemptEnd: options.onAttemptEnd,
+    })
     return { client, baseUrl: config.BANK_API_URL, close: async () => undefined }
   }
   const stateFile = sandboxStateFile(config, options.cwd)
@@ -66,6 +72,11 @@ export async function openBank(
     { url: baseUrl, stateFile: stateFile ?? null },
     'sandbox mode: no BANK_API_URL, the simulated bank runs in this process',
   )
-  const client = createBankClient({ baseUrl, apiKey: sandbox.apiKey, allowHttpLoopbackWebhooks: true })
+  const client = createBankClient({
+    baseUrl,
+    apiKey: sandbox.apiKey,
+    allowHttpLoopbackWebhooks: true,
+    onAttemptEnd: options.onAttemptEnd,
+  })
   return { client, baseUrl, sandbox, sandboxStateFile: stateFile, close: () => sandbox.close() }
 }

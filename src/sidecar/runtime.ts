@@ -5,7 +5,7 @@ import { createLimitedServer, explainListenError } from '../http-listener/index.
 import { createAppEvents } from '../app-events/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import { systemClock, type Clock } from '../clock/index.js'
-import type { Logger } from '../observability/index.js'
+import { startTracing, type Logger, type TracingEnv } from '../observability/index.js'
 import { createPipeline } from '../pipeline/index.js'
 import {
   ALERT_DELIVERIES_QUEUE,
@@ -49,6 +49,8 @@ export type SidecarOptions = {
   cwd?: string
   /** In sandbox mode, the port of the in-process bank. */
   sandboxPort?: number
+  /** Where the OTEL_* variables are read (tracing). @defaultValue process.env */
+  tracingEnv?: TracingEnv
 }
 
 export type Sidecar = {
@@ -78,16 +80,28 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     }
   }
   try {
+    // Before anything else: spans of the start-up (its sync requests) are traced too, and exported last.
+    const tracing = await startTracing(options.tracingEnv ?? process.env, logger)
+    closers.push(() => tracing.shutdown())
     // A sidecar holds a zero-config data directory itself: a second one there would run a second bank and queue.
     const store = await openStore(config, logger, options.cwd, {
       exclusive: true,
       command: `bankrec (${[...options.roles].join(', ')})`,
     })
     closers.push(() => store.close())
-    const backend = queueBackendFor(config, store.connectionString)
+    // Read on scrape; filled as the queues open.
+    const queues: Queue[] = []
+    const metrics = createSidecarMetrics({ db: store.db, queues, clock, logger })
+    const backend = {
+      ...queueBackendFor(config, store.connectionString),
+      observeJob: metrics.traffic.job,
+    }
     logger.info({ queue: describeQueueBackend(backend) }, 'queue backend')
     const warnings = backend.kind === 'redis' ? await redisWarnings(backend.url, logger) : []
-    const bank = await openBank(config, logger, { sandboxPort: options.sandboxPort })
+    const bank = await openBank(config, logger, {
+      sandboxPort: options.sandboxPort,
+      onAttemptEnd: metrics.traffic.bankCall,
+    })
     closers.push(() => bank.close())
     const syncQueue = createBackendQueue<ConnectionSyncJobData>(CONNECTION_SYNC_QUEUE, backend)
     closers.push(() => syncQueue.close())
@@ -106,8 +120,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     // Only inspected (depth, age, the queue board); the receiver writes through its own WebhookEventQueue.
     const eventsView = createBackendQueue(WEBHOOK_EVENTS_QUEUE, backend)
     closers.push(() => eventsView.close())
-    const queues = [eventsView, syncQueue, alertQueue] as Queue[]
-    const metrics = createSidecarMetrics({ db: store.db, queues, clock, logger })
+    queues.push(eventsView, syncQueue, alertQueue as Queue)
     // Events accepted on Redis but not yet forwarded into the webhook-events queue (see src/queue/redis-webhook-event-queue.ts).
     let webhookBacklog: (() => Promise<number>) | undefined
     let webhookDeadLetters: (() => Promise<number>) | undefined

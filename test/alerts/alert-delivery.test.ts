@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Queue, Worker } from 'bullmq'
 import { sql } from 'kysely'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { parseAlertEnv, type AlertConfig, type AlertNotice } from '../../src/alerts/index.js'
 import { systemClock } from '../../src/clock/index.js'
@@ -8,6 +9,7 @@ import { silentLogger } from '../../src/observability/index.js'
 import {
   ALERT_DELIVERIES_QUEUE,
   createBackendQueue,
+  deliveryJobId,
   type AlertDeliveryJobData,
   type QueueBackendConfig,
 } from '../../src/queue/index.js'
@@ -17,7 +19,7 @@ import {
   type AlertPipeline,
 } from '../../src/alert-delivery/index.js'
 import { startAlertEndpoint, type AlertEndpoint } from '../support/alert-endpoint.js'
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
+import { TEST_DATABASE_URL, createTestDatabase, type TestDatabase } from '../support/test-database.js'
 
 let database: TestDatabase
 let slack: AlertEndpoint
@@ -127,6 +129,41 @@ describe('alert delivery pipeline', () => {
     await pipeline.publish([notice(id)])
     await deliveredToBoth(id)
     expect(slack.received.filter((r) => JSON.stringify(r.body).includes(id))).toHaveLength(1)
+  })
+
+  it('leaves a delivery another worker is still sending to that worker, and finds it delivered afterwards', async () => {
+    const id = 'inc-taken-over:alert'
+    const ref = { noticeId: id, sink: 'slack' }
+    // Worker A sends it (its job lock lapsed, so BullMQ handed the job to this worker): A holds the delivery's lock.
+    const a = new pg.Client({ connectionString: TEST_DATABASE_URL })
+    await a.connect()
+    try {
+      await a.query('begin')
+      await a.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `bankrec:${deliveryJobId(ref)}`,
+      ])
+      await pipeline.publish([notice(id)])
+      await vi.waitFor(
+        async () => expect((await queue.getJob(deliveryJobId(ref)))?.attemptsMade).toBeGreaterThanOrEqual(1),
+        { timeout: 10_000, interval: 20 },
+      )
+      expect(slack.received.filter((r) => JSON.stringify(r.body).includes(id))).toHaveLength(0)
+      // A's send went through and A records it, then lets go.
+      await database.db
+        .updateTable('alert_deliveries')
+        .set({ status: 'delivered' })
+        .where('notice_id', '=', id)
+        .where('sink', '=', 'slack')
+        .execute()
+      await a.query('commit')
+    } finally {
+      await a.end()
+    }
+    await vi.waitFor(
+      async () => expect((await queue.getJob(deliveryJobId(ref)))?.returnvalue).toBe('skipped'),
+      { timeout: 10_000, interval: 20 },
+    )
+    expect(slack.received.filter((r) => JSON.stringify(r.body).includes(id))).toHaveLength(0)
   })
 
   it('routes a severity by ALERT_ROUTES: info goes to the log only', async () => {

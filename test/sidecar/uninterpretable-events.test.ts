@@ -63,10 +63,8 @@ describe('a delivery the worker cannot interpret', () => {
     )
 
     const metrics = await api('/metrics')
-    expect(sampleValue(metrics, 'bankrec_uninterpretable_events_total', { problem: 'no_event_type' })).toBe(2)
-    expect(
-      sampleValue(metrics, 'bankrec_uninterpretable_events_total', { problem: 'unknown_connection' }),
-    ).toBe(1)
+    expect(sampleValue(metrics, 'bankrec_uninterpretable_events', { problem: 'no_event_type' })).toBe(2)
+    expect(sampleValue(metrics, 'bankrec_uninterpretable_events', { problem: 'unknown_connection' })).toBe(1)
 
     const exceptions = (await api('/api/exceptions?type=uninterpretable_event')).data
     expect(exceptions.map((e: any) => e.key)).toEqual([

@@ -1,7 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export type ReceivedAlert = { headers: IncomingHttpHeaders; raw: string; body: unknown }
+/** `at`: when it was received (ms since the epoch). */
+export type ReceivedAlert = { headers: IncomingHttpHeaders; raw: string; body: unknown; at: number }
 
 export type AlertEndpoint = {
   url: string
@@ -21,7 +22,8 @@ export async function startAlertEndpoint(): Promise<AlertEndpoint> {
     req.on('end', () => {
       const status = answers.shift() ?? 200
       const raw = Buffer.concat(chunks).toString('utf8')
-      if (status >= 200 && status < 300) received.push({ headers: req.headers, raw, body: JSON.parse(raw) })
+      if (status >= 200 && status < 300)
+        received.push({ headers: req.headers, raw, body: JSON.parse(raw), at: Date.now() })
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'no_service')
     })
   })

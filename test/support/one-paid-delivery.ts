@@ -1,4 +1,5 @@
 import { vi } from 'vitest'
+import type { Logger } from '../../src/observability/index.js'
 import { isRefreshJobId, type QueueBackendConfig } from '../../src/queue/index.js'
 import { startAppEndpoint, type AppEndpoint } from '../app-events/app-endpoint.js'
 import { API_TOKEN, startTestSidecar } from '../sidecar/sidecar-fixture.js'
@@ -28,18 +29,24 @@ export type IdlePipeline = {
 export async function startIdlePipeline(
   label: string,
   kind: QueueBackendConfig['kind'],
+  options: { logger?: Logger } = {},
 ): Promise<IdlePipeline> {
   const app = await startAppEndpoint(APP_SECRET)
-  const sidecar = await startTestSidecar(label, ['receiver', 'worker', 'api'], {
-    APP_WEBHOOK_URL: app.url,
-    APP_WEBHOOK_SECRET: APP_SECRET,
-    // Empty counts as unset: the queues live in PostgreSQL.
-    ...(kind === 'postgres' ? { REDIS_URL: '' } : {}),
-    // No schedule fires while the one event runs: what runs is that event's work.
-    TRANSFER_SCAN_SECONDS: '3600',
-    ALERT_TICK_SECONDS: '3600',
-    APP_EVENTS_RESCAN_SECONDS: '86400',
-  })
+  const sidecar = await startTestSidecar(
+    label,
+    ['receiver', 'worker', 'api'],
+    {
+      APP_WEBHOOK_URL: app.url,
+      APP_WEBHOOK_SECRET: APP_SECRET,
+      // Empty counts as unset: the queues live in PostgreSQL.
+      ...(kind === 'postgres' ? { REDIS_URL: '' } : {}),
+      // No schedule fires while the one event runs: what runs is that event's work.
+      TRANSFER_SCAN_SECONDS: '3600',
+      ALERT_TICK_SECONDS: '3600',
+      APP_EVENTS_RESCAN_SECONDS: '86400',
+    },
+    options,
+  )
   const close = async () => {
     await sidecar.close()
     await dropSidecarSchemas(sidecar.schema)

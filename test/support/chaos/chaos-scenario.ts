@@ -196,6 +196,7 @@ export async function runChaosScenario(options: ChaosRunOptions): Promise<ChaosR
       slack,
       acceptedWebhookEvents: webhooks.accepted,
       unexpectedExits: chaos.unexpectedExits,
+      workerDeaths: chaos.workerDeaths,
     })
     phase('checked')
     const sent = webhooks.summary()
@@ -262,6 +263,8 @@ async function runChaos(context: ChaosContext) {
   const transfers: CreatedTransfer[] = []
   let unexpectedExits = 0
   const restarts = new Set<Promise<unknown>>()
+  /** When a worker was killed or every session lost: the moments a send could go unrecorded (docs/reliability.md). */
+  const workerDeaths: number[] = []
 
   const payments = async () => {
     const handles = new Map<string, string>()
@@ -331,6 +334,7 @@ async function runChaos(context: ChaosContext) {
       const slot =
         syncing.length > 0 ? random.pick(syncing).slot : up.length > 0 ? random.pick(up) : undefined
       if (slot === undefined) continue
+      workerDeaths.push(Date.now())
       await cluster.killWorker(slot)
       injected.workerKills = Number(injected.workerKills) + 1
       if (syncing.length > 0) injected.workerKillsDuringSync = Number(injected.workerKillsDuringSync) + 1
@@ -458,6 +462,7 @@ async function runChaos(context: ChaosContext) {
     }
     await delay(durationMs * 0.2)
     if (failed) return
+    workerDeaths.push(Date.now())
     const ended = await cluster.terminateDatabaseSessions()
     injected.pgSessionsTerminated = ended
     log(`PostgreSQL: ${ended} bankrec sessions terminated`)
@@ -477,7 +482,7 @@ async function runChaos(context: ChaosContext) {
   const revived = await cluster.reviveExited()
   unexpectedExits += revived.length
   injected.unexpectedExits = unexpectedExits
-  return { episodes, transfers, unexpectedExits, counts }
+  return { episodes, transfers, unexpectedExits, counts, workerDeaths }
 }
 
 /** After the mirror is quiet: matching's outbox drained, every app event and alert delivered, transfers settled. */

@@ -1,0 +1,78 @@
+import type { Request, RequestHandler } from 'express'
+import { SpanKind, contextFrom, failSpan, runInSpan, startSpan, type Logger } from '../observability/index.js'
+import type { TrafficMetrics } from './traffic-metrics.js'
+
+export type HttpObservabilityOptions = {
+  logger: Logger
+  metrics: Pick<TrafficMetrics, 'request'>
+  /** ACCESS_LOG=on: the access log at info; else at debug. */
+  accessLog: boolean
+}
+
+/** What the route of a request that matched none is called (a 404): raw paths would make every scan a series. */
+export const UNMATCHED_ROUTE = 'unmatched'
+
+/**
+ * Every request of the sidecar's server, observed once: a server span (continuing the caller's `traceparent`;
+ * the receiver carries it into the event's job), its duration and 5xx errors per route template, and the access
+ * log line. The route is the template express matched (`/api/invoices/:id`), read when the router sets
+ * `req.route`, where `req.baseUrl` is still that router's; an error handled outside the router would see the
+ * app's. Neither the query string nor any header reaches the log or the span.
+ */
+export function observeRequests(options: HttpObservabilityOptions): RequestHandler {
+  const { logger, metrics } = options
+  const log = options.accessLog ? logger.info.bind(logger) : logger.debug.bind(logger)
+  return function observeRequest(req, res, next) {
+    const started = performance.now()
+    const parent = contextFrom(req.headers as Record<string, unknown>)
+    const span = startSpan(req.method, {
+      kind: SpanKind.SERVER,
+      attributes: { 'http.request.method': req.method },
+      parent,
+    })
+    const route = captureRoute(req)
+    let done = false
+    const finish = () => {
+      if (done) return
+      done = true
+      const template = route() ?? UNMATCHED_ROUTE
+      const status = res.headersSent ? res.statusCode : 0
+      const seconds = (performance.now() - started) / 1000
+      span.updateName(`${req.method} ${template}`)
+      span.setAttribute('http.route', template)
+      span.setAttribute('http.response.status_code', status)
+      if (status >= 500 || status === 0) failSpan(span, new Error(status ? `HTTP ${status}` : 'aborted'))
+      span.end()
+      metrics.request({ method: req.method, route: template, status, seconds })
+      log(
+        {
+          method: req.method,
+          route: template,
+          status,
+          durationMs: Math.round(seconds * 10_000) / 10,
+          requestId: res.locals.requestId as string | undefined,
+        },
+        'request',
+      )
+    }
+    res.once('finish', finish)
+    res.once('close', finish)
+    runInSpan(parent, span, next)
+  }
+}
+
+/** Reads the matched route's template as the router sets it (`baseUrl` + the route's path). */
+function captureRoute(req: Request): () => string | undefined {
+  let value: unknown
+  let template: string | undefined
+  Object.defineProperty(req, 'route', {
+    configurable: true,
+    enumerable: true,
+    get: () => value,
+    set(route: { path?: unknown } | undefined) {
+      value = route
+      if (typeof route?.path === 'string') template = `${req.baseUrl}${route.path}`
+    },
+  })
+  return () => template
+}
