@@ -555,6 +555,31 @@ const CASES: Record<string, Case[]> = {
     },
   ],
   'GET /api/matching/config': [],
+  'GET /api/openapi.json': [],
+  'GET /api/settings/matching': [],
+  'PUT /api/settings/matching': [
+    ...malformed(),
+    { name: 'no mode', body: {}, names: 'autoApply' },
+    { name: 'an unknown mode', body: { autoApply: 'sometimes' }, names: 'autoApply' },
+    { name: 'a mode as a number', body: { autoApply: 1 }, names: 'autoApply' },
+    { name: 'an unknown field', body: { autoApply: 'on', colour: 'red' }, names: 'colour' },
+  ],
+  'GET /api/matching/trust-report': [
+    { name: 'no period', names: 'from' },
+    ...BAD_DATES.map((day) => ({ name: `from=${day}`, query: `from=${day}&to=2026-03-01`, names: 'from' })),
+    { name: 'from after to', query: 'from=2026-03-02&to=2026-03-01', names: 'from' },
+  ],
+  'GET /api/payments': [
+    ...queries('amount', ['1e400', 'NaN', '1,000.00']),
+    ...queries('from', BAD_DATES),
+    ...queries('limit', ['0', '1e400', 'ten']),
+    { name: 'to before from', query: 'from=2026-03-02&to=2026-03-01', names: 'to' },
+  ],
+  'GET /api/open-invoices': [
+    { name: 'no search text', names: 'q' },
+    { name: 'an odd currency', query: 'q=INV&currency=euro', names: 'currency' },
+    { name: 'a limit above 50', query: 'q=INV&limit=51', names: 'limit' },
+  ],
   'GET /api/alerts': [...queries('severity', INJECTIONS), ...queries('cursor', INJECTIONS)],
   'GET /api/me': [],
   'GET /api/audit': [

@@ -16,11 +16,17 @@ const problems: string[] = []
 /** `METHOD /api/template` of every answer checked against the document. */
 const answered = new Set<string>()
 
-async function call(method: string, path: string, body?: unknown, contentType = 'application/json') {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+  token = API_TOKEN,
+) {
   const response = await fetch(`${sidecar.url}${path}`, {
     method,
     headers: {
-      authorization: `Bearer ${API_TOKEN}`,
+      authorization: `Bearer ${token}`,
       ...(body === undefined ? {} : { 'content-type': contentType }),
     },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
@@ -38,7 +44,8 @@ async function call(method: string, path: string, body?: unknown, contentType = 
 }
 
 beforeAll(async () => {
-  sidecar = await startTestSidecar('openapi', ['api'])
+  // Above what the run below disposes of, below the credit note and remittance write-off that must wait.
+  sidecar = await startTestSidecar('openapi', ['api'], { APPROVAL_THRESHOLD_AMOUNT: '2000' })
 }, 60_000)
 
 afterAll(async () => {
@@ -226,6 +233,86 @@ describe("bankrec's OpenAPI document", () => {
     expect((await call('DELETE', '/api/credit-notes/cn-1')).status).toBe(200)
     expect((await call('DELETE', '/api/invoices/inv-9')).status).toBe(200)
     expect((await call('GET', '/api/invoices/nope')).status).toBe(404)
+
+    // The approval policy: what crosses the threshold waits for a second person with the approver role.
+    const approver = (await call('POST', '/api/users', { name: 'april', role: 'approver' })).body
+      .token as string
+    const viewer = (await call('POST', '/api/users', { name: 'vera', role: 'viewer' })).body.token as string
+    for (const invoice of ['big', 'rem']) {
+      const put = await call('PUT', `/api/invoices/inv-${invoice}`, {
+        number: `INV-${invoice.toUpperCase()}`,
+        amount: '3000.00',
+        currency: 'USD',
+        customerId: 'c-acme',
+      })
+      expect(put.status).toBe(201)
+    }
+    const waiting = await call('PUT', '/api/credit-notes/cn-big', {
+      number: 'CN-BIG',
+      amount: '2500.00',
+      currency: 'USD',
+      invoiceId: 'inv-big',
+    })
+    expect([waiting.status, waiting.body.status]).toEqual([202, 'pending_approval'])
+    // Its maker may not approve it.
+    const own = await call('POST', '/api/credit-notes/cn-big/approve')
+    expect([own.status, own.body.error.code]).toEqual([403, 'same_person'])
+    expect(
+      (await call('POST', '/api/credit-notes/cn-big/decline', undefined, undefined, viewer)).status,
+    ).toBe(403)
+    expect(
+      (await call('POST', '/api/credit-notes/nope/approve', undefined, undefined, approver)).status,
+    ).toBe(404)
+    const approved = await call('POST', '/api/credit-notes/cn-big/approve', undefined, undefined, approver)
+    expect([approved.status, approved.body.approvedBy]).toEqual([200, 'april'])
+    expect(
+      (await call('POST', '/api/credit-notes/cn-big/decline', undefined, undefined, approver)).status,
+    ).toBe(409)
+    await upsertTransactions(db, [
+      mirrorRow(4, {
+        amount: '500.00',
+        payment_reference: null,
+        description: null,
+        counterparty_name: 'Quiet',
+      }),
+    ])
+    const held = await call('POST', `/api/transactions/${txId(4)}/remittance`, {
+      lines: [{ invoiceNumber: 'INV-REM', amount: '3000.00' }],
+      fee: '2500.00',
+    })
+    expect([held.status, held.body.status]).toEqual([202, 'pending_approval'])
+    const pending = await call('GET', '/api/approvals', undefined, undefined, viewer)
+    expect(pending.status).toBe(200)
+    expect(pending.body.data).toContainEqual(
+      expect.objectContaining({ kind: 'remittance', id: held.body.importId }),
+    )
+    expect((await call('GET', '/api/approvals?limit=0')).status).toBe(400)
+    const decide = (id: string, decision: string, token = approver, body?: unknown) =>
+      call('POST', `/api/remittance-imports/${id}/${decision}`, body, undefined, token)
+    expect((await decide(held.body.importId, 'approve', API_TOKEN)).status).toBe(403)
+    expect((await decide(held.body.importId, 'decline', approver, { note: 7 })).status).toBe(400)
+    expect((await decide('not-an-id', 'approve')).status).toBe(400)
+    expect((await decide('999999', 'approve')).status).toBe(404)
+    expect((await decide(held.body.importId, 'approve')).body).toMatchObject({ status: 'active' })
+    expect((await decide(held.body.importId, 'decline')).status).toBe(409)
+
+    // Shadow mode.
+    expect((await call('GET', '/api/settings/matching')).body.autoApply).toEqual(expect.any(String))
+    expect((await call('PUT', '/api/settings/matching', { autoApply: 'sometimes' })).status).toBe(400)
+    expect(
+      (await call('PUT', '/api/settings/matching', { autoApply: 'shadow' }, undefined, viewer)).status,
+    ).toBe(403)
+    const shadow = await call('PUT', '/api/settings/matching', { autoApply: 'shadow' })
+    expect([shadow.status, shadow.body.source]).toEqual([200, 'stored'])
+    await upsertTransactions(db, [
+      mirrorRow(5, { amount: '50.00', payment_reference: 'INV-2', description: null }),
+    ])
+    await enqueueMatches(db, 'transaction', [txId(5)])
+    await sidecar.context.matching.runNow()
+    const day = new Date().toISOString().slice(0, 10)
+    const trust = await call('GET', `/api/matching/trust-report?from=${day}&to=${day}`)
+    expect([trust.status, trust.body.mode.autoApply]).toEqual([200, 'shadow'])
+    expect((await call('GET', '/api/matching/trust-report?from=2026-02-02&to=2026-02-01')).status).toBe(400)
 
     expect(problems).toEqual([])
     const documented = [...documentedOperations(bankrecApiDocument())].filter(

@@ -9,9 +9,9 @@ import type { SidecarContext } from '../context.js'
 import { presentPendingApproval } from '../pending-approvals.js'
 import { controlsOf } from '../controls-config.js'
 
-const Query = z.object({ limit: Limit.default(100) })
-const IdParams = z.object({ id: z.string().regex(/^\d{1,18}$/, 'must be a remittance import id') })
-const DecisionBody = z.strictObject({ note: z.string().trim().max(500).optional() })
+export const Query = z.object({ limit: Limit.default(100) })
+export const IdParams = z.object({ id: z.string().regex(/^\d{1,18}$/, 'must be a remittance import id') })
+export const DecisionBody = z.strictObject({ note: z.string().trim().max(500).optional() })
 
 /**
  * GET /api/approvals: every operation waiting for a second person (dispositions, invoice write-offs, credit notes,

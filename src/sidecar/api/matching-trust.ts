@@ -5,7 +5,7 @@ import { handle, parseRequest } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
 
-const ModeChange = z.strictObject({ autoApply: AutoApplyModeSchema })
+export const ModeChange = z.strictObject({ autoApply: AutoApplyModeSchema })
 
 /**
  * GET /api/settings/matching: the automatic-matching mode in force (off, shadow, on), where it comes from and who

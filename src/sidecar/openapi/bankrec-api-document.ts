@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { createDocument } from 'zod-openapi'
 import { closingPaths } from './paths-closing.js'
+import { controlsPaths } from './paths-controls.js'
 import { mirrorPaths } from './paths-mirror.js'
 
 const PREFIX = '/api'
@@ -15,7 +16,10 @@ const { version } = createRequire(import.meta.url)('../../../package.json') as {
  */
 export function bankrecApiDocument(): ReturnType<typeof createDocument> {
   const paths = Object.fromEntries(
-    Object.entries({ ...mirrorPaths, ...closingPaths }).map(([path, item]) => [`${PREFIX}${path}`, item]),
+    Object.entries({ ...mirrorPaths, ...closingPaths, ...controlsPaths }).map(([path, item]) => [
+      `${PREFIX}${path}`,
+      item,
+    ]),
   )
   return createDocument({
     openapi: '3.1.0',

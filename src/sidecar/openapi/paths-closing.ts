@@ -85,7 +85,7 @@ export const closingPaths = {
         post: operation({
           tag: 'closing',
           summary: `${decision[0]!.toUpperCase()}${decision.slice(1)} a disposition`,
-          role: 'clerk',
+          role: decision === 'approve' ? 'approver' : 'clerk',
           conflict: true,
           path: dispositions.IdParams,
           ...(decision === 'undo' ? {} : { body: dispositions.DecisionBody }),
@@ -152,7 +152,10 @@ export const closingPaths = {
         'text/csv': Csv,
         'application/xml': z.string().meta({ description: 'a camt.054 notification' }),
       },
-      responses: { 201: ok('The matches made', out.RemittanceResult) },
+      responses: {
+        201: ok('The matches made', out.RemittanceResult),
+        202: ok('The import, waiting for a second person: nothing applied yet', out.RemittanceResult),
+      },
     }),
   },
   '/report': {
@@ -283,7 +286,11 @@ export const closingPaths = {
       conflict: true,
       path: IdParams,
       body: CreditNoteSchema.partial({ id: true }),
-      responses: { 200: ok('Updated', out.CreditNote), 201: ok('Created', out.CreditNote) },
+      responses: {
+        200: ok('Updated', out.CreditNote),
+        201: ok('Created', out.CreditNote),
+        202: ok('Created, waiting for a second person: it nets nothing until approved', out.CreditNote),
+      },
     }),
     delete: operation({
       tag: 'invoices',

@@ -157,6 +157,12 @@ export const CreditNote = z
     currency: z.string(),
     customerId: z.string().nullable(),
     invoiceId: z.string(),
+    account: z.string().nullable(),
+    status: z.enum(['pending_approval', 'active', 'declined']),
+    madeBy: z.string().nullable(),
+    approvedBy: z.string().nullable(),
+    declinedBy: z.string().nullable(),
+    voidedBy: z.string().nullable(),
     version: z.number().int(),
     voidedAt: Iso.nullable(),
     createdAt: Iso,
@@ -280,6 +286,8 @@ export const DryRunReport = z.looseObject({
 
 export const RemittanceResult = z.looseObject({
   transactionId: z.string(),
+  importId: z.string(),
+  status: z.enum(['pending_approval', 'active', 'declined']),
   matches: z.array(z.looseObject({ invoiceId: z.string(), amount: Decimal, writeOff: Decimal.nullable() })),
   writeOff: Decimal,
   difference: Decimal,
