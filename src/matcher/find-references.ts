@@ -4,13 +4,16 @@ import type { InvoiceIndex } from './invoice-index.js'
 import { factsOf } from './invoice-facts.js'
 import { compactIssuedReference, compactReference, kidDashAt } from './invoice-number.js'
 import { referenceTypos } from './match-keys.js'
+import { unwrapRemittance } from './unwrap-remittance.js'
 import { normalizeReference, type ReferencePart } from './normalize-reference.js'
+import { labelBefore, listStart, wordBefore } from './number-labels.js'
 import {
   INVOICE_WORDS,
   LABEL_NAMES,
   NUMBER_WORDS,
   OTHER_LABELS,
   STRUCTURED_LABELS,
+  WEAK_INVOICE_WORDS,
 } from './reference-words.js'
 import { rfCheckDigits } from './rf-reference.js'
 import type { Token } from './tokenize.js'
@@ -60,7 +63,15 @@ export type TransactionReferences =
       hits: ReferenceHit[]
       /** Hits that read as something else while other hits of the field do not: not taken as references. */
       setAside: ReferenceHit[]
+      /**
+       * Clean references of the other fields to invoices the chosen field does not name (rule 11): a second
+       * invoice the payment also settles when the amount is both together, else a conflict. Absent when none.
+       */
+      others?: OtherFieldHit[]
     }
+
+/** A reference in another field than the one chosen. */
+export type OtherFieldHit = { field: ReferenceField; hit: ReferenceHit }
 
 export type ReferenceSource = Pick<
   MatchTransaction,
@@ -68,7 +79,6 @@ export type ReferenceSource = Pick<
 >
 
 const NONE: TransactionReferences = { outcome: 'none' }
-const NO_HITS: readonly ReferenceHit[] = []
 
 const SHORT_CORE_DIGITS = 4
 
@@ -101,14 +111,26 @@ function isDigitToken(token: Token): boolean {
   return code >= 48 && code <= 57
 }
 
+function digitsOf(text: string): string {
+  return text.replace(/\D+/g, '')
+}
+
 /**
  * Of several invoices with the same number, the ones the payment can mean: a void one only when all are void;
+ * then the ones whose number has the digits as written (leading zeros too: `0815` is not `815` when both exist);
  * then those expecting payment into the transaction's account, then those of the transaction's entity.
  */
-function narrow(candidates: readonly MatchInvoice[], source: ReferenceSource): readonly MatchInvoice[] {
+function narrow(
+  candidates: readonly MatchInvoice[],
+  source: ReferenceSource,
+  written: string,
+): readonly MatchInvoice[] {
   if (candidates.length === 1) return candidates
-  const live = candidates.filter((invoice) => !invoice.void)
-  if (live.length === 0) return [[...candidates].sort((a, b) => (a.id < b.id ? -1 : 1))[0] as MatchInvoice]
+  const all = candidates.filter((invoice) => !invoice.void)
+  if (all.length === 0) return [[...candidates].sort((a, b) => (a.id < b.id ? -1 : 1))[0] as MatchInvoice]
+  const digits = digitsOf(written)
+  const printed = all.filter((invoice) => digitsOf(invoice.number) === digits)
+  const live = printed.length > 0 ? printed : all
   const sameAccount = live.filter((invoice) => invoice.accountId && invoice.accountId === source.accountId)
   const pool = sameAccount.length > 0 ? sameAccount : live
   const sameEntity = source.entityId ? pool.filter((invoice) => invoice.entityId === source.entityId) : []
@@ -139,7 +161,7 @@ class FieldScan {
     fields: Pick<ReferenceHit, 'via' | 'kind' | 'scheme' | 'checkDigits' | 'invoiceWord' | 'short'>,
     conflicts: TextConflict[] = [],
   ): void {
-    const meant = narrow(candidates, this.source)
+    const meant = narrow(candidates, this.source, this.text.slice(start, end))
     const invoiceIds = meant.length === 1 ? [(meant[0] as MatchInvoice).id] : meant.map(idOf).sort()
     this.hits.push({
       via: fields.via,
@@ -172,27 +194,22 @@ class FieldScan {
   }
 
   /**
-   * The word before token `at`, past a word for “number” and past a one- or two-digit code (`TRN*1*<trace>` in
-   * ACH addenda).
+   * How strongly the words before token `at` say “invoice”: 2 for a word for invoice (`Rechnung`, `Invoice No.`),
+   * 1 for a number word or sign alone (`No.`, `#`, `n°`) or a word that is also something else (`RE`, `FRA`), 0
+   * for none. Only 2 makes a number of digits only a whole invoice number.
    */
-  private wordBefore(tokens: readonly Token[], at: number): string | null {
-    for (let index = at - 1, steps = 0; index >= 0 && steps < 2; index--, steps++) {
-      const token = tokens[index] as Token
-      if (isDigitToken(token)) {
-        if (token.end - token.start > 2) return null
-        continue
-      }
-      if (!NUMBER_WORDS.has(token.text)) return token.text
-    }
-    return null
-  }
-
-  private hasInvoiceWord(tokens: readonly Token[], at: number): boolean {
-    const word = this.wordBefore(tokens, at)
-    if (word !== null && INVOICE_WORDS.has(word)) return true
+  private invoiceWordLevel(tokens: readonly Token[], at: number): 0 | 1 | 2 {
+    const word = wordBefore(tokens, at)
+    if (word !== null && INVOICE_WORDS.has(word)) return WEAK_INVOICE_WORDS.has(word) ? 1 : 2
     // `#1001`, `n° 1001`, `No. 1001`: a number sign or word right before the number.
     const before = this.text.slice(Math.max(0, (tokens[at] as Token).start - 3), (tokens[at] as Token).start)
     return /#\s*$|n[°º]\s*$/i.test(before) || (at > 0 && NUMBER_WORDS.has((tokens[at - 1] as Token).text))
+      ? 1
+      : 0
+  }
+
+  private hasInvoiceWord(tokens: readonly Token[], at: number): boolean {
+    return this.invoiceWordLevel(tokens, at) > 0
   }
 
   /** What else a run of digits may be: a date, a labelled customer/order/trace number, a customer id. */
@@ -204,7 +221,7 @@ class FieldScan {
     if (overlaps(this.datesOf(), start, end)) {
       conflicts.push({ code: 'reads_as_date', text: `“${written}” is part of a date in the text` })
     }
-    const word = this.wordBefore(tokens, from)
+    const word = wordBefore(tokens, listStart(this.text, tokens, from))
     const label = word === null ? undefined : OTHER_LABELS.get(word)
     if (label) {
       conflicts.push({
@@ -224,11 +241,6 @@ class FieldScan {
       })
     }
     return conflicts
-  }
-
-  /** Only the issued references of free text. */
-  readIssuedOnly(tokens: readonly Token[]): void {
-    this.readIssued(tokens, new Array<boolean>(tokens.length).fill(false))
   }
 
   /** Free text: issued references first, then whole numbers, then number cores, each on what is left. */
@@ -256,7 +268,8 @@ class FieldScan {
         })
         continue
       }
-      const word = impliedInvoiceWord || this.hasInvoiceWord(tokens, match.start)
+      const level = impliedInvoiceWord ? 2 : this.invoiceWordLevel(tokens, match.start)
+      const word = level > 0
       const short = digitCount(keys, match.start, match.end) < SHORT_CORE_DIGITS
       this.hit(
         match.values,
@@ -264,7 +277,7 @@ class FieldScan {
         last.end,
         {
           via: 'text',
-          kind: word && !short ? 'full' : 'core',
+          kind: level === 2 && !short ? 'full' : 'core',
           scheme: null,
           checkDigits: null,
           invoiceWord: word,
@@ -433,20 +446,36 @@ class FieldScan {
   }
 
   private labelledStructured(tokens: readonly Token[], at: number): boolean {
-    const word = this.wordBefore(tokens, at)
+    const word = wordBefore(tokens, at)
     return word !== null && STRUCTURED_LABELS.has(word)
   }
 
   private issuedHit(found: readonly MatchInvoice[], compact: string, start: number, end: number): void {
     const schemes = validSchemes(compact)
-    this.hit(found, start, end, {
-      via: 'issued',
-      kind: 'issued',
-      scheme: schemes[0] ?? null,
-      checkDigits: schemes.length > 0 ? 'valid' : null,
-      invoiceWord: false,
-      short: false,
-    })
+    // An issued reference under another label (`PO RF35A1001`, `Kunden-Nr. 4000900110`) is that label's number.
+    const label = labelBefore(this.text, start)
+    const conflicts: TextConflict[] = label
+      ? [
+          {
+            code: 'labelled',
+            text: `“${this.text.slice(start, end)}” follows “${label.word}”: it reads as ${label.name}`,
+          },
+        ]
+      : []
+    this.hit(
+      found,
+      start,
+      end,
+      {
+        via: 'issued',
+        kind: 'issued',
+        scheme: schemes[0] ?? null,
+        checkDigits: schemes.length > 0 ? 'valid' : null,
+        invoiceWord: false,
+        short: false,
+      },
+      conflicts,
+    )
   }
 
   /**
@@ -555,67 +584,86 @@ export function referenceStrength(hit: ReferenceHit): number {
   return hit.conflicts.length > 0 ? 0.5 : RANK[hit.kind]
 }
 
-/**
- * Reads one field. With `codesOnly` only what could outrank a whole number is read (structured codes and issued
- * references): a later field is read that way once an earlier one named an invoice by its whole number.
- */
-function readField(
-  index: InvoiceIndex,
-  text: string,
-  source: ReferenceSource,
-  codesOnly: boolean,
-): readonly ReferenceHit[] {
-  // A field read for codes only that holds no code and no digits cannot outrank anything: skip tokenizing it.
-  if (codesOnly && !/\d/.test(text)) return NO_HITS
+/** Reads one field, its wrapped lines read whole. */
+function readField(index: InvoiceIndex, written: string, source: ReferenceSource): readonly ReferenceHit[] {
+  const text = unwrapRemittance(written)
   const scan = new FieldScan(index, text, source)
   for (const part of normalizeReference(text)) {
-    if (part.kind === 'code') {
-      if (!codesOnly || part.via !== 'swift') scan.readCode(part)
-    } else if (!codesOnly) {
-      scan.readText(part.tokens)
-    } else if (index.hasIssuedReferences) {
-      scan.readIssuedOnly(part.tokens)
-    }
+    if (part.kind === 'code') scan.readCode(part)
+    else scan.readText(part.tokens)
   }
   if (scan.hits.length > 1) scan.sortByStart()
   return scan.hits
+}
+
+function strengthOf(hits: readonly ReferenceHit[]): number {
+  let strength = 0
+  for (const hit of hits) strength = Math.max(strength, referenceStrength(hit))
+  return strength
+}
+
+/** The clean hits of the fields not chosen that name invoices the chosen hits do not. */
+function otherFieldHits(
+  fields: ReadonlyArray<{ field: ReferenceField; hits: readonly ReferenceHit[] }>,
+  chosen: ReferenceField,
+  named: readonly ReferenceHit[],
+): OtherFieldHit[] {
+  const ids = new Set<string>()
+  for (const hit of named) for (const id of hit.invoiceIds) ids.add(id)
+  const others: OtherFieldHit[] = []
+  for (const { field, hits } of fields) {
+    if (field === chosen) continue
+    for (const hit of hits) {
+      if (!isClean(hit) || hit.invoiceIds.some((id) => ids.has(id))) continue
+      for (const id of hit.invoiceIds) ids.add(id)
+      others.push({ field, hit })
+    }
+  }
+  return others
 }
 
 /**
  * Rule 1: reads paymentReference, customerReference, description and rawDescription, and takes the field whose
  * best reference is strongest (the first of equals). Every place that names invoices is a candidate, not a
  * decision: the evidence is weighed when the transaction is allocated. Numbers that read as something else (a
- * date, a labelled customer or order number) are set aside when the same field holds a clean reference.
+ * date, a labelled customer or order number) are set aside when the same field holds a clean reference. Clean
+ * references of the other fields to other invoices are kept beside (rule 11: both settled, or a conflict).
  */
 export function findReferences(index: InvoiceIndex, source: ReferenceSource): TransactionReferences {
-  let best: { field: ReferenceField; hits: ReferenceHit[]; strength: number } | null = null
+  let best: { field: ReferenceField; hits: readonly ReferenceHit[]; strength: number } | null = null
+  let fields: Array<{ field: ReferenceField; hits: readonly ReferenceHit[] }> | null = null
   for (let at = 0; at < REFERENCE_FIELDS.length; at++) {
     const field = REFERENCE_FIELDS[at] as ReferenceField
     const text = source[field]
-    if (!text) continue
-    const codesOnly: boolean = best !== null && best.strength >= RANK.full
-    const hits = readField(index, text, source, codesOnly) as ReferenceHit[]
+    // Once a field names an invoice by its whole number, a later field without digits names nothing more.
+    if (!text || (best !== null && best.strength >= RANK.full && !/\d/.test(text))) continue
+    const hits = readField(index, text, source)
     if (hits.length === 0) continue
-    let fieldStrength = 0
-    for (const hit of hits) fieldStrength = Math.max(fieldStrength, referenceStrength(hit))
-    if (!best || fieldStrength > best.strength) best = { field, hits, strength: fieldStrength }
-    if (fieldStrength >= RANK.issued) break
+    const strength = strengthOf(hits)
+    if (best !== null) (fields ??= [{ field: best.field, hits: best.hits }]).push({ field, hits })
+    if (!best || strength > best.strength) best = { field, hits, strength }
   }
   if (!best) return NONE
-  if (best.hits.every(isClean)) return { outcome: 'named', field: best.field, hits: best.hits, setAside: [] }
+  const others = fields === null ? [] : otherFieldHits(fields, best.field, best.hits)
+  const named = (hits: ReferenceHit[], setAside: ReferenceHit[]): TransactionReferences =>
+    others.length > 0
+      ? { outcome: 'named', field: best.field, hits, setAside, others }
+      : { outcome: 'named', field: best.field, hits, setAside }
+  if (best.hits.every(isClean)) return named([...best.hits], [])
   const clean = best.hits.filter(isClean)
-  const hits = clean.length > 0 ? clean : best.hits
+  const hits = clean.length > 0 ? clean : [...best.hits]
   const setAside = clean.length > 0 ? best.hits.filter((hit) => !clean.includes(hit)) : []
-  return { outcome: 'named', field: best.field, hits, setAside }
+  return named(hits, setAside)
 }
 
 /** Every invoice a transaction's references may mean (to find the closed set it belongs to). */
 export function referencedInvoiceIds(references: TransactionReferences): string[] {
   if (references.outcome === 'none') return []
-  const { hits, setAside } = references
-  if (hits.length === 1 && setAside.length === 0) return [...(hits[0] as ReferenceHit).invoiceIds]
+  const { hits, setAside, others } = references
+  if (hits.length === 1 && setAside.length === 0 && !others) return [...(hits[0] as ReferenceHit).invoiceIds]
   const ids = new Set<string>()
   for (const hit of hits) for (const id of hit.invoiceIds) ids.add(id)
   for (const hit of setAside) for (const id of hit.invoiceIds) ids.add(id)
+  for (const { hit } of others ?? []) for (const id of hit.invoiceIds) ids.add(id)
   return [...ids]
 }

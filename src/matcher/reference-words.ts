@@ -13,6 +13,16 @@ export const INVOICE_WORDS: ReadonlySet<string> = new Set(
     .split(' '),
 )
 
+/**
+ * Invoice words that are also something else: `RE` is English “regarding”, `FRA` Nordic “from”, `DOC`, `NOTA`,
+ * `BELEG` any document. Like `No.`, `#` and `n°` they make a number more likely an invoice's (a core scores as one
+ * after a word for invoice), but they never make a number of digits only a whole invoice number.
+ */
+export const WEAK_INVOICE_WORDS: ReadonlySet<string> = new Set('RE FRA DOC DOCUMENT NOTA BELEG'.split(' '))
+
+/** Words that join the numbers of a list (`PO 4711 and 4712`): a label before the list covers all of them. */
+export const LIST_WORDS: ReadonlySet<string> = new Set('AND UND ET Y E EN OG OCH JA I'.split(' '))
+
 /** Words for “number” between a label and the number (`Invoice No. 1001`, `Kunden-Nr. 4711`). */
 export const NUMBER_WORDS: ReadonlySet<string> = new Set(
   'NO NR NRO NUMBER NUM NUMMER NUMERO N NB NBR NUMER NUMMERO NUMERA'.split(' '),
