@@ -32,6 +32,7 @@ export {
 } from './check-digits.js'
 export type { ReferenceScheme } from './check-digits.js'
 export { CustomerDirectory } from './customer-directory.js'
+export { INTERMEDIARIES, isIntermediaryName } from './intermediaries.js'
 export type { PayerHow, PayerIdentity } from './customer-directory.js'
 export { customerKeyOf, invoiceUnits } from './invoice-facts.js'
 export type { CustomerKey } from './invoice-facts.js'

@@ -67,7 +67,7 @@ export function allocateByPayer(
             text: payer.text,
           },
         ]
-      : [{ code: 'payer_unknown', points: 0, text: payer.text }]
+      : [{ code: payerCode(payer), points: 0, text: payer.text }]
   if (waitsForInvoice(context, payment, payerItem)) return
   const cents = centsOf(amount)
   const exact = ledgers.filter((ledger) => ledger.openIs(amount, cents, true))
@@ -140,7 +140,7 @@ export function allocateByPayer(
   const items: Evidence[] = [
     ...evidence,
     ...suggestion.reasons.map((text) => ({ code: 'suggestion', points: 0, text })),
-    ...(payer.customers.length > 1 ? payerItem : []),
+    ...(payer.customers.length > 1 || payer.how === 'account_tail' ? payerItem : []),
   ]
   const threshold = config.autoConfirmThreshold
   const late = suggestion.invoiceIds.flatMap(
