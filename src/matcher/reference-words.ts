@@ -28,7 +28,7 @@ export const NUMBER_WORDS: ReadonlySet<string> = new Set(
   'NO NR NRO NUMBER NUM NUMMER NUMERO N NB NBR NUMER NUMMERO NUMERA'.split(' '),
 )
 
-export type NumberLabel = 'customer' | 'order' | 'trace' | 'mandate' | 'date'
+export type NumberLabel = 'customer' | 'order' | 'trace' | 'mandate' | 'date' | 'document'
 
 /** Labels of numbers that are not invoice numbers. */
 export const OTHER_LABELS: ReadonlyMap<string, NumberLabel> = new Map([
@@ -41,6 +41,9 @@ export const OTHER_LABELS: ReadonlyMap<string, NumberLabel> = new Map([
   ...'TRACE TRN TRC E2E EREF ENDTOEND UETR BATCH'.split(' ').map((word) => [word, 'trace'] as const),
   ...'MANDATE MREF MANDAT CRED CI SEPAMANDATE'.split(' ').map((word) => [word, 'mandate'] as const),
   ...'DATE DATUM DATED VOM DU DEL FECHA DATA PAIVAYS'.split(' ').map((word) => [word, 'date'] as const),
+  ...'TICKET POLICY POLICE POLIZZA POLIZZE VERSICHERUNGSNR CLAIM SCHADEN SCHADENNR VAT VATNO UST USTID USTIDNR TAX TAXID STEUERNR SIREN SIRET'
+    .split(' ')
+    .map((word) => [word, 'document'] as const),
 ])
 
 export const LABEL_NAMES: Record<NumberLabel, string> = {
@@ -49,6 +52,7 @@ export const LABEL_NAMES: Record<NumberLabel, string> = {
   trace: 'a trace or end-to-end number',
   mandate: 'a mandate or creditor id',
   date: 'a date',
+  document: 'a ticket, policy, claim or tax number',
 }
 
 /** Labels in front of a national structured reference written in free text. */

@@ -7,6 +7,7 @@ import { nameKey } from './normalize-name.js'
 import { statedFee } from './residuals.js'
 import { beyondHorizon, returnFeeEvidence } from './return-guards.js'
 import { suggestionKey } from './suggest.js'
+import { unwrapRemittance } from './unwrap-remittance.js'
 import { REFERENCE_FIELDS, type Evidence, type MatchTransaction, type PaymentReturn } from './types.js'
 
 /** ISO 20022 return and reject reasons (SEPA) and NACHA return codes, with what they mean. */
@@ -58,7 +59,7 @@ const GOODS_RETURNED =
   /\b(returned goods|goods returned|returns? of goods|goods return|returned items?|returned merchandise|merchandise return|retoure ware|warenretoure|warenrucksendung|warenruecksendung|rucksendung|ruecksendung|retour (?:de )?marchandises?|marchandises? retournees?|devolucion de (?:mercancias?|mercaderias?|productos?)|reso (?:merce|merci)|merce resa)\b/g
 
 function plainText(transaction: MatchTransaction): string {
-  return REFERENCE_FIELDS.map((field) => transaction[field] ?? '')
+  return REFERENCE_FIELDS.map((field) => unwrapRemittance(transaction[field] ?? ''))
     .join(' ')
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
