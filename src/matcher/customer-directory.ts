@@ -43,7 +43,13 @@ type NameEntry = { key: CustomerKey; legalForm: string | null; count: number }
 
 /** What a shown account alone tells: its one customer (verified, or only by a short tail), or several. */
 type AccountFact =
-  | { kind: 'verified'; key: CustomerKey; how: 'account' | 'learned_account'; text: string }
+  | {
+      kind: 'verified'
+      key: CustomerKey
+      how: 'account' | 'learned_account'
+      text: string
+      payer: PayerIdentity
+    }
   | { kind: 'tail'; key: CustomerKey; text: string }
   | { kind: 'shared'; text: string }
 
@@ -238,43 +244,61 @@ export class CustomerDirectory {
       return this.lastPayer
     // Payers repeat month after month: remember who they were until the directory changes.
     if (this.payerCount >= NAME_CACHE_LIMIT) this.clearPayers()
-    let byName = this.payersByName.get(name ?? '')
-    if (byName === undefined) {
-      byName = this.recogniseName(name)
-      this.payersByName.set(name ?? '', byName)
-      this.payerCount++
-    }
-    let payer = byName
-    if (shownAccount && byName.how !== 'intermediary') {
+    let payer: PayerIdentity | null = null
+    if (shownAccount) {
       let fact = this.payersByAccount.get(shownAccount)
       if (fact === undefined) {
         fact = this.recogniseAccount(shownAccount)
         this.payersByAccount.set(shownAccount, fact)
         this.payerCount++
       }
-      if (fact !== null) {
-        const both = `${shownAccount}\u0000${name ?? ''}`
-        let weighed = this.payersByBoth.get(both)
-        if (weighed === undefined) {
-          weighed = this.weigh(fact, name, byName)
-          this.payersByBoth.set(both, weighed)
-          this.payerCount++
+      // The account's own customer's name shown with it: verified without reading the name.
+      if (fact?.kind === 'verified' && this.namedAs(fact.key, name)) payer = fact.payer
+      else if (fact) {
+        const byName = this.byNameOf(name)
+        if (byName.how === 'intermediary') payer = byName
+        else {
+          const both = `${shownAccount}\u0000${name ?? ''}`
+          payer = this.payersByBoth.get(both) ?? null
+          if (payer === null) {
+            payer = this.weigh(fact, name, byName)
+            this.payersByBoth.set(both, payer)
+            this.payerCount++
+          }
         }
-        payer = weighed
       }
     }
+    payer ??= this.byNameOf(name)
     this.lastName = name
     this.lastAccount = shownAccount
     this.lastPayer = payer
     return payer
   }
 
+  private byNameOf(name: string | null | undefined): PayerIdentity {
+    let byName = this.payersByName.get(name ?? '')
+    if (byName === undefined) {
+      byName = this.recogniseName(name)
+      this.payersByName.set(name ?? '', byName)
+      this.payerCount++
+    }
+    return byName
+  }
+
+  /** Whether no name is shown, or exactly one of the customer's own names (any case). */
+  private namedAs(key: CustomerKey, name: string | null | undefined): boolean {
+    if (!name) return true
+    const customer = key.startsWith('c:') ? this.customers.get(key.slice(2)) : undefined
+    if (!customer) return false
+    const upper = name.toUpperCase()
+    if (customer.name === name || customer.name.toUpperCase() === upper) return true
+    return (customer.aliases ?? []).some((alias) => alias.toUpperCase() === upper)
+  }
+
   /** The payer an account's fact and the name shown with it tell together. */
   private weigh(fact: AccountFact, name: string | null | undefined, byName: PayerIdentity): PayerIdentity {
     if (fact.kind === 'verified') {
-      if (!this.contradicts(name, byName, fact.key)) {
-        return { customers: [fact.key], how: fact.how, verified: true, text: fact.text }
-      }
+      if (!this.contradicts(name, byName, fact.key)) return fact.payer
       return {
         customers: [fact.key],
         how: fact.how,
@@ -342,7 +366,7 @@ export class CustomerDirectory {
         text: `${text}, but only its last ${shown.tail.length} characters show: not enough to verify the payer`,
       }
     }
-    return { kind: 'verified', key, how, text }
+    return { kind: 'verified', key, how, text, payer: { customers: [key], how, verified: true, text } }
   }
 
   /** The payer by name: a learned name, then the customers' names. */

@@ -19,6 +19,9 @@ export function issuedAfterPayment(
   transaction: MatchTransaction,
   graceDays: number,
 ): Evidence | null {
+  // Dates written alike order as text: an invoice issued on or before the booking day needs no arithmetic.
+  if (!invoice.issueDate || !transaction.postedDate || invoice.issueDate <= transaction.postedDate)
+    return null
   const issued = dayNumber(invoice.issueDate)
   const booked = dayNumber(transaction.postedDate)
   if (issued === null || booked === null || issued - booked <= graceDays) return null

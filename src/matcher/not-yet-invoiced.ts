@@ -13,10 +13,8 @@ const ADVANCE =
   /\b(anzahlung|vorauszahlung|vorkasse|abschlagszahlung|abschlag|akonto|a[ -]?conto|acompte|avance|anticipo|acconto|caparra|advance payment|advance|pre-?payment|down ?payment|(?<!(?:lockbox|mobile|branch|cash|atm|remote|direct|night|bank|cheque|check) )deposit|voorschot|aanbetaling|ennakkomaksu|ennakko|forskudd|forskud|forskott|forskottsbetalning)\b/
 
 function plain(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
+  const lower = text.toLowerCase()
+  return /[^\x20-\x7e]/.test(lower) ? lower.normalize('NFKD').replace(/\p{M}+/gu, '') : lower
 }
 
 /** The advance or down-payment wording of the payment's text, if any. */
