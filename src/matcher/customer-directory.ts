@@ -246,33 +246,34 @@ export class CustomerDirectory {
     if (this.payerCount >= NAME_CACHE_LIMIT) this.clearPayers()
     let payer: PayerIdentity | null = null
     if (shownAccount) {
-      let fact = this.payersByAccount.get(shownAccount)
-      if (fact === undefined) {
-        fact = this.recogniseAccount(shownAccount)
-        this.payersByAccount.set(shownAccount, fact)
+      const both = name ? `${shownAccount}\u0000${name}` : shownAccount
+      payer = this.payersByBoth.get(both) ?? null
+      if (payer === null) {
+        payer = this.byAccountAndName(shownAccount, name)
+        this.payersByBoth.set(both, payer)
         this.payerCount++
       }
-      // The account's own customer's name shown with it: verified without reading the name.
-      if (fact?.kind === 'verified' && this.namedAs(fact.key, name)) payer = fact.payer
-      else if (fact) {
-        const byName = this.byNameOf(name)
-        if (byName.how === 'intermediary') payer = byName
-        else {
-          const both = `${shownAccount}\u0000${name ?? ''}`
-          payer = this.payersByBoth.get(both) ?? null
-          if (payer === null) {
-            payer = this.weigh(fact, name, byName)
-            this.payersByBoth.set(both, payer)
-            this.payerCount++
-          }
-        }
-      }
+    } else {
+      payer = this.byNameOf(name)
     }
-    payer ??= this.byNameOf(name)
     this.lastName = name
     this.lastAccount = shownAccount
     this.lastPayer = payer
     return payer
+  }
+
+  /** The payer an account tells, weighed against the name shown with it; by name alone when it tells nothing. */
+  private byAccountAndName(shownAccount: string, name: string | null | undefined): PayerIdentity {
+    let fact = this.payersByAccount.get(shownAccount)
+    if (fact === undefined) {
+      fact = this.recogniseAccount(shownAccount)
+      this.payersByAccount.set(shownAccount, fact)
+      this.payerCount++
+    }
+    // The account's own customer's name shown with it: verified without reading the name.
+    if (fact?.kind === 'verified' && this.namedAs(fact.key, name)) return fact.payer
+    const byName = this.byNameOf(name)
+    return fact === null || byName.how === 'intermediary' ? byName : this.weigh(fact, name, byName)
   }
 
   private byNameOf(name: string | null | undefined): PayerIdentity {

@@ -4,9 +4,22 @@ const DAY_MS = 86_400_000
 
 /** A date or timestamp's calendar day as days since 1970 (UTC); null when it is not `YYYY-MM-DD…`. */
 export function dayNumber(date: string | null | undefined): number | null {
-  if (!date || date.length < 10) return null
-  const day = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)))
-  return Number.isNaN(day) ? null : Math.floor(day / DAY_MS)
+  if (!date || date.length < 10 || date.charCodeAt(4) !== 45 || date.charCodeAt(7) !== 45) return null
+  const year = digits(date, 0, 4)
+  const month = digits(date, 5, 7)
+  const day = digits(date, 8, 10)
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31) return null
+  return Math.floor(Date.UTC(year, month - 1, day) / DAY_MS)
+}
+
+function digits(text: string, from: number, to: number): number {
+  let value = 0
+  for (let at = from; at < to; at++) {
+    const code = text.charCodeAt(at) - 48
+    if (code < 0 || code > 9) return -1
+    value = value * 10 + code
+  }
+  return value
 }
 
 /**

@@ -27,6 +27,7 @@ export type TransactionReferences =
 export type OtherFieldHit = { field: ReferenceField; hit: ReferenceHit }
 
 const NONE: TransactionReferences = { outcome: 'none' }
+const NO_OTHERS: OtherFieldHit[] = []
 
 const RANK: Record<HitKind, number> = { issued: 6, structured: 5, swift: 4, full: 4, core: 2 }
 
@@ -100,16 +101,18 @@ export function findReferences(index: InvoiceIndex, source: ReferenceSource): Tr
     if (!best || strength > best.strength) best = { field, hits, strength }
   }
   if (!best) return NONE
-  const others = fields === null ? [] : otherFieldHits(fields, best.field, best.hits)
-  const named = (hits: ReferenceHit[], setAside: ReferenceHit[]): TransactionReferences =>
-    others.length > 0
-      ? { outcome: 'named', field: best.field, hits, setAside, others }
-      : { outcome: 'named', field: best.field, hits, setAside }
-  if (best.hits.every(isClean)) return named([...best.hits], [])
-  const clean = best.hits.filter(isClean)
-  const hits = clean.length > 0 ? clean : [...best.hits]
-  const setAside = clean.length > 0 ? best.hits.filter((hit) => !clean.includes(hit)) : []
-  return named(hits, setAside)
+  const others = fields === null ? NO_OTHERS : otherFieldHits(fields, best.field, best.hits)
+  let hits: ReferenceHit[]
+  let setAside: ReferenceHit[] = []
+  if (best.hits.every(isClean)) hits = best.hits as ReferenceHit[]
+  else {
+    const clean = best.hits.filter(isClean)
+    hits = clean.length > 0 ? clean : [...best.hits]
+    if (clean.length > 0) setAside = best.hits.filter((hit) => !clean.includes(hit))
+  }
+  return others.length > 0
+    ? { outcome: 'named', field: best.field, hits, setAside, others }
+    : { outcome: 'named', field: best.field, hits, setAside }
 }
 
 /** Every invoice a transaction's references may mean (to find the closed set it belongs to). */

@@ -20,6 +20,8 @@ import type { Evidence, ReferenceField } from './types.js'
 
 type Named = { ledger: InvoiceLedger; hit: ReferenceHit; field: ReferenceField }
 
+const NO_GUARDS = { advance: null, awaiting: null } as const
+
 /** Amount evidence of a rest the payment leaves that a residual explains: it corroborates like the amount. */
 const EXPLAINED_REST = new Set(['amount_tolerance', 'fee_stated', 'discount_in_time'])
 
@@ -174,13 +176,10 @@ export function allocateByReference(
     ledgers.length > 1 && amount.code === 'amount_partial' ? shortOfSet(payment, ledgers, open) : null
   const payer = context.payer(payment)
   const elsewhere = corroborated ? [] : exactElsewhere(context, payment, ledgers)
-  const guards = textGuards(
-    context,
-    payment,
-    amountFits,
-    corroborated,
-    live.some((item) => item.hit.kind === 'core'),
-  )
+  let anyCore = false
+  for (const item of live) anyCore ||= item.hit.kind === 'core'
+  const guards =
+    amountFits && !anyCore ? NO_GUARDS : textGuards(context, payment, amountFits, corroborated, anyCore)
   const weighed = live.map(({ ledger, hit, field: where }) => {
     const evidence = referenceEvidence(hit, where, ledger.invoice.number)
     evidence.push(amount)
