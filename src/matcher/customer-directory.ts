@@ -6,6 +6,7 @@ import {
   verifiesOwner,
 } from './bank-account.js'
 import { intermediaryOf } from './intermediaries.js'
+import { namedAs, namesOf, startingWith } from './payer-names.js'
 import { mayBeCut, nameKey, sharesNoWord, type NameKey } from './normalize-name.js'
 import { customerKeyOf, type CustomerKey } from './invoice-facts.js'
 import type { MatchCustomer, MatchInvoice } from './types.js'
@@ -72,10 +73,7 @@ export class CustomerDirectory {
   private plain: Array<[string, CustomerKey]> | null = null
   private readonly plainCounts = new Map<string, number>()
   private readonly names = new Map<string, NameKey | null>()
-  /**
-   * Payers recognised since the last change of the directory: by shown account when the account alone tells who
-   * (null when it does not), else by name. A payer known by account is one lookup, not one per name and account.
-   */
+  /** Since the last change of the directory: what each shown account tells (null: nothing), and payers by name. */
   private readonly payersByAccount = new Map<string, AccountFact | null>()
   private readonly payersByName = new Map<string, PayerIdentity>()
   /** Payers by shown account and name together (the account's fact weighed against the name). */
@@ -218,20 +216,7 @@ export class CustomerDirectory {
     this.plain ??= [...this.plainCounts.keys()]
       .map((entry) => entry.split('\u0000') as [string, CustomerKey])
       .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    let low = 0
-    let high = this.plain.length
-    while (low < high) {
-      const middle = (low + high) >> 1
-      if ((this.plain[middle] as [string, string])[0] < prefix) low = middle + 1
-      else high = middle
-    }
-    const keys = new Set<CustomerKey>()
-    for (let index = low; index < this.plain.length; index++) {
-      const [plain, key] = this.plain[index] as [string, CustomerKey]
-      if (!plain.startsWith(prefix)) break
-      keys.add(key)
-    }
-    return [...keys].sort()
+    return startingWith(this.plain, prefix)
   }
 
   /**
@@ -271,7 +256,8 @@ export class CustomerDirectory {
       this.payerCount++
     }
     // The account's own customer's name shown with it: verified without reading the name.
-    if (fact?.kind === 'verified' && this.namedAs(fact.key, name)) return fact.payer
+    if (fact?.kind === 'verified' && namedAs(this.customers.get(fact.key.slice(2)), fact.key, name))
+      return fact.payer
     const byName = this.byNameOf(name)
     return fact === null || byName.how === 'intermediary' ? byName : this.weigh(fact, name, byName)
   }
@@ -284,16 +270,6 @@ export class CustomerDirectory {
       this.payerCount++
     }
     return byName
-  }
-
-  /** Whether no name is shown, or exactly one of the customer's own names (any case). */
-  private namedAs(key: CustomerKey, name: string | null | undefined): boolean {
-    if (!name) return true
-    const customer = key.startsWith('c:') ? this.customers.get(key.slice(2)) : undefined
-    if (!customer) return false
-    const upper = name.toUpperCase()
-    if (customer.name === name || customer.name.toUpperCase() === upper) return true
-    return (customer.aliases ?? []).some((alias) => alias.toUpperCase() === upper)
   }
 
   /** The payer an account's fact and the name shown with it tell together. */
@@ -317,10 +293,7 @@ export class CustomerDirectory {
   private contradicts(name: string | null | undefined, byName: PayerIdentity, key: CustomerKey): boolean {
     if (!name || byName.customers.includes(key)) return false
     if (byName.customers.length > 0) return true
-    const customer = key.startsWith('c:') ? this.customers.get(key.slice(2)) : undefined
-    const names = customer
-      ? [customer.name, ...(customer.aliases ?? []), ...(customer.learnedNames ?? [])]
-      : [key.slice(2)]
+    const names = namesOf(key, this.customers.get(key.slice(2)))
     return sharesNoWord(
       this.nameOf(name),
       names.map((each) => this.nameOf(each)),
