@@ -165,6 +165,10 @@ export const BankrecEnv = z
       .optional(),
     /** Rule 5: a suggestion scoring at least this much is confirmed without a person; unset: never. */
     MATCH_AUTO_CONFIRM_THRESHOLD: whole(1, 100).optional(),
+    /** Dates are evidence: days an invoice may be dated after the payment and still be applied automatically. */
+    MATCH_INVOICE_DATE_GRACE_DAYS: whole(0, 365).default(5),
+    /** Dates are evidence: an inflow older than this many days is never returned without a person. */
+    MATCH_RETURN_HORIZON_DAYS: whole(1, 3650).default(120),
     /** A short payment leaving at most this much open pays the invoice (`30.00`, `30.00,JPY=3000`); unset: off. */
     MATCH_FEE_TOLERANCE_AMOUNT: perCurrency({ example: '30.00' }).optional(),
     /** The same as a percent of the invoice amount (`2`, `2,EUR=1.5`); with both, the smaller limit applies. */

@@ -42,3 +42,13 @@ export function accountMatches(known: string, shown: MaskedAccount): boolean {
 export function accountTail(compact: string): string {
   return compact.slice(-4)
 }
+
+/**
+ * Whether a shown account tells its owner apart well enough to verify a payer: unmasked, or more than four
+ * characters visible besides an IBAN's country code (`DE89 **** 3000` shows six). A masked tail of four
+ * characters or fewer (`XXXXXX6789`) is one account in ten thousand at best: a hint, never verification.
+ */
+export function verifiesOwner(shown: MaskedAccount): boolean {
+  if (!shown.masked) return true
+  return shown.tail.length + shown.head.replace(/^[A-Z]{2}/, '').length > 4
+}

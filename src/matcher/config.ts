@@ -37,6 +37,16 @@ export type MatchConfig = {
   suggestionCandidateLimit: number
   /** Rule 8: how long after completion a transfer's legs may take to appear. @defaultValue 3 days */
   transferLegWindowSeconds: number
+  /**
+   * Dates are evidence: an invoice issued more than this many days after the payment was booked is never paid by
+   * it without a person (invoices are dated a few days late, not weeks). @defaultValue 5
+   */
+  invoiceDateGraceDays: number
+  /**
+   * Dates are evidence: an outflow is never taken as the return of an inflow booked more than this many days
+   * before it without a person (card chargebacks come within 120 days). @defaultValue 120
+   */
+  returnHorizonDays: number
 }
 
 /** One currency's tolerances; a limit left out keeps the general one. */
@@ -61,6 +71,8 @@ export const DEFAULT_MATCH_CONFIG: MatchConfig = {
   maxSuggestionSetSize: 5,
   suggestionCandidateLimit: 20,
   transferLegWindowSeconds: 3 * 24 * 60 * 60,
+  invoiceDateGraceDays: 5,
+  returnHorizonDays: 120,
 }
 
 export function matchConfig(input: MatchConfigInput = {}): MatchConfig {

@@ -1,10 +1,26 @@
-import { accountMatches, accountTail, compactAccount, parseMaskedAccount } from './bank-account.js'
-import { mayBeCut, nameKey, type NameKey } from './normalize-name.js'
+import {
+  accountMatches,
+  accountTail,
+  compactAccount,
+  parseMaskedAccount,
+  verifiesOwner,
+} from './bank-account.js'
+import { intermediaryOf } from './intermediaries.js'
+import { namedAs, namesOf, startingWith } from './payer-names.js'
+import { mayBeCut, nameKey, sharesNoWord, type NameKey } from './normalize-name.js'
 import { customerKeyOf, type CustomerKey } from './invoice-facts.js'
 import type { MatchCustomer, MatchInvoice } from './types.js'
 
 /** How the payer of a transaction was recognised, strongest first. */
-export type PayerHow = 'account' | 'learned_account' | 'learned_name' | 'name'
+export type PayerHow =
+  | 'account'
+  | 'learned_account'
+  | 'learned_name'
+  | 'name'
+  /** Only a masked tail of four characters or fewer matched a customer's account: a hint, not verified. */
+  | 'account_tail'
+  /** A payment intermediary (PSP, payment agent, factor): it pays for many customers and tells nothing. */
+  | 'intermediary'
 
 /**
  * The payer of a transaction: the customers it can be (one when recognised), how, and in words. `verified` is
@@ -26,6 +42,18 @@ const UNKNOWN: PayerIdentity = {
 
 type NameEntry = { key: CustomerKey; legalForm: string | null; count: number }
 
+/** What a shown account alone tells: its one customer (verified, or only by a short tail), or several. */
+type AccountFact =
+  | {
+      kind: 'verified'
+      key: CustomerKey
+      how: 'account' | 'learned_account'
+      text: string
+      payer: PayerIdentity
+    }
+  | { kind: 'tail'; key: CustomerKey; text: string }
+  | { kind: 'shared'; text: string }
+
 /** Bounded cache of name keys: payers' names repeat from month to month. */
 const NAME_CACHE_LIMIT = 50_000
 
@@ -45,12 +73,11 @@ export class CustomerDirectory {
   private plain: Array<[string, CustomerKey]> | null = null
   private readonly plainCounts = new Map<string, number>()
   private readonly names = new Map<string, NameKey | null>()
-  /**
-   * Payers recognised since the last change of the directory: by shown account when the account alone tells who
-   * (null when it does not), else by name. A payer known by account is one lookup, not one per name and account.
-   */
-  private readonly payersByAccount = new Map<string, PayerIdentity | null>()
+  /** Since the last change of the directory: what each shown account tells (null: nothing), and payers by name. */
+  private readonly payersByAccount = new Map<string, AccountFact | null>()
   private readonly payersByName = new Map<string, PayerIdentity>()
+  /** Payers by shown account and name together (the account's fact weighed against the name). */
+  private readonly payersByBoth = new Map<string, PayerIdentity>()
   private payerCount = 0
   /** Customer keys in words, like the payers until the directory changes. */
   private readonly labels = new Map<CustomerKey, string>()
@@ -127,13 +154,23 @@ export class CustomerDirectory {
     for (const account of customer.learnedAccounts ?? []) {
       learn(this.learnedAccounts, parseMaskedAccount(account)?.compact)
     }
-    for (const name of customer.learnedNames ?? []) learn(this.learnedNames, nameKey(name)?.full)
+    for (const name of customer.learnedNames ?? []) {
+      const parsed = nameKey(name)
+      // An intermediary's name is never one customer's (learned before the list named it, say).
+      if (parsed && !intermediaryOf(parsed.plain)) learn(this.learnedNames, parsed.full)
+    }
   }
 
   private countName(key: CustomerKey, name: string | null | undefined, delta: 1 | -1): void {
     this.clearPayers()
     const parsed = nameKey(name)
     if (!parsed) return
+    this.countKey(key, parsed, delta)
+    // A bank without umlauts may strip them (Müller as Muller): the customer is found by that spelling too.
+    if (parsed.stripped) this.countKey(key, parsed.stripped, delta)
+  }
+
+  private countKey(key: CustomerKey, parsed: NameKey, delta: 1 | -1): void {
     const entries = this.byBase.get(parsed.base) ?? []
     const entry = entries.find((item) => item.key === key && item.legalForm === parsed.legalForm)
     if (entry) entry.count += delta
@@ -179,44 +216,30 @@ export class CustomerDirectory {
     this.plain ??= [...this.plainCounts.keys()]
       .map((entry) => entry.split('\u0000') as [string, CustomerKey])
       .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    let low = 0
-    let high = this.plain.length
-    while (low < high) {
-      const middle = (low + high) >> 1
-      if ((this.plain[middle] as [string, string])[0] < prefix) low = middle + 1
-      else high = middle
-    }
-    const keys = new Set<CustomerKey>()
-    for (let index = low; index < this.plain.length; index++) {
-      const [plain, key] = this.plain[index] as [string, CustomerKey]
-      if (!plain.startsWith(prefix)) break
-      keys.add(key)
-    }
-    return [...keys].sort()
+    return startingWith(this.plain, prefix)
   }
 
-  /** Recognises the payer: master-data account, learned account, learned name, then name. */
+  /**
+   * Recognises the payer: master-data account, learned account, learned name, then name. An account verifies the
+   * payer only when it shows more than a masked tail of four characters, paid for no other customer, and the name
+   * on it does not contradict its customer; an intermediary's name (PSP, payment agent, factor) verifies no one.
+   */
   identify(name: string | null | undefined, shownAccount: string | null | undefined): PayerIdentity {
     if (this.lastPayer !== null && this.lastName === name && this.lastAccount === shownAccount)
       return this.lastPayer
     // Payers repeat month after month: remember who they were until the directory changes.
     if (this.payerCount >= NAME_CACHE_LIMIT) this.clearPayers()
-    let payer: PayerIdentity | null | undefined = null
+    let payer: PayerIdentity | null = null
     if (shownAccount) {
-      payer = this.payersByAccount.get(shownAccount)
-      if (payer === undefined) {
-        payer = this.recogniseAccount(shownAccount)
-        this.payersByAccount.set(shownAccount, payer)
+      const both = name ? `${shownAccount}\u0000${name}` : shownAccount
+      payer = this.payersByBoth.get(both) ?? null
+      if (payer === null) {
+        payer = this.byAccountAndName(shownAccount, name)
+        this.payersByBoth.set(both, payer)
         this.payerCount++
       }
-    }
-    if (payer === null) {
-      payer = this.payersByName.get(name ?? '')
-      if (payer === undefined) {
-        payer = this.recogniseName(name)
-        this.payersByName.set(name ?? '', payer)
-        this.payerCount++
-      }
+    } else {
+      payer = this.byNameOf(name)
     }
     this.lastName = name
     this.lastAccount = shownAccount
@@ -224,47 +247,114 @@ export class CustomerDirectory {
     return payer
   }
 
+  /** The payer an account tells, weighed against the name shown with it; by name alone when it tells nothing. */
+  private byAccountAndName(shownAccount: string, name: string | null | undefined): PayerIdentity {
+    let fact = this.payersByAccount.get(shownAccount)
+    if (fact === undefined) {
+      fact = this.recogniseAccount(shownAccount)
+      this.payersByAccount.set(shownAccount, fact)
+      this.payerCount++
+    }
+    // The account's own customer's name shown with it: verified without reading the name.
+    if (fact?.kind === 'verified' && namedAs(this.customers.get(fact.key.slice(2)), fact.key, name))
+      return fact.payer
+    const byName = this.byNameOf(name)
+    return fact === null || byName.how === 'intermediary' ? byName : this.weigh(fact, name, byName)
+  }
+
+  private byNameOf(name: string | null | undefined): PayerIdentity {
+    let byName = this.payersByName.get(name ?? '')
+    if (byName === undefined) {
+      byName = this.recogniseName(name)
+      this.payersByName.set(name ?? '', byName)
+      this.payerCount++
+    }
+    return byName
+  }
+
+  /** The payer an account's fact and the name shown with it tell together. */
+  private weigh(fact: AccountFact, name: string | null | undefined, byName: PayerIdentity): PayerIdentity {
+    if (fact.kind === 'verified') {
+      if (!this.contradicts(name, byName, fact.key)) return fact.payer
+      return {
+        customers: [fact.key],
+        how: fact.how,
+        verified: false,
+        text: `${fact.text}, but the name “${name}” shown with it is not ${this.label(fact.key)}’s: the account does not verify the payer`,
+      }
+    }
+    if (byName.customers.length > 0) return byName
+    return fact.kind === 'tail'
+      ? { customers: [fact.key], how: 'account_tail', verified: false, text: fact.text }
+      : { customers: [], how: null, verified: false, text: fact.text }
+  }
+
+  /** Whether the name shown with an account is clearly not its customer's: another customer's, or no word of it. */
+  private contradicts(name: string | null | undefined, byName: PayerIdentity, key: CustomerKey): boolean {
+    if (!name || byName.customers.includes(key)) return false
+    if (byName.customers.length > 0) return true
+    const names = namesOf(key, this.customers.get(key.slice(2)))
+    return sharesNoWord(
+      this.nameOf(name),
+      names.map((each) => this.nameOf(each)),
+    )
+  }
+
   private clearPayers(): void {
     this.lastPayer = null
     this.labels.clear()
     this.payersByAccount.clear()
     this.payersByName.clear()
+    this.payersByBoth.clear()
     this.payerCount = 0
   }
 
-  /** The payer a shown account alone tells (whatever the name), or null when it does not. */
-  private recogniseAccount(shownAccount: string): PayerIdentity | null {
+  /** What a shown account alone tells (whatever the name), or null when it tells nothing. */
+  private recogniseAccount(shownAccount: string): AccountFact | null {
     const shown = parseMaskedAccount(shownAccount)
     if (!shown) return null
     const owners = new Set<CustomerKey>()
     for (const item of this.byTail.get(accountTail(shown.tail)) ?? []) {
       if (accountMatches(item.account, shown)) owners.add(item.key)
     }
-    if (owners.size === 1) {
-      const key = [...owners][0] as string
-      return {
-        customers: [key],
-        how: 'account',
-        verified: true,
-        text: `the payer’s account ${shownAccount} is ${this.label(key)}’s`,
-      }
-    }
     const learned = this.learnedAccounts.get(shown.compact)
-    if (owners.size === 0 && learned?.size === 1) {
-      const key = [...learned][0] as string
+    const payers = new Set([...owners, ...(learned ?? [])])
+    if (payers.size > 1) {
+      // One account paying for two or more customers is an intermediary or a group's treasury: it verifies no one.
       return {
-        customers: [key],
-        how: 'learned_account',
-        verified: true,
-        text: `a person’s match taught that account ${shownAccount} pays ${this.label(key)}`,
+        kind: 'shared',
+        text: `account ${shownAccount} paid for several customers (${[...payers].map((key) => this.label(key)).join(', ')}): an intermediary or group account, it verifies no one`,
       }
     }
-    return null
+    const [key] = [...payers] as [CustomerKey | undefined]
+    if (key === undefined) return null
+    const how = owners.size === 1 ? 'account' : 'learned_account'
+    const text =
+      how === 'account'
+        ? `the payer’s account ${shownAccount} is ${this.label(key)}’s`
+        : `a person’s match taught that account ${shownAccount} pays ${this.label(key)}`
+    if (!verifiesOwner(shown)) {
+      return {
+        kind: 'tail',
+        key,
+        text: `${text}, but only its last ${shown.tail.length} characters show: not enough to verify the payer`,
+      }
+    }
+    return { kind: 'verified', key, how, text, payer: { customers: [key], how, verified: true, text } }
   }
 
   /** The payer by name: a learned name, then the customers' names. */
   private recogniseName(name: string | null | undefined): PayerIdentity {
     const parsed = name ? this.nameOf(name) : null
+    const intermediary = parsed ? intermediaryOf(parsed.plain) : null
+    if (intermediary) {
+      return {
+        customers: [],
+        how: 'intermediary',
+        verified: false,
+        text: `“${name}” is a payment intermediary (${intermediary.kind}): it pays for many customers, so it tells nothing about who paid`,
+      }
+    }
     const learnedName = parsed ? this.learnedNames.get(parsed.full) : undefined
     if (learnedName?.size === 1) {
       const key = [...learnedName][0] as string

@@ -116,6 +116,11 @@ const PAYER_CODES: ReadonlyMap<PayerHow | null, string> = new Map([
 
 /** The evidence code of a recognised payer: `payer_<how>` when verified, else `payer_name` (a constant, not built). */
 export function payerCode(payer: PayerIdentity): string {
+  if (payer.how === 'intermediary') return 'payer_intermediary'
+  if (payer.customers.length === 0) return 'payer_unknown'
+  if (payer.how === 'account_tail') return 'payer_account_tail'
+  if (!payer.verified && (payer.how === 'account' || payer.how === 'learned_account'))
+    return 'payer_account_unverified'
   return payer.verified ? (PAYER_CODES.get(payer.how) ?? `payer_${payer.how}`) : 'payer_name'
 }
 
@@ -126,6 +131,7 @@ export function payerEvidence(
   customerLabel: () => string,
   amountFits: boolean,
 ): Evidence | null {
+  if (payer.how === 'intermediary') return { code: 'payer_intermediary', points: 0, text: payer.text }
   if (payer.customers.length === 0 || customerKey === null) return null
   if (payer.customers.length === 1 && payer.customers[0] === customerKey) {
     return {

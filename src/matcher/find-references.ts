@@ -1,55 +1,11 @@
-import { validSchemes, type ReferenceScheme } from './check-digits.js'
-import { dateSpans, overlaps, type Span } from './date-spans.js'
 import type { InvoiceIndex } from './invoice-index.js'
-import { factsOf } from './invoice-facts.js'
-import { compactIssuedReference, compactReference, kidDashAt } from './invoice-number.js'
-import { referenceTypos } from './match-keys.js'
-import { normalizeReference, type ReferencePart } from './normalize-reference.js'
-import {
-  INVOICE_WORDS,
-  LABEL_NAMES,
-  NUMBER_WORDS,
-  OTHER_LABELS,
-  STRUCTURED_LABELS,
-} from './reference-words.js'
-import { rfCheckDigits } from './rf-reference.js'
-import type { Token } from './tokenize.js'
-import {
-  REFERENCE_FIELDS,
-  type MatchInvoice,
-  type MatchTransaction,
-  type ReferenceField,
-  type ReferenceVia,
-} from './types.js'
+import { FieldScan } from './field-scan.js'
+import { normalizeReference } from './normalize-reference.js'
+import type { HitKind, ReferenceHit, ReferenceSource } from './reference-hit.js'
+import { REFERENCE_FIELDS, type ReferenceField } from './types.js'
+import { unwrapRemittance } from './unwrap-remittance.js'
 
-/**
- * How a text named an invoice, strongest first: the payment reference issued on it; a structured reference (RF,
- * OGM) built from its number; a SWIFT /INV/ code; its whole number (with its prefix word, or a number of digits
- * only after a word for invoice); its number core (digits without or with another prefix word).
- */
-export type HitKind = 'issued' | 'structured' | 'swift' | 'full' | 'core'
-
-/** Why the text may mean something else by the number. */
-export type TextConflict = {
-  code: 'reads_as_date' | 'labelled' | 'customer_number' | 'bank_reference' | 'other_prefix'
-  text: string
-}
-
-/** One place in a text that names invoices: the candidates (several when a number is shared) and how. */
-export type ReferenceHit = {
-  invoiceIds: string[]
-  reference: string
-  via: ReferenceVia
-  kind: HitKind
-  scheme: ReferenceScheme | null
-  /** For structured references: whether the check digits add up (`invalid`: a typo, never applied). */
-  checkDigits: 'valid' | 'invalid' | null
-  /** A word for invoice (or No., #) stands before the number. */
-  invoiceWord: boolean
-  /** A core of fewer than 4 digits: it needs both the amount and the payer to agree. */
-  short: boolean
-  conflicts: TextConflict[]
-}
+export type { HitKind, ReferenceHit, ReferenceSource, TextConflict } from './reference-hit.js'
 
 /** What a transaction's reference fields name (rule 1), before the evidence is weighed. */
 export type TransactionReferences =
@@ -60,488 +16,18 @@ export type TransactionReferences =
       hits: ReferenceHit[]
       /** Hits that read as something else while other hits of the field do not: not taken as references. */
       setAside: ReferenceHit[]
+      /**
+       * Clean references of the other fields to invoices the chosen field does not name (rule 11): a second
+       * invoice the payment also settles when the amount is both together, else a conflict. Absent when none.
+       */
+      others?: OtherFieldHit[]
     }
 
-export type ReferenceSource = Pick<
-  MatchTransaction,
-  ReferenceField | 'accountId' | 'entityId' | 'bankReference'
->
+/** A reference in another field than the one chosen. */
+export type OtherFieldHit = { field: ReferenceField; hit: ReferenceHit }
 
 const NONE: TransactionReferences = { outcome: 'none' }
-const NO_HITS: readonly ReferenceHit[] = []
-
-const SHORT_CORE_DIGITS = 4
-
-function idOf(invoice: MatchInvoice): string {
-  return invoice.id
-}
-
-/** The digits of the digit tokens keys[from, to) together (token keys have no leading zeros). */
-function digitCount(keys: readonly string[], from: number, to: number): number {
-  let digits = 0
-  for (let index = from; index < to; index++) digits += (keys[index] as string).length
-  return digits
-}
-
-function anyTaken(taken: readonly boolean[], from: number, to: number): boolean {
-  for (let index = from; index < to; index++) if (taken[index]) return true
-  return false
-}
-
-function isAsciiLetters(text: string, start: number, end: number): boolean {
-  for (let at = start; at < end; at++) {
-    const code = text.charCodeAt(at) | 32
-    if (code < 97 || code > 122) return false
-  }
-  return true
-}
-
-function isDigitToken(token: Token): boolean {
-  const code = token.text.charCodeAt(0)
-  return code >= 48 && code <= 57
-}
-
-/**
- * Of several invoices with the same number, the ones the payment can mean: a void one only when all are void;
- * then those expecting payment into the transaction's account, then those of the transaction's entity.
- */
-function narrow(candidates: readonly MatchInvoice[], source: ReferenceSource): readonly MatchInvoice[] {
-  if (candidates.length === 1) return candidates
-  const live = candidates.filter((invoice) => !invoice.void)
-  if (live.length === 0) return [[...candidates].sort((a, b) => (a.id < b.id ? -1 : 1))[0] as MatchInvoice]
-  const sameAccount = live.filter((invoice) => invoice.accountId && invoice.accountId === source.accountId)
-  const pool = sameAccount.length > 0 ? sameAccount : live
-  const sameEntity = source.entityId ? pool.filter((invoice) => invoice.entityId === source.entityId) : []
-  return sameEntity.length > 0 ? sameEntity : pool
-}
-
-/** Reads one field: its tokens, the dates in it, and the words around each number. */
-class FieldScan {
-  private dates: Span[] | null = null
-  readonly hits: ReferenceHit[] = []
-  /** Where each hit starts in the text, beside `hits` (the hits themselves are what callers keep). */
-  readonly starts: number[] = []
-
-  constructor(
-    private readonly index: InvoiceIndex,
-    private readonly text: string,
-    private readonly source: ReferenceSource,
-  ) {}
-
-  private datesOf(): Span[] {
-    return (this.dates ??= dateSpans(this.text))
-  }
-
-  private hit(
-    candidates: readonly MatchInvoice[],
-    start: number,
-    end: number,
-    fields: Pick<ReferenceHit, 'via' | 'kind' | 'scheme' | 'checkDigits' | 'invoiceWord' | 'short'>,
-    conflicts: TextConflict[] = [],
-  ): void {
-    const meant = narrow(candidates, this.source)
-    const invoiceIds = meant.length === 1 ? [(meant[0] as MatchInvoice).id] : meant.map(idOf).sort()
-    this.hits.push({
-      via: fields.via,
-      kind: fields.kind,
-      scheme: fields.scheme,
-      checkDigits: fields.checkDigits,
-      invoiceWord: fields.invoiceWord,
-      short: fields.short,
-      invoiceIds,
-      reference: this.text.slice(start, end),
-      conflicts,
-    })
-    this.starts.push(start)
-  }
-
-  /** The hits in the order written (codes and text parts are read in order, a SWIFT value's text after it). */
-  sortByStart(): void {
-    const { hits, starts } = this
-    let sorted = true
-    for (let at = 1; at < starts.length && sorted; at++)
-      sorted = (starts[at - 1] as number) <= (starts[at] as number)
-    if (sorted) return
-    const order = hits
-      .map((hit, at) => ({ hit, start: starts[at] as number }))
-      .sort((a, b) => a.start - b.start)
-    order.forEach((item, at) => {
-      hits[at] = item.hit
-      starts[at] = item.start
-    })
-  }
-
-  /**
-   * The word before token `at`, past a word for “number” and past a one- or two-digit code (`TRN*1*<trace>` in
-   * ACH addenda).
-   */
-  private wordBefore(tokens: readonly Token[], at: number): string | null {
-    for (let index = at - 1, steps = 0; index >= 0 && steps < 2; index--, steps++) {
-      const token = tokens[index] as Token
-      if (isDigitToken(token)) {
-        if (token.end - token.start > 2) return null
-        continue
-      }
-      if (!NUMBER_WORDS.has(token.text)) return token.text
-    }
-    return null
-  }
-
-  private hasInvoiceWord(tokens: readonly Token[], at: number): boolean {
-    const word = this.wordBefore(tokens, at)
-    if (word !== null && INVOICE_WORDS.has(word)) return true
-    // `#1001`, `n° 1001`, `No. 1001`: a number sign or word right before the number.
-    const before = this.text.slice(Math.max(0, (tokens[at] as Token).start - 3), (tokens[at] as Token).start)
-    return /#\s*$|n[°º]\s*$/i.test(before) || (at > 0 && NUMBER_WORDS.has((tokens[at - 1] as Token).text))
-  }
-
-  /** What else a run of digits may be: a date, a labelled customer/order/trace number, a customer id. */
-  private conflictsOf(tokens: readonly Token[], from: number, to: number): TextConflict[] {
-    const start = (tokens[from] as Token).start
-    const end = (tokens[to - 1] as Token).end
-    const written = this.text.slice(start, end)
-    const conflicts: TextConflict[] = []
-    if (overlaps(this.datesOf(), start, end)) {
-      conflicts.push({ code: 'reads_as_date', text: `“${written}” is part of a date in the text` })
-    }
-    const word = this.wordBefore(tokens, from)
-    const label = word === null ? undefined : OTHER_LABELS.get(word)
-    if (label) {
-      conflicts.push({
-        code: 'labelled',
-        text: `“${written}” follows “${word}”: it reads as ${LABEL_NAMES[label]}`,
-      })
-    }
-    const compact = compactReference(written)
-    if (this.index.customers.hasCustomerId(compact) || this.index.customers.hasCustomerId(written)) {
-      conflicts.push({ code: 'customer_number', text: `“${written}” is the id of a customer` })
-    }
-    const bank = this.source.bankReference ? compactReference(this.source.bankReference) : ''
-    if (bank && compact.length >= 4 && bank.includes(compact)) {
-      conflicts.push({
-        code: 'bank_reference',
-        text: `“${written}” is part of the bank’s own reference ${this.source.bankReference}`,
-      })
-    }
-    return conflicts
-  }
-
-  /** Only the issued references of free text. */
-  readIssuedOnly(tokens: readonly Token[]): void {
-    this.readIssued(tokens, new Array<boolean>(tokens.length).fill(false))
-  }
-
-  /** Free text: issued references first, then whole numbers, then number cores, each on what is left. */
-  readText(tokens: readonly Token[], impliedInvoiceWord = false): void {
-    const taken = new Array<boolean>(tokens.length).fill(false)
-    if (this.index.hasIssuedReferences) this.readIssued(tokens, taken)
-    const keys = tokens.map((token) => token.text)
-    for (const match of this.index.scan(keys)) {
-      if (anyTaken(taken, match.start, match.end)) continue
-      for (let index = match.start; index < match.end; index++) taken[index] = true
-      const first = tokens[match.start] as Token
-      const last = tokens[match.end - 1] as Token
-      // The matched tokens are the number's own: it has letters when one of them is a word.
-      let digitsOnly = true
-      for (let index = match.start; index < match.end && digitsOnly; index++)
-        digitsOnly = isDigitToken(tokens[index] as Token)
-      if (!digitsOnly) {
-        this.hit(match.values, first.start, last.end, {
-          via: 'text',
-          kind: 'full',
-          scheme: null,
-          checkDigits: null,
-          invoiceWord: true,
-          short: false,
-        })
-        continue
-      }
-      const word = impliedInvoiceWord || this.hasInvoiceWord(tokens, match.start)
-      const short = digitCount(keys, match.start, match.end) < SHORT_CORE_DIGITS
-      this.hit(
-        match.values,
-        first.start,
-        last.end,
-        {
-          via: 'text',
-          kind: word && !short ? 'full' : 'core',
-          scheme: null,
-          checkDigits: null,
-          invoiceWord: word,
-          short,
-        },
-        this.conflictsOf(tokens, match.start, match.end),
-      )
-    }
-    this.readCores(tokens, keys, taken, impliedInvoiceWord)
-  }
-
-  private readCores(
-    tokens: readonly Token[],
-    keys: readonly string[],
-    taken: boolean[],
-    impliedWord: boolean,
-  ): void {
-    let from = 0
-    while (from < tokens.length) {
-      while (from < tokens.length && taken[from]) from++
-      let to = from
-      while (to < tokens.length && !taken[to]) to++
-      if (to > from) {
-        for (const match of this.index.scanCores(keys, from, to)) {
-          for (let index = match.start; index < match.end; index++) taken[index] = true
-          // The matched tokens are the core's own digit tokens.
-          const digits = digitCount(keys, match.start, match.end)
-          this.coreHit(tokens, match.values, match.start, match.end, impliedWord, digits)
-        }
-      }
-      from = to
-    }
-    for (let at = 0; at < tokens.length; at++) {
-      const token = tokens[at] as Token
-      if (taken[at] || !isDigitToken(token) || !this.index.hasCompactCoreLength(token.end - token.start))
-        continue
-      const found = this.index.withCompactCore(this.text.slice(token.start, token.end))
-      if (found.length > 0)
-        this.coreHit(
-          tokens,
-          found,
-          at,
-          at + 1,
-          impliedWord,
-          factsOf(found[0] as MatchInvoice).numberParts().coreDigits,
-        )
-    }
-  }
-
-  private coreHit(
-    tokens: readonly Token[],
-    candidates: readonly MatchInvoice[],
-    from: number,
-    to: number,
-    impliedWord: boolean,
-    /** How many digits the invoice's core has. */
-    digits: number,
-  ): void {
-    const conflicts = this.conflictsOf(tokens, from, to)
-    const before = tokens[from - 1]
-    const first = tokens[from] as Token
-    // `XINV-1001`, `CN-1001`: another prefix written onto the digits is another document's number.
-    if (
-      before &&
-      !isDigitToken(before) &&
-      !INVOICE_WORDS.has(before.text) &&
-      !NUMBER_WORDS.has(before.text) &&
-      !OTHER_LABELS.has(before.text) &&
-      /^[-/.]?$/.test(this.text.slice(before.end, first.start))
-    ) {
-      const written = this.text.slice(before.start, (tokens[to - 1] as Token).end)
-      conflicts.push({
-        code: 'other_prefix',
-        text: `“${written}” carries another prefix than the invoice’s number`,
-      })
-    }
-    this.hit(
-      candidates,
-      (tokens[from] as Token).start,
-      (tokens[to - 1] as Token).end,
-      {
-        via: 'text',
-        kind: 'core',
-        scheme: null,
-        checkDigits: null,
-        invoiceWord: impliedWord || this.hasInvoiceWord(tokens, from),
-        short: digits < SHORT_CORE_DIGITS,
-      },
-      conflicts,
-    )
-  }
-
-  /**
-   * A payment reference issued on an invoice, written as one token or as digit groups (`12 34561`,
-   * `21 00000 00003 13947 14300 09017`). A labelled national reference whose check digit fails is looked up as a
-   * typo of an issued one.
-   */
-  private readIssued(tokens: readonly Token[], taken: boolean[]): void {
-    for (let from = 0; from < tokens.length; from++) {
-      if (taken[from]) continue
-      let to = from + 1
-      const digits = isDigitToken(tokens[from] as Token)
-      if (digits) {
-        while (to < tokens.length && isDigitToken(tokens[to] as Token) && this.spaceOrNothing(tokens, to))
-          to++
-      }
-      // The longest run of groups that is an issued reference, down to one token. Lengths no invoice's reference
-      // has are skipped without building the string: most tokens are never looked up. A run of digit groups is
-      // all digits, as are its typos: only a reference of digits that long can be it.
-      let length = 0
-      for (let index = from; index < to; index++)
-        length += (tokens[index] as Token).end - (tokens[index] as Token).start
-      for (let end = to; end > from; end--) {
-        const start = (tokens[from] as Token).start
-        const stop = (tokens[end - 1] as Token).end
-        // A KID's mod-11 check digit `-` right after its digits is part of it.
-        const dash = isDigitToken(tokens[end - 1] as Token) && kidDashAt(this.text, stop)
-        // A word of ASCII letters is its own compact form (upper-cased): only a reference of letters that long can
-        // be it. Most words are not looked up in the map of every issued reference.
-        const known = digits
-          ? this.index.hasIssuedDigitsLength(length)
-          : isAsciiLetters(this.text, (tokens[from] as Token).start, (tokens[from] as Token).end)
-            ? this.index.hasIssuedLettersLength(length)
-            : this.index.hasIssuedLength(length)
-        if (known || (dash && this.index.hasIssuedLength(length + 1))) {
-          // One run of digits is its own compact form.
-          const compact =
-            end === from + 1 && isDigitToken(tokens[from] as Token)
-              ? this.text.slice(start, stop)
-              : compactReference(this.text.slice(start, stop))
-          const withDash = dash ? this.index.withIssuedReference(`${compact}-`) : []
-          const found = withDash.length > 0 ? withDash : this.index.withIssuedReference(compact)
-          if (found.length > 0) {
-            for (let index = from; index < end; index++) taken[index] = true
-            if (withDash.length > 0) this.issuedHit(found, `${compact}-`, start, stop + 1)
-            else this.issuedHit(found, compact, start, stop)
-            from = end - 1
-            break
-          }
-          const written = dash ? `${compact}-` : compact
-          const typo = end === to && this.labelledStructured(tokens, from) ? this.typoOf(written) : null
-          if (typo) {
-            for (let index = from; index < end; index++) taken[index] = true
-            this.hit(typo.invoices, start, dash ? stop + 1 : stop, {
-              via: 'issued',
-              kind: 'issued',
-              scheme: typo.scheme,
-              checkDigits: 'invalid',
-              invoiceWord: false,
-              short: false,
-            })
-            from = end - 1
-            break
-          }
-        }
-        length -= (tokens[end - 1] as Token).end - (tokens[end - 1] as Token).start
-      }
-    }
-  }
-
-  /** Whether at most one space stands between token `at` and the one before it. */
-  private spaceOrNothing(tokens: readonly Token[], at: number): boolean {
-    const gapStart = (tokens[at - 1] as Token).end
-    const gap = (tokens[at] as Token).start - gapStart
-    return gap === 0 || (gap === 1 && this.text.charCodeAt(gapStart) === 32)
-  }
-
-  private labelledStructured(tokens: readonly Token[], at: number): boolean {
-    const word = this.wordBefore(tokens, at)
-    return word !== null && STRUCTURED_LABELS.has(word)
-  }
-
-  private issuedHit(found: readonly MatchInvoice[], compact: string, start: number, end: number): void {
-    const schemes = validSchemes(compact)
-    this.hit(found, start, end, {
-      via: 'issued',
-      kind: 'issued',
-      scheme: schemes[0] ?? null,
-      checkDigits: schemes.length > 0 ? 'valid' : null,
-      invoiceWord: false,
-      short: false,
-    })
-  }
-
-  /**
-   * The issued reference `compact` was probably meant as: the one differing in one digit or by two neighbouring
-   * digits swapped, when `compact` itself passes no check. Only worth trying for lengths some invoice carries.
-   */
-  typoOf(compact: string): { invoices: readonly MatchInvoice[]; scheme: ReferenceScheme | null } | null {
-    if (!/^\d{4,27}-?$/.test(compact) || validSchemes(compact).length > 0) return null
-    // A KID's `-` may be dropped or added: its typos are one character longer or shorter.
-    const lengths = [compact.length - 1, compact.length, compact.length + 1]
-    if (!lengths.some((length) => this.index.hasIssuedLength(length))) return null
-    const found = new Map<string, MatchInvoice>()
-    for (const variant of referenceTypos(compact)) {
-      for (const invoice of this.index.withIssuedReference(variant)) found.set(invoice.id, invoice)
-    }
-    if (found.size === 0) return null
-    const invoices = [...found.values()]
-    const scheme = validSchemes(compactIssuedReference(invoices[0]?.paymentReference ?? ''))[0] ?? null
-    return { invoices, scheme }
-  }
-
-  /** A structured code part: RF, OGM or a SWIFT field. */
-  readCode(part: Extract<ReferencePart, { kind: 'code' }>): void {
-    const start = (part.tokens[0] as Token).start
-    const end = (part.tokens[part.tokens.length - 1] as Token).end
-    const keys = part.tokens.map((token) => token.text)
-    if (part.via === 'swift') {
-      const exact = this.index.withNumber(keys)
-      if (exact.length > 0) {
-        this.hit(exact, start, end, {
-          via: 'swift',
-          kind: 'swift',
-          scheme: null,
-          checkDigits: null,
-          invoiceWord: true,
-          short: false,
-        })
-      } else {
-        const from = this.hits.length
-        this.readText(part.tokens, true)
-        for (let at = from; at < this.hits.length; at++) {
-          const hit = this.hits[at] as ReferenceHit
-          if (hit.via === 'text' && (this.starts[at] as number) >= start) hit.via = 'swift'
-        }
-      }
-      return
-    }
-    const scheme: ReferenceScheme = part.via === 'rf' ? 'rf' : 'be_ogm'
-    if (part.valid) {
-      const issued = this.index.withIssuedReference(part.compact)
-      if (issued.length > 0) return this.issuedHit(issued, part.compact, start, end)
-      const body = part.via === 'rf' ? part.compact.slice(4) : part.compact.slice(0, 10)
-      const full = part.via === 'rf' ? this.index.withCompactNumber(body) : []
-      const structured = {
-        via: part.via,
-        scheme,
-        checkDigits: 'valid',
-        invoiceWord: true,
-        short: false,
-      } as const
-      if (full.length > 0) return this.hit(full, start, end, { ...structured, kind: 'structured' })
-      const core = this.index.withCompactCore(body.replace(/^0+(?=\d)/, ''))
-      const cores = core.length > 0 ? core : this.index.scanCores(keys).flatMap((match) => match.values)
-      if (cores.length > 0) this.hit(cores, start, end, { ...structured, kind: 'core', short: false })
-      return
-    }
-    // Check digits that do not add up: a typo. Point at the invoice it was probably meant for, never more.
-    const meant =
-      part.via === 'rf'
-        ? this.index.withIssuedReference(
-            `RF${safeRfCheckDigits(part.compact.slice(4))}${part.compact.slice(4)}`,
-          )
-        : (this.typoOf(part.compact)?.invoices ?? [])
-    const byNumber = part.via === 'rf' && meant.length === 0 ? this.index.withNumber(keys) : []
-    const invoices = meant.length > 0 ? meant : byNumber
-    if (invoices.length > 0) {
-      this.hit(invoices, start, end, {
-        via: meant.length > 0 ? 'issued' : part.via,
-        kind: meant.length > 0 ? 'issued' : 'structured',
-        scheme,
-        checkDigits: 'invalid',
-        invoiceWord: false,
-        short: false,
-      })
-    }
-  }
-}
-
-function safeRfCheckDigits(body: string): string {
-  try {
-    return rfCheckDigits(body)
-  } catch {
-    return '00'
-  }
-}
+const NO_OTHERS: OtherFieldHit[] = []
 
 const RANK: Record<HitKind, number> = { issued: 6, structured: 5, swift: 4, full: 4, core: 2 }
 
@@ -555,67 +41,88 @@ export function referenceStrength(hit: ReferenceHit): number {
   return hit.conflicts.length > 0 ? 0.5 : RANK[hit.kind]
 }
 
-/**
- * Reads one field. With `codesOnly` only what could outrank a whole number is read (structured codes and issued
- * references): a later field is read that way once an earlier one named an invoice by its whole number.
- */
-function readField(
-  index: InvoiceIndex,
-  text: string,
-  source: ReferenceSource,
-  codesOnly: boolean,
-): readonly ReferenceHit[] {
-  // A field read for codes only that holds no code and no digits cannot outrank anything: skip tokenizing it.
-  if (codesOnly && !/\d/.test(text)) return NO_HITS
+/** Reads one field, its wrapped lines read whole. */
+function readField(index: InvoiceIndex, written: string, source: ReferenceSource): readonly ReferenceHit[] {
+  const text = unwrapRemittance(written)
   const scan = new FieldScan(index, text, source)
   for (const part of normalizeReference(text)) {
-    if (part.kind === 'code') {
-      if (!codesOnly || part.via !== 'swift') scan.readCode(part)
-    } else if (!codesOnly) {
-      scan.readText(part.tokens)
-    } else if (index.hasIssuedReferences) {
-      scan.readIssuedOnly(part.tokens)
-    }
+    if (part.kind === 'code') scan.readCode(part)
+    else scan.readText(part.tokens)
   }
   if (scan.hits.length > 1) scan.sortByStart()
   return scan.hits
+}
+
+function strengthOf(hits: readonly ReferenceHit[]): number {
+  let strength = 0
+  for (const hit of hits) strength = Math.max(strength, referenceStrength(hit))
+  return strength
+}
+
+/** The clean hits of the fields not chosen that name invoices the chosen hits do not. */
+function otherFieldHits(
+  fields: ReadonlyArray<{ field: ReferenceField; hits: readonly ReferenceHit[] }>,
+  chosen: ReferenceField,
+  named: readonly ReferenceHit[],
+): OtherFieldHit[] {
+  const ids = new Set<string>()
+  for (const hit of named) for (const id of hit.invoiceIds) ids.add(id)
+  const others: OtherFieldHit[] = []
+  for (const { field, hits } of fields) {
+    if (field === chosen) continue
+    for (const hit of hits) {
+      if (!isClean(hit) || hit.invoiceIds.some((id) => ids.has(id))) continue
+      for (const id of hit.invoiceIds) ids.add(id)
+      others.push({ field, hit })
+    }
+  }
+  return others
 }
 
 /**
  * Rule 1: reads paymentReference, customerReference, description and rawDescription, and takes the field whose
  * best reference is strongest (the first of equals). Every place that names invoices is a candidate, not a
  * decision: the evidence is weighed when the transaction is allocated. Numbers that read as something else (a
- * date, a labelled customer or order number) are set aside when the same field holds a clean reference.
+ * date, a labelled customer or order number) are set aside when the same field holds a clean reference. Clean
+ * references of the other fields to other invoices are kept beside (rule 11: both settled, or a conflict).
  */
 export function findReferences(index: InvoiceIndex, source: ReferenceSource): TransactionReferences {
-  let best: { field: ReferenceField; hits: ReferenceHit[]; strength: number } | null = null
+  let best: { field: ReferenceField; hits: readonly ReferenceHit[]; strength: number } | null = null
+  let fields: Array<{ field: ReferenceField; hits: readonly ReferenceHit[] }> | null = null
   for (let at = 0; at < REFERENCE_FIELDS.length; at++) {
     const field = REFERENCE_FIELDS[at] as ReferenceField
     const text = source[field]
-    if (!text) continue
-    const codesOnly: boolean = best !== null && best.strength >= RANK.full
-    const hits = readField(index, text, source, codesOnly) as ReferenceHit[]
+    // Once a field names an invoice by its whole number, a later field without digits names nothing more.
+    if (!text || (best !== null && best.strength >= RANK.full && !/\d/.test(text))) continue
+    const hits = readField(index, text, source)
     if (hits.length === 0) continue
-    let fieldStrength = 0
-    for (const hit of hits) fieldStrength = Math.max(fieldStrength, referenceStrength(hit))
-    if (!best || fieldStrength > best.strength) best = { field, hits, strength: fieldStrength }
-    if (fieldStrength >= RANK.issued) break
+    const strength = strengthOf(hits)
+    if (best !== null) (fields ??= [{ field: best.field, hits: best.hits }]).push({ field, hits })
+    if (!best || strength > best.strength) best = { field, hits, strength }
   }
   if (!best) return NONE
-  if (best.hits.every(isClean)) return { outcome: 'named', field: best.field, hits: best.hits, setAside: [] }
-  const clean = best.hits.filter(isClean)
-  const hits = clean.length > 0 ? clean : best.hits
-  const setAside = clean.length > 0 ? best.hits.filter((hit) => !clean.includes(hit)) : []
-  return { outcome: 'named', field: best.field, hits, setAside }
+  const others = fields === null ? NO_OTHERS : otherFieldHits(fields, best.field, best.hits)
+  let hits: ReferenceHit[]
+  let setAside: ReferenceHit[] = []
+  if (best.hits.every(isClean)) hits = best.hits as ReferenceHit[]
+  else {
+    const clean = best.hits.filter(isClean)
+    hits = clean.length > 0 ? clean : [...best.hits]
+    if (clean.length > 0) setAside = best.hits.filter((hit) => !clean.includes(hit))
+  }
+  return others.length > 0
+    ? { outcome: 'named', field: best.field, hits, setAside, others }
+    : { outcome: 'named', field: best.field, hits, setAside }
 }
 
 /** Every invoice a transaction's references may mean (to find the closed set it belongs to). */
 export function referencedInvoiceIds(references: TransactionReferences): string[] {
   if (references.outcome === 'none') return []
-  const { hits, setAside } = references
-  if (hits.length === 1 && setAside.length === 0) return [...(hits[0] as ReferenceHit).invoiceIds]
+  const { hits, setAside, others } = references
+  if (hits.length === 1 && setAside.length === 0 && !others) return [...(hits[0] as ReferenceHit).invoiceIds]
   const ids = new Set<string>()
   for (const hit of hits) for (const id of hit.invoiceIds) ids.add(id)
   for (const hit of setAside) for (const id of hit.invoiceIds) ids.add(id)
+  for (const { hit } of others ?? []) for (const id of hit.invoiceIds) ids.add(id)
   return [...ids]
 }

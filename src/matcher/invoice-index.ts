@@ -31,6 +31,12 @@ function isDigits(text: string): boolean {
   return text.length > 0
 }
 
+function countWord(map: Map<string, number>, key: string, delta: 1 | -1): void {
+  const left = (map.get(key) ?? 0) + delta
+  if (left > 0) map.set(key, left)
+  else map.delete(key)
+}
+
 function count(map: Map<number, number>, key: number, delta: 1 | -1): void {
   const left = (map.get(key) ?? 0) + delta
   if (left > 0) map.set(key, left)
@@ -66,6 +72,8 @@ export class InvoiceIndex {
   /** The lengths of the issued references of letters only: a word in free text can be no other. */
   private readonly issuedLetterLengths = new Map<number, number>()
   private readonly compactCoreLengths = new Map<number, number>()
+  /** The words invoice numbers start with (`INV` of `INV-2024-0102`), counted: how the books print a number. */
+  private readonly numberPrefixes = new Map<string, number>()
 
   constructor(invoices: Iterable<MatchInvoice> = [], customers: Iterable<MatchCustomer> = []) {
     for (const customer of customers) this.customers.upsertCustomer(customer)
@@ -94,6 +102,8 @@ export class InvoiceIndex {
       count(this.compactCoreLengths, parts.compactCore.length, 1)
     }
     add(this.byCompactNumber, compactReference(invoice.number), facts)
+    if (parts.hasLetters && !/^\d/.test(parts.key[0] as string))
+      countWord(this.numberPrefixes, parts.key[0] as string, 1)
     if (invoice.paymentReference) {
       const issued = compactIssuedReference(invoice.paymentReference)
       add(this.byIssued, issued, facts)
@@ -134,6 +144,8 @@ export class InvoiceIndex {
       count(this.compactCoreLengths, parts.compactCore.length, -1)
     }
     drop(this.byCompactNumber, compactReference(old.number), invoiceId)
+    if (parts.hasLetters && !/^\d/.test(parts.key[0] as string))
+      countWord(this.numberPrefixes, parts.key[0] as string, -1)
     if (old.paymentReference) {
       const issued = compactIssuedReference(old.paymentReference)
       drop(this.byIssued, issued, invoiceId)
@@ -211,6 +223,11 @@ export class InvoiceIndex {
   /** Whether some invoice's payment reference is `length` letters (A–Z) and nothing else. */
   hasIssuedLettersLength(length: number): boolean {
     return this.issuedLetterLengths.has(length)
+  }
+
+  /** Whether some invoice's number starts with this word (token, upper case): the books' own printed form. */
+  isNumberPrefix(word: string): boolean {
+    return this.numberPrefixes.has(word)
   }
 
   /** The invoices of one customer, by id. */

@@ -67,6 +67,8 @@ type Case = {
   check?: (result: MatchPaymentsResult) => void
 }
 
+/** Issue 25 rule 2: an amount that does not fit is weighed with the payer; these cases are about the money. */
+const KNOWN_PAYER = { counterpartyName: 'Acme Ltd' } as const
 const I1001 = inv('i1', 'INV-1001', '100.00')
 const I1002 = inv('i2', 'INV-1002', '50.00')
 const paidByRef = (reference: string, field: keyof MatchTransaction = 'paymentReference'): Case => ({
@@ -161,11 +163,24 @@ const referenceCases: Case[] = [
     check: (result) => expect(result.allocations[0]?.field).toBe('customerReference'),
   },
   {
-    name: 'uses only the first field that names an invoice',
+    name: 'fields naming different invoices at an amount that is not both together are a conflict (issue 25 rule 11)',
     invoices: [I1001, I1002],
     transactions: [tx('t1', '100.00', { paymentReference: 'INV-1001', description: 'INV-1002' })],
-    allocations: ['t1>i1 100'],
+    allocations: [],
+    exceptions: ['suggested_match t1 [i1] 100'],
     states: { i2: 'open 0' },
+    check: (result) =>
+      expect(result.exceptions[0]?.evidence.map((item) => item.code)).toContain('conflict_fields'),
+  },
+  {
+    name: 'fields naming different invoices at exactly both together settle both (issue 25 rule 11)',
+    invoices: [I1001, I1002],
+    transactions: [tx('t1', '150.00', { paymentReference: 'INV-1001', description: 'Rechnung INV-1002' })],
+    allocations: ['t1>i1 100', 't1>i2 50'],
+    check: (result) => {
+      expect(result.allocations.map((item) => item.field)).toEqual(['paymentReference', 'description'])
+      expect(result.allocations[0]?.evidence.map((item) => item.code)).toContain('fields_combined')
+    },
   },
   named('understands a valid RF reference (electronic form)', paidByRef(RF_INV), {
     check: (result) => expect(result.allocations[0]).toMatchObject({ via: 'rf', reference: RF_INV }),
@@ -300,9 +315,9 @@ const amountCases: Case[] = [
     name: 'the partial payment that passes the amount overpays by the surplus only',
     invoices: [I1001],
     transactions: [
-      tx('t1', '40.00', { paymentReference: 'INV-1001', postedDate: '2024-03-01' }),
-      tx('t2', '40.00', { paymentReference: 'INV-1001', postedDate: '2024-03-02' }),
-      tx('t3', '40.00', { paymentReference: 'INV-1001', postedDate: '2024-03-03' }),
+      tx('t1', '40.00', { paymentReference: 'INV-1001', ...KNOWN_PAYER, postedDate: '2024-03-01' }),
+      tx('t2', '40.00', { paymentReference: 'INV-1001', ...KNOWN_PAYER, postedDate: '2024-03-02' }),
+      tx('t3', '40.00', { paymentReference: 'INV-1001', ...KNOWN_PAYER, postedDate: '2024-03-03' }),
     ],
     allocations: ['t1>i1 40', 't2>i1 40', 't3>i1 20'],
     states: { i1: 'overpaid 100 over 20' },
@@ -311,7 +326,7 @@ const amountCases: Case[] = [
   {
     name: 'more than the amount overpays: amountPaid is the amount, the surplus an exception',
     invoices: [I1001],
-    transactions: [tx('t1', '130.00', { paymentReference: 'INV-1001' })],
+    transactions: [tx('t1', '130.00', { paymentReference: 'INV-1001', ...KNOWN_PAYER })],
     allocations: ['t1>i1 100'],
     states: { i1: 'overpaid 100 over 30' },
     exceptions: ['overpayment t1 [i1] 30'],
@@ -320,8 +335,8 @@ const amountCases: Case[] = [
     name: 'paying an already paid invoice again is an overpayment of the whole amount',
     invoices: [I1001],
     transactions: [
-      tx('t1', '100.00', { paymentReference: 'INV-1001', postedDate: '2024-03-01' }),
-      tx('t2', '100.00', { paymentReference: 'INV-1001', postedDate: '2024-03-05' }),
+      tx('t1', '100.00', { paymentReference: 'INV-1001', ...KNOWN_PAYER, postedDate: '2024-03-01' }),
+      tx('t2', '100.00', { paymentReference: 'INV-1001', ...KNOWN_PAYER, postedDate: '2024-03-05' }),
     ],
     allocations: ['t1>i1 100'],
     states: { i1: 'overpaid 100 over 100' },
@@ -330,17 +345,22 @@ const amountCases: Case[] = [
   {
     name: 'a multi-invoice payment fills each in the order named and the rest is an overpayment',
     invoices: [I1001, I1002],
-    transactions: [tx('t1', '170.00', { paymentReference: 'INV-1002, INV-1001' })],
+    transactions: [tx('t1', '170.00', { paymentReference: 'INV-1002, INV-1001', ...KNOWN_PAYER })],
     allocations: ['t1>i2 50', 't1>i1 100'],
     states: { i1: 'overpaid 100 over 20', i2: 'paid 50' },
     exceptions: ['overpayment t1 [i2,i1] 20'],
   },
   {
-    name: 'a short multi-invoice payment fills the first named and leaves the next partial',
+    name: 'a short multi-invoice payment is a suggestion with the proposed split, never split in order (issue 25 rule 4)',
     invoices: [I1001, I1002],
-    transactions: [tx('t1', '120.00', { paymentReference: 'INV-1001 INV-1002' })],
-    allocations: ['t1>i1 100', 't1>i2 20'],
-    states: { i1: 'paid 100', i2: 'partially_paid 20' },
+    transactions: [tx('t1', '120.00', { paymentReference: 'INV-1001 INV-1002', ...KNOWN_PAYER })],
+    allocations: [],
+    exceptions: ['suggested_match t1 [i1,i2] 120'],
+    states: { i1: 'open 0', i2: 'open 0' },
+    check: (result) => {
+      const split = result.exceptions[0]?.evidence.find((item) => item.code === 'short_payment_split')
+      expect(split?.text).toContain('proposed split: INV-1001 100, INV-1002 20')
+    },
   },
   {
     name: 'a multi-invoice payment skips an invoice already paid',
@@ -441,8 +461,18 @@ const lifecycleCases: Case[] = [
     name: 'posted money takes the open amount before pending money, whatever the dates',
     invoices: [I1001],
     transactions: [
-      tx('p', '100.00', { paymentReference: 'INV-1001', status: 'pending', postedDate: '2024-03-01' }),
-      tx('s', '100.00', { paymentReference: 'INV-1001', status: 'posted', postedDate: '2024-03-09' }),
+      tx('p', '100.00', {
+        paymentReference: 'INV-1001',
+        ...KNOWN_PAYER,
+        status: 'pending',
+        postedDate: '2024-03-01',
+      }),
+      tx('s', '100.00', {
+        paymentReference: 'INV-1001',
+        ...KNOWN_PAYER,
+        status: 'posted',
+        postedDate: '2024-03-09',
+      }),
     ],
     allocations: ['s>i1 100'],
     states: { i1: 'paid 100' },
@@ -506,7 +536,7 @@ const lifecycleCases: Case[] = [
     name: 'a person’s match takes the open amount before the engine’s references',
     invoices: [I1001],
     transactions: [
-      tx('a', '100.00', { paymentReference: 'INV-1001', postedDate: '2024-03-01' }),
+      tx('a', '100.00', { paymentReference: 'INV-1001', ...KNOWN_PAYER, postedDate: '2024-03-01' }),
       tx('b', '100.00', { postedDate: '2024-03-05' }),
     ],
     manual: [{ transactionId: 'b', invoiceId: 'i1', amount: '100.00' }],
@@ -519,7 +549,7 @@ const toleranceCases: Case[] = [
   {
     name: 'fee tolerance is off by default: a short payment is partial',
     invoices: [I1001],
-    transactions: [tx('t1', '99.50', { paymentReference: 'INV-1001' })],
+    transactions: [tx('t1', '99.50', { paymentReference: 'INV-1001', ...KNOWN_PAYER })],
     states: { i1: 'partially_paid 99.5' },
   },
   {
@@ -534,7 +564,7 @@ const toleranceCases: Case[] = [
     name: 'beyond the absolute fee tolerance the invoice stays partially paid',
     invoices: [I1001],
     config: { feeToleranceAbsolute: '1.00' },
-    transactions: [tx('t1', '98.99', { paymentReference: 'INV-1001' })],
+    transactions: [tx('t1', '98.99', { paymentReference: 'INV-1001', ...KNOWN_PAYER })],
     allocations: ['t1>i1 98.99'],
     states: { i1: 'partially_paid 98.99' },
   },
@@ -549,21 +579,21 @@ const toleranceCases: Case[] = [
     name: 'beyond the percent fee tolerance the invoice stays partially paid',
     invoices: [inv('i1', 'INV-1001', '1000.00')],
     config: { feeTolerancePercent: '0.5' },
-    transactions: [tx('t1', '994.99', { paymentReference: 'INV-1001' })],
+    transactions: [tx('t1', '994.99', { paymentReference: 'INV-1001', ...KNOWN_PAYER })],
     states: { i1: 'partially_paid 994.99' },
   },
   {
     name: 'with both tolerances set the smaller applies',
     invoices: [inv('i1', 'INV-1001', '1000.00')],
     config: { feeToleranceAbsolute: '2.00', feeTolerancePercent: '0.5' },
-    transactions: [tx('t1', '997.00', { paymentReference: 'INV-1001' })],
+    transactions: [tx('t1', '997.00', { paymentReference: 'INV-1001', ...KNOWN_PAYER })],
     states: { i1: 'partially_paid 997' },
   },
   {
     name: 'pending money never writes off',
     invoices: [I1001],
     config: { feeToleranceAbsolute: '1.00' },
-    transactions: [tx('t1', '99.50', { paymentReference: 'INV-1001', status: 'pending' })],
+    transactions: [tx('t1', '99.50', { paymentReference: 'INV-1001', ...KNOWN_PAYER, status: 'pending' })],
     allocations: ['t1>i1 99.5 tentative'],
     states: { i1: 'open 0 pending 99.5' },
   },

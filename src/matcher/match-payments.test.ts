@@ -57,7 +57,8 @@ describe('matchPayments', () => {
         },
       ],
     ])
-    const result = matchPayments({ invoices, transactions: [payment], references })
+    // The amount fits the one invoice the given references name (issue 25 rule 2 weighs an amount that does not).
+    const result = matchPayments({ invoices, transactions: [{ ...payment, amount: '10' }], references })
     expect(result.allocations.map((allocation) => allocation.invoiceId)).toEqual(['b'])
   })
 

@@ -184,6 +184,7 @@ export function matchPayments(input: MatchPaymentsInput): MatchPaymentsResult {
           }),
           index,
           rejected,
+          horizonDays: config.returnHorizonDays,
         })
   // A whole return: the inflow allocates nothing. A partial one is taken off its allocation afterwards.
   const whole = returns.length > 0 ? returns.filter((item) => !item.partial) : returns

@@ -38,10 +38,37 @@ describe('normalizeName', () => {
 
 describe('nameKey', () => {
   it('keeps the legal form apart, in one spelling, so legal-form twins differ', () => {
-    expect(nameKey('Müller GmbH')).toMatchObject({ base: 'muller', legalForm: 'gmbh', full: 'muller gmbh' })
-    expect(nameKey('Mueller KG')).toMatchObject({ base: 'muller', legalForm: 'kg', full: 'muller kg' })
+    expect(nameKey('Müller GmbH')).toMatchObject({ base: 'mueller', legalForm: 'gmbh', full: 'mueller gmbh' })
+    expect(nameKey('Mueller KG')).toMatchObject({ base: 'mueller', legalForm: 'kg', full: 'mueller kg' })
     expect(nameKey('ACME LIMITED')?.full).toBe(nameKey('Acme Ltd.')?.full)
     expect(nameKey('Acme')?.legalForm).toBeNull()
+  })
+
+  it('folds vowels the German way (ü is ue), never Joe into Jo; the stripped spelling is kept beside', () => {
+    expect(nameKey('Müller')?.base).toBe(nameKey('MUELLER')?.base)
+    expect(nameKey('Müller')?.base).not.toBe(nameKey('Muller')?.base)
+    expect(nameKey('Müller')?.stripped?.base).toBe(nameKey('Muller')?.base)
+    expect(nameKey('Joe Smith')?.base).toBe('joe smith')
+    expect(nameKey('Joe Smith')?.base).not.toBe(nameKey('Jo Smith')?.base)
+    expect(nameKey('Boeing')?.base).toBe('boeing')
+    expect(nameKey('Großhandel Weiß')?.base).toBe(nameKey('GROSSHANDEL WEISS')?.base)
+  })
+
+  it('reads Gesellschaft as a word of the name: only Gesellschaft mbH (or mit beschränkter Haftung) is GmbH', () => {
+    expect(nameKey('Müller Gesellschaft')).toMatchObject({ base: 'mueller gesellschaft', legalForm: null })
+    expect(nameKey('Müller Gesellschaft')?.base).not.toBe(nameKey('Müller GmbH')?.base)
+    expect(nameKey('Müller Gesellschaft mbH')?.full).toBe(nameKey('Müller GmbH')?.full)
+    expect(nameKey('Müller Gesellschaft mit beschränkter Haftung')?.full).toBe(nameKey('MUELLER GMBH')?.full)
+    expect(nameKey('Siemens Aktiengesellschaft')?.full).toBe(nameKey('Siemens AG')?.full)
+  })
+
+  it('transliterates Cyrillic and Greek payer names before comparing them (Greek per ELOT 743)', () => {
+    expect(nameKey('ООО «Ромашка»')?.base).toBe(nameKey('OOO Romashka')?.base)
+    expect(nameKey('Иван Жуков')?.base).toBe('ivan zhukov')
+    expect(nameKey('Щукин')?.base).toBe('shchukin')
+    expect(nameKey('ΠΑΠΑΔΟΠΟΥΛΟΣ ΑΕ')?.base).toBe(nameKey('Papadopoulos AE')?.base)
+    expect(nameKey('Χατζής')?.base).toBe('chatzis')
+    expect(nameKey('Ευαγγελίου')?.base).toBe('evangeliou')
   })
 
   it('keeps every word as written, in order, in the plain form, for names the bank cut short', () => {

@@ -1,11 +1,13 @@
 import type { Payment } from './payment.js'
 import { dateSpans, overlaps } from './date-spans.js'
-import { payerCode, POINTS, reasonsOf, score } from './evidence.js'
+import { issuedAfterPayment } from './date-evidence.js'
+import { hasUnexplainedConflict, payerCode, POINTS, reasonsOf, score } from './evidence.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
 import { openInvoicesOf, type MatchContext } from './match-context.js'
 import { centsOf, formatUnits } from './money.js'
 import { OTHER_LABELS } from './reference-words.js'
 import { compareAge } from './invoice-age.js'
+import { advanceWording, awaitingInvoice, unknownInvoiceNumbers } from './not-yet-invoiced.js'
 import { suggestionKey, suggestMatch } from './suggest.js'
 import { tokenize, type Token } from './tokenize.js'
 import { referenceTexts, type Evidence, type MatchTransaction } from './types.js'
@@ -65,7 +67,8 @@ export function allocateByPayer(
             text: payer.text,
           },
         ]
-      : [{ code: 'payer_unknown', points: 0, text: payer.text }]
+      : [{ code: payerCode(payer), points: 0, text: payer.text }]
+  if (waitsForInvoice(context, payment, payerItem)) return
   const cents = centsOf(amount)
   const exact = ledgers.filter((ledger) => ledger.openIs(amount, cents, true))
   if (payer.verified && payer.customers.length === 1 && exact.length === 1) {
@@ -89,8 +92,10 @@ export function allocateByPayer(
         conflict: 'unexplained',
       })
     }
+    const late = issuedAfterPayment(only.invoice, transaction, config.invoiceDateGraceDays)
+    if (late) items.push(late)
     const total = score(items)
-    if (numbers.length === 0 && total >= config.autoApplyThreshold) {
+    if (!hasUnexplainedConflict(items) && total >= config.autoApplyThreshold) {
       allocator.distribute(payment, amount, [only], () => ({
         origin: { rule: 'payer', field: null, madeBy: 'engine', confidence: total },
         reference: null,
@@ -135,10 +140,15 @@ export function allocateByPayer(
   const items: Evidence[] = [
     ...evidence,
     ...suggestion.reasons.map((text) => ({ code: 'suggestion', points: 0, text })),
-    ...(payer.customers.length > 1 ? payerItem : []),
+    ...(payer.customers.length > 1 || payer.how === 'account_tail' ? payerItem : []),
   ]
   const threshold = config.autoConfirmThreshold
-  if (threshold === null || suggestion.confidence < threshold) {
+  const late = suggestion.invoiceIds.flatMap(
+    (id) =>
+      issuedAfterPayment(context.ledgers.get(id)!.invoice, transaction, config.invoiceDateGraceDays) ?? [],
+  )
+  items.push(...late)
+  if (threshold === null || suggestion.confidence < threshold || late.length > 0) {
     allocator.raise('suggested_match', payment, {
       invoiceIds: suggestion.invoiceIds,
       amount: formatUnits(amount),
@@ -163,4 +173,28 @@ export function allocateByPayer(
     via: null,
     evidence: items,
   }))
+}
+
+/**
+ * Rule 6: a payment for something that is not an invoice yet (advance or down-payment wording, or an invoice
+ * number the books do not have) is never applied to, nor suggested for, another invoice: it waits as an
+ * `unmatched_payment`, and is matched again when an invoice with that number arrives (the store reaches it by the
+ * number's keys).
+ */
+function waitsForInvoice(context: MatchContext, payment: Payment, payerItem: readonly Evidence[]): boolean {
+  const advance = advanceWording(payment.transaction)
+  const unknown = unknownInvoiceNumbers(context.index, payment.transaction)
+  if (!advance && unknown.length === 0) return false
+  const items: Evidence[] = [
+    { code: 'no_reference', points: 0, text: 'no reference field names a known invoice' },
+    ...payerItem,
+  ]
+  if (advance) items.push(advance)
+  if (unknown.length > 0) items.push(awaitingInvoice(unknown))
+  context.allocator.raise('unmatched_payment', payment, {
+    amount: formatUnits(payment.amount),
+    reasons: reasonsOf(items),
+    evidence: items,
+  })
+  return true
 }

@@ -12,10 +12,15 @@ import type { ReferenceHit, TransactionReferences } from './find-references.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
 import { customerLabel, isRejected, openFor, openInvoicesOf, type MatchContext } from './match-context.js'
 import { centsOf, formatUnits, toUnits } from './money.js'
+import { amountUnsupported, plausiblePart, shortOfSet } from './amount-guards.js'
+import { issuedAfterPayment } from './date-evidence.js'
+import { otherFields, textGuards } from './field-guards.js'
 import { explainShortfall, statedFeeMismatch } from './residuals.js'
 import type { Evidence, ReferenceField } from './types.js'
 
-type Named = { ledger: InvoiceLedger; hit: ReferenceHit }
+type Named = { ledger: InvoiceLedger; hit: ReferenceHit; field: ReferenceField }
+
+const NO_GUARDS = { advance: null, awaiting: null } as const
 
 /** Amount evidence of a rest the payment leaves that a residual explains: it corroborates like the amount. */
 const EXPLAINED_REST = new Set(['amount_tolerance', 'fee_stated', 'discount_in_time'])
@@ -134,7 +139,7 @@ export function allocateByReference(
       return
     }
     for (const ledger of resolved.ledgers) {
-      if (!named.some((item) => item.ledger === ledger)) named.push({ ledger, hit })
+      if (!named.some((item) => item.ledger === ledger)) named.push({ ledger, hit, field })
     }
   }
   const setAside: Evidence[] = found.setAside.map((hit) => ({
@@ -142,7 +147,7 @@ export function allocateByReference(
     points: 0,
     text: `“${hit.reference}” was not read as an invoice reference: ${hit.conflicts.map((c) => c.text).join('; ') || 'its check digits do not add up'}`,
   }))
-  const live = named.filter((item) => !item.ledger.invoice.void)
+  let live = named.filter((item) => !item.ledger.invoice.void)
   if (live.length === 0) return voidOnly(context, payment, field, named, setAside)
   const mismatched = live.filter((item) => item.ledger.invoice.currency !== transaction.currency)
   if (mismatched.length > 0) {
@@ -156,14 +161,27 @@ export function allocateByReference(
     })
     return
   }
+  const fields = found.others ? otherFields(context, payment, live, found.others) : null
+  if (fields?.combined) live = fields.combined
   const ledgers = live.map((item) => item.ledger)
   const amount = amountEvidence(context, payment, ledgers)
   const amountFits = amount.code === 'amount_exact' || amount.code === 'amount_set'
   const corroborated = amountFits || EXPLAINED_REST.has(amount.code)
+  const open = corroborated
+    ? payment.amount
+    : ledgers.reduce((sum, ledger) => sum + openFor(payment, ledger), 0n)
+  const plausible = corroborated || plausiblePart(payment.amount, open)
+  // Rule 4: several invoices, short of what they have open with nothing to explain it: the split is a proposal.
+  const short =
+    ledgers.length > 1 && amount.code === 'amount_partial' ? shortOfSet(payment, ledgers, open) : null
   const payer = context.payer(payment)
   const elsewhere = corroborated ? [] : exactElsewhere(context, payment, ledgers)
-  const weighed = live.map(({ ledger, hit }) => {
-    const evidence = referenceEvidence(hit, field, ledger.invoice.number)
+  let anyCore = false
+  for (const item of live) anyCore ||= item.hit.kind === 'core'
+  const guards =
+    amountFits && !anyCore ? NO_GUARDS : textGuards(context, payment, amountFits, corroborated, anyCore)
+  const weighed = live.map(({ ledger, hit, field: where }) => {
+    const evidence = referenceEvidence(hit, where, ledger.invoice.number)
     evidence.push(amount)
     if (amountFits && hit.invoiceWord) {
       // “Rechnung 20240102” for INV-2024-0102 paid to the cent: the word for invoice and the amount explain a
@@ -183,20 +201,32 @@ export function allocateByReference(
     )
     if (byPayer) evidence.push(byPayer)
     const payerAgrees = byPayer !== null && byPayer.points > 0
+    const payerVerified = payerAgrees && byPayer.points >= POINTS.payerVerified
     if (hit.kind === 'core' && hit.checkDigits !== 'valid') {
-      // Rule 2: a number core is taken only with corroboration; a short one needs the amount and the payer.
-      const enough = hit.short ? corroborated && payerAgrees : corroborated || payerAgrees
+      // Rule 2: a number core is taken only with corroboration: the amount, a verified payer, or the payer by
+      // name at a plausible part of the amount; a short one needs the amount and the payer.
+      const enough = hit.short
+        ? corroborated && payerAgrees
+        : corroborated || payerVerified || (payerAgrees && plausible)
       if (!enough) {
         evidence.push({
           code: 'uncorroborated',
           points: 0,
           text: hit.short
             ? 'a number core of fewer than 4 digits is taken only when the amount and the payer both agree'
-            : 'a number core is taken only when the amount or the payer agrees',
+            : 'a number core is taken only when the amount agrees, the payer is verified, or the payer is recognised by name and the amount is a plausible part',
           conflict: 'unexplained',
         })
       }
+    } else if ((hit.kind === 'full' || hit.kind === 'swift') && payer.customers.length === 0 && !plausible) {
+      evidence.push(amountUnsupported(formatUnits(payment.amount)))
     }
+    const late = issuedAfterPayment(ledger.invoice, transaction, context.config.invoiceDateGraceDays)
+    if (late) evidence.push(late)
+    if (guards.advance && (hit.kind === 'core' || !amountFits)) evidence.push(guards.advance)
+    if (guards.awaiting) evidence.push(guards.awaiting)
+    if (fields) evidence.push(fields.evidence)
+    if (short) evidence.push(short)
     if (elsewhere.length > 0) {
       evidence.push({
         code: 'conflict_amount_elsewhere',
@@ -214,8 +244,9 @@ export function allocateByReference(
   if (weighed.every((item) => item.score >= threshold && !hasUnexplainedConflict(item.evidence))) {
     allocator.distribute(payment, payment.amount, ledgers, (ledger) => {
       const item = weighed.find((candidate) => candidate.ledger === ledger)!
+      const where = live.find((candidate) => candidate.ledger === ledger)?.field ?? field
       return {
-        origin: { rule: 'reference', field, madeBy: 'engine', confidence: item.score },
+        origin: { rule: 'reference', field: where, madeBy: 'engine', confidence: item.score },
         reference: item.hit.reference,
         via: item.hit.via,
         evidence: item.evidence,

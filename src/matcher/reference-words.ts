@@ -13,12 +13,22 @@ export const INVOICE_WORDS: ReadonlySet<string> = new Set(
     .split(' '),
 )
 
+/**
+ * Invoice words that are also something else: `RE` is English “regarding”, `FRA` Nordic “from”, `DOC`, `NOTA`,
+ * `BELEG` any document. Like `No.`, `#` and `n°` they make a number more likely an invoice's (a core scores as one
+ * after a word for invoice), but they never make a number of digits only a whole invoice number.
+ */
+export const WEAK_INVOICE_WORDS: ReadonlySet<string> = new Set('RE FRA DOC DOCUMENT NOTA BELEG'.split(' '))
+
+/** Words that join the numbers of a list (`PO 4711 and 4712`): a label before the list covers all of them. */
+export const LIST_WORDS: ReadonlySet<string> = new Set('AND UND ET Y E EN OG OCH JA I'.split(' '))
+
 /** Words for “number” between a label and the number (`Invoice No. 1001`, `Kunden-Nr. 4711`). */
 export const NUMBER_WORDS: ReadonlySet<string> = new Set(
   'NO NR NRO NUMBER NUM NUMMER NUMERO N NB NBR NUMER NUMMERO NUMERA'.split(' '),
 )
 
-export type NumberLabel = 'customer' | 'order' | 'trace' | 'mandate' | 'date'
+export type NumberLabel = 'customer' | 'order' | 'trace' | 'mandate' | 'date' | 'document'
 
 /** Labels of numbers that are not invoice numbers. */
 export const OTHER_LABELS: ReadonlyMap<string, NumberLabel> = new Map([
@@ -31,6 +41,9 @@ export const OTHER_LABELS: ReadonlyMap<string, NumberLabel> = new Map([
   ...'TRACE TRN TRC E2E EREF ENDTOEND UETR BATCH'.split(' ').map((word) => [word, 'trace'] as const),
   ...'MANDATE MREF MANDAT CRED CI SEPAMANDATE'.split(' ').map((word) => [word, 'mandate'] as const),
   ...'DATE DATUM DATED VOM DU DEL FECHA DATA PAIVAYS'.split(' ').map((word) => [word, 'date'] as const),
+  ...'TICKET POLICY POLICE POLIZZA POLIZZE VERSICHERUNGSNR CLAIM SCHADEN SCHADENNR VAT VATNO UST USTID USTIDNR TAX TAXID STEUERNR SIREN SIRET'
+    .split(' ')
+    .map((word) => [word, 'document'] as const),
 ])
 
 export const LABEL_NAMES: Record<NumberLabel, string> = {
@@ -39,6 +52,7 @@ export const LABEL_NAMES: Record<NumberLabel, string> = {
   trace: 'a trace or end-to-end number',
   mandate: 'a mandate or creditor id',
   date: 'a date',
+  document: 'a ticket, policy, claim or tax number',
 }
 
 /** Labels in front of a national structured reference written in free text. */

@@ -12,6 +12,8 @@ const tx = (fields: Partial<MatchTransaction>): MatchTransaction => ({
   currency: 'EUR',
   status: 'posted',
   postedDate: '2026-03-20',
+  // A recognised payer: issue 25 rule 2 weighs an amount that does not fit with who paid.
+  counterpartyName: 'Acme Ltd',
   ...fields,
 })
 
@@ -43,7 +45,13 @@ describe('statedFee', () => {
 })
 
 describe('residuals', () => {
-  const invoice: MatchInvoice = { id: 'a', number: 'INV-2026-0001', amount: '1000.00', currency: 'EUR' }
+  const invoice: MatchInvoice = {
+    id: 'a',
+    number: 'INV-2026-0001',
+    amount: '1000.00',
+    currency: 'EUR',
+    customerName: 'Acme Ltd',
+  }
 
   it('writes a rest within the currency’s tolerance off as bank_fee, to the reason’s account', () => {
     const config = matchConfig({

@@ -15,7 +15,7 @@ export type Shortfall = { reason: WriteOffReason; evidence: Evidence }
 
 // "fees 4.35", "Gebühren: EUR 12,50", "frais -3,00", "comisión 1.234,56": a fee word, then its amount.
 const STATED_FEE =
-  /(?:^|[^\p{L}])(?:fees?|gebühr(?:en)?|gebuehr(?:en)?|frais|comisi[oó]n(?:es)?|commission[ei]?|kosten|charges?)\s*[:=]?\s*-?\s*(?:[A-Z]{3}\s*)?(\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?!\d)/iu
+  /(?:^|[^\p{L}])(?:fees?|gebühr(?:en)?|gebuehr(?:en)?|frais|comisi[oó]n(?:es)?|commission[ei]?|kosten|entgelte?|charges?)\s*[:=]?\s*-?\s*(?:[A-Z]{3}\s*)?(\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?!\d)/iu
 const PAYOUT = /payout|auszahlung|versement|liquidaci[oó]n|settlement|pagamento/iu
 const TEXT_FIELDS = ['description', 'rawDescription', 'paymentReference', 'customerReference'] as const
 

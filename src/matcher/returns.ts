@@ -4,7 +4,10 @@ import type { InvoiceIndex } from './invoice-index.js'
 import { compactReference } from './invoice-number.js'
 import { formatUnits, toUnits } from './money.js'
 import { nameKey } from './normalize-name.js'
+import { statedFee } from './residuals.js'
+import { beyondHorizon, returnFeeEvidence } from './return-guards.js'
 import { suggestionKey } from './suggest.js'
+import { unwrapRemittance } from './unwrap-remittance.js'
 import { REFERENCE_FIELDS, type Evidence, type MatchTransaction, type PaymentReturn } from './types.js'
 
 /** ISO 20022 return and reject reasons (SEPA) and NACHA return codes, with what they mean. */
@@ -45,11 +48,18 @@ export const RETURN_REASONS: ReadonlyMap<string, string> = new Map([
 const CODE =
   /(?<![A-Z0-9])(A[CGM]\d\d|BE\d\d|MD\d\d|MS\d\d|RC\d\d|RR\d\d|SL\d\d|CUST|DUPL|FOCR|FRAD|TECH|R\d\d)(?![A-Z0-9])/
 // Return, reversal and chargeback in English, German, French, Spanish, Italian, Dutch, Finnish and Scandinavian.
+// BACS: an ARUDD (Automated Return of Unpaid Direct Debits) item is an “unpaid” direct debit.
 const WORDING =
-  /\b(returns?|returned|reversal|reversed|chargebacks?|charge back|disputed?|rueckbuchung|ruckbuchung|rucklastschrift|ruecklastschrift|lastschriftruckgabe|retoure?|rejet|rejete|impaye|remboursement|rembourse|devolucion|devuelto|rimborso|storno|stornierung|terugboeking|storting retour|palautus|tilbakeforing|aterbetalning|aterforing)\b/
+  /\b(returns?|returned|reversal|reversed|chargebacks?|charge back|disputed?|unpaid|arudd|rueckbuchung|ruckbuchung|rucklastschrift|ruecklastschrift|lastschriftruckgabe|retoure?|rejet|rejete|impaye|remboursement|rembourse|devolucion|devuelto|rimborso|storno|stornierung|terugboeking|storting retour|palautus|tilbakeforing|aterbetalning|aterforing)\b/
+/**
+ * Goods sent back (“returned” in the business sense): a refund for them is a new payment out, not the bank
+ * returning the customer's payment, so these words are no return wording.
+ */
+const GOODS_RETURNED =
+  /\b(returned goods|goods returned|returns? of goods|goods return|returned items?|returned merchandise|merchandise return|retoure ware|warenretoure|warenrucksendung|warenruecksendung|rucksendung|ruecksendung|retour (?:de )?marchandises?|marchandises? retournees?|devolucion de (?:mercancias?|mercaderias?|productos?)|reso (?:merce|merci)|merce resa)\b/g
 
 function plainText(transaction: MatchTransaction): string {
-  return REFERENCE_FIELDS.map((field) => transaction[field] ?? '')
+  return REFERENCE_FIELDS.map((field) => unwrapRemittance(transaction[field] ?? ''))
     .join(' ')
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -67,7 +77,7 @@ export function returnSignals(outflow: MatchTransaction): Evidence[] {
       text: `return reason ${code}${RETURN_REASONS.has(code) ? `: ${RETURN_REASONS.get(code)}` : ''}`,
     })
   }
-  const word = WORDING.exec(text.toLowerCase())?.[1]
+  const word = WORDING.exec(text.toLowerCase().replace(GOODS_RETURNED, ' '))?.[1]
   if (word) signals.push({ code: 'return_wording', points: 0, text: `the text says “${word}”` })
   return signals
 }
@@ -83,10 +93,36 @@ function samePayer(a: MatchTransaction, b: MatchTransaction): string | null {
   return null
 }
 
-/** The outflow quotes a reference of the inflow (its payment reference or the bank's, 6 characters or more). */
+/**
+ * A direct debit's mandate reference and end-to-end id, as SEPA (`MREF+`, `EREF+`), camt (`Mandate ID`,
+ * `End-to-end ID`) and BACS texts label them: a return may quote only one of them.
+ */
+const LABELLED_ID =
+  /(?:MREF|EREF|KREF|MANDATE(?:[ -]?(?:REF(?:ERENCE)?|ID))?|MANDATSREF(?:ERENZ)?|END[ -]?TO[ -]?END(?:[ -]?ID)?|E2E(?:[ -]?ID)?)\s*[+:=#]?\s*([A-Z0-9][A-Z0-9./-]{5,34})/gi
+
+function labelledIds(transaction: MatchTransaction): string[] {
+  const ids: string[] = []
+  for (const field of REFERENCE_FIELDS) {
+    for (const match of (transaction[field] ?? '').matchAll(LABELLED_ID)) {
+      const value = match[1] as string
+      if (!/^NOTPROVIDED$/i.test(value) && /\d/.test(value)) ids.push(value)
+    }
+  }
+  return ids
+}
+
+/**
+ * The outflow quotes a reference of the inflow (its payment reference or the bank's, or a direct debit's mandate
+ * reference or end-to-end id, 6 characters or more).
+ */
 function quotes(outflow: MatchTransaction, inflow: MatchTransaction): string | null {
   const text = compactReference(REFERENCE_FIELDS.map((field) => outflow[field] ?? '').join(' '))
-  for (const value of [inflow.paymentReference, inflow.bankReference, inflow.customerReference]) {
+  for (const value of [
+    inflow.paymentReference,
+    inflow.bankReference,
+    inflow.customerReference,
+    ...labelledIds(inflow),
+  ]) {
     const compact = value ? compactReference(value) : ''
     if (compact.length >= 6 && text.includes(compact)) return value as string
   }
@@ -104,6 +140,8 @@ export type ReturnInput = {
   }>
   index: InvoiceIndex
   rejected: ReadonlySet<string>
+  /** An inflow booked more than this many days before the outflow is never returned without a person. */
+  horizonDays: number
 }
 
 type Inflow = ReturnInput['inflows'][number]
@@ -146,8 +184,10 @@ export function findReturns(input: ReturnInput): PaymentReturn[] {
   for (const outflow of input.outflows) {
     const amount = -toUnits(outflow.amount)
     const signals = returnSignals(outflow)
+    // Naming an invoice the inflow paid says which payment, not that it came back: without a reason code or
+    // return wording an outflow is a payment (to a supplier, a refund for goods sent back), never a return.
+    if (signals.length === 0) continue
     const named = new Set(referencedInvoiceIds(findReferences(input.index, outflow)))
-    if (named.size === 0 && signals.length === 0) continue
     const whole = wholeReturn(input, outflow, amount, signals, named, taken)
     const found =
       whole ?? (signals.length > 0 ? partialReturn(input, outflow, amount, signals, named, taken) : null)
@@ -169,7 +209,10 @@ function wholeReturn(
   named: ReadonlySet<string>,
   taken: Taken,
 ): PaymentReturn | null {
-  const fits = (units: bigint, id: string) => units === amount && !taken.parts.has(id)
+  // The inflow alone, or the inflow plus the return fee the text states (debited together).
+  const fee = statedFee(outflow)?.units ?? null
+  const fits = (units: bigint, id: string) =>
+    (units === amount || (fee !== null && units + fee === amount)) && !taken.parts.has(id)
   for (const inflow of earlierInflows(input, outflow, taken.whole, fits)) {
     const shared = inflow.invoiceIds.filter((id) => named.has(id))
     const why: Evidence[] = []
@@ -180,7 +223,7 @@ function wholeReturn(
         points: 0,
         text: `the outflow names invoice ${numbers}, which the payment named`,
       })
-    } else if (signals.length > 0) {
+    } else {
       const payer = samePayer(outflow, inflow.transaction)
       const quoted = quotes(outflow, inflow.transaction)
       if (payer) why.push({ code: 'return_same_payer', points: 0, text: `it goes back to ${payer}` })
@@ -191,18 +234,20 @@ function wholeReturn(
           text: `it quotes the payment’s reference ${quoted}`,
         })
       else continue
-    } else {
-      continue
     }
+    const units = toUnits(inflow.transaction.amount)
+    if (units !== amount) why.push(returnFeeEvidence(amount - units, outflow.currency))
+    const late = beyondHorizon(inflow.transaction, outflow, input.horizonDays)
+    if (late) return heldReturn(outflow, inflow, units, [...why, ...signals, late])
     return {
       outflowTransactionId: outflow.id,
       inflowTransactionId: inflow.transaction.id,
       invoiceIds: inflow.invoiceIds,
-      amount: formatUnits(amount),
+      amount: formatUnits(units),
       partial: false,
       target: null,
       evidence: [
-        returnEvidence(outflow, inflow, amount, 'it returns the payment received'),
+        returnEvidence(outflow, inflow, units, 'it returns the payment received'),
         ...why,
         ...signals,
         {
@@ -214,6 +259,27 @@ function wholeReturn(
     }
   }
   return null
+}
+
+/**
+ * A return a person decides (beyond the horizon): recorded like a partial return that does not say what it
+ * reverses, so nothing is reversed and an `ambiguous_reference` on the outflow asks a person.
+ */
+function heldReturn(
+  outflow: MatchTransaction,
+  inflow: Inflow,
+  amount: bigint,
+  evidence: Evidence[],
+): PaymentReturn {
+  return {
+    outflowTransactionId: outflow.id,
+    inflowTransactionId: inflow.transaction.id,
+    invoiceIds: inflow.invoiceIds,
+    amount: formatUnits(amount),
+    partial: true,
+    target: null,
+    evidence: [returnEvidence(outflow, inflow, amount, 'it may return the payment received'), ...evidence],
+  }
 }
 
 function returnEvidence(outflow: MatchTransaction, inflow: Inflow, amount: bigint, what: string): Evidence {
@@ -270,6 +336,8 @@ function partialReturn(
           : `the payment paid ${inflow.invoiceIds.length === 0 ? 'no invoice' : `invoices ${inflow.invoiceIds.map(number).join(', ')}`} and the return does not say which it reverses, so nothing is reversed`
       }`,
     }
+    const late = beyondHorizon(inflow.transaction, outflow, input.horizonDays)
+    if (late) return heldReturn(outflow, inflow, amount, [why, ...signals, late])
     return {
       outflowTransactionId: outflow.id,
       inflowTransactionId: inflow.transaction.id,

@@ -12,6 +12,7 @@ import {
   STRUCTURED_LABELS,
   tokenKey,
   typoVariants,
+  unwrapRemittance,
   validSchemes,
   type MatchTransaction,
 } from '../matcher/index.js'
@@ -45,8 +46,10 @@ export function candidateKeys(
 ): string[] {
   const keys = new Set<string>()
   for (const field of REFERENCE_FIELDS) {
-    const text = transaction[field]
-    if (!text) continue
+    const written = transaction[field]
+    if (!written) continue
+    // Lines wrapped at 27 or 35 characters are read whole, as the matcher reads them.
+    const text = unwrapRemittance(written)
     for (const part of normalizeReference(text)) {
       const tokens = part.tokens.map((token) => token.text)
       if (part.kind === 'code') {
@@ -109,7 +112,8 @@ export function payerKeys(
 ): string[] {
   const keys: string[] = []
   const name = nameKey(transaction.counterpartyName)
-  if (name) keys.push(`n:${name.base}`, `ln:${name.full}`)
+  // `n:` as customers' name keys are written (normalizeName: wide, so a key loads every spelling of a name).
+  if (name) keys.push(`n:${normalizeName(transaction.counterpartyName)}`, `ln:${name.full}`)
   const account = parseMaskedAccount(transaction.counterpartyAccountMasked)
   if (account) keys.push(`t:${accountTail(account.tail)}`, `la:${account.compact}`)
   return keys

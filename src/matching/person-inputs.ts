@@ -18,6 +18,7 @@ import {
   type Database,
   type ManualMatchActor,
 } from '../store/index.js'
+import { isIntermediaryName } from '../matcher/index.js'
 import { auditActor, type Actor } from '../users/index.js'
 import { rejectionIdsOf } from './apply-match-result.js'
 import { linkKey } from './candidate-keys.js'
@@ -77,6 +78,9 @@ export async function learnPayer(
   const customers = [
     ...new Set((await loadInvoicesById(trx, invoiceIds)).flatMap((invoice) => invoice.customer_id ?? [])),
   ]
+  // A payment intermediary (PSP, payment agent, factor), or one payment for several customers, teaches nothing:
+  // its name and account pay for many customers (issue 25 rule 5).
+  if (customers.length !== 1 || isIntermediaryName(transaction.counterparty_name)) return []
   const facts = [
     { kind: 'account' as const, value: transaction.counterparty_account_masked },
     { kind: 'name' as const, value: transaction.counterparty_name?.trim() || null },

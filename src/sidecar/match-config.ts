@@ -13,6 +13,8 @@ export function matchConfigOf(config: BankrecEnv): MatchConfig {
     transferLegWindowSeconds: config.TRANSFER_LEG_WINDOW_SECONDS,
     autoApplyThreshold: config.MATCH_AUTO_APPLY_THRESHOLD,
     autoConfirmThreshold: config.MATCH_AUTO_CONFIRM_THRESHOLD ?? null,
+    invoiceDateGraceDays: config.MATCH_INVOICE_DATE_GRACE_DAYS,
+    returnHorizonDays: config.MATCH_RETURN_HORIZON_DAYS,
     feeToleranceAbsolute: amount?.all ?? null,
     feeTolerancePercent: percent?.all ?? null,
     feeToleranceByCurrency: Object.fromEntries(

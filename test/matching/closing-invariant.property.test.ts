@@ -278,8 +278,13 @@ describe('closing the books', () => {
 
   it('keeps the engine’s 785.00 when a person adds the 15.00 fee: the surplus is an exception, never lost', async () => {
     await store.reset()
-    await store.invoice({ id: 'inv-1', number: 'INV-1001', amount: '800.00' })
-    const tx = await store.pay({ amount: '785.00', paymentReference: 'INV-1001' })
+    // A recognised payer: a short payment from a stranger is only suggested (issue 25 rule 2).
+    await store.invoice({ id: 'inv-1', number: 'INV-1001', amount: '800.00', customerName: 'Acme Ltd' })
+    const tx = await store.pay({
+      amount: '785.00',
+      paymentReference: 'INV-1001',
+      counterpartyName: 'ACME LTD',
+    })
     await store.run()
     await expect(
       service.manualMatch({ transactionId: tx, invoiceId: 'inv-1', amount: '15', mode: 'add' }, CLERK),
@@ -296,8 +301,8 @@ describe('closing the books', () => {
 
   it('never writes an invoice’s rest off twice, even before matching has run on the first write-off', async () => {
     await store.reset()
-    await store.invoice({ id: 'inv-1', number: 'INV-1001', amount: '800.00' })
-    await store.pay({ amount: '799.63', paymentReference: 'INV-1001' })
+    await store.invoice({ id: 'inv-1', number: 'INV-1001', amount: '800.00', customerName: 'Acme Ltd' })
+    await store.pay({ amount: '799.63', paymentReference: 'INV-1001', counterpartyName: 'ACME LTD' })
     await store.run()
     const deps = {
       db: store.db,

@@ -63,21 +63,21 @@ describe('evidence through the store pipeline', () => {
       amount: '80',
       description: 'payment',
       counterpartyName: 'J. SMITH',
-      counterpartyAccountMasked: 'XXXXXX7711',
+      counterpartyAccountMasked: 'DE44 **** **** **** **77 11',
     })
     await store.run()
     expect(await store.allocations()).toEqual([])
     await service.manualMatch({ transactionId: first, invoiceId: 'inv-1' }, CLERK)
     const learned = await customers().get('cus_1')
     expect(learned!.learned.map((link) => [link.kind, link.value])).toEqual([
-      ['account', 'XXXXXX7711'],
+      ['account', 'DE44 **** **** **** **77 11'],
       ['name', 'J. SMITH'],
     ])
     store.clock.advance(60)
     const second = await store.pay({
       amount: '45',
       description: 'payment',
-      counterpartyAccountMasked: 'XXXXXX7711',
+      counterpartyAccountMasked: 'DE44 **** **** **** **77 11',
     })
     await store.run()
     expect(await store.allocations()).toMatchObject(

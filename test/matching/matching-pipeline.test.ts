@@ -56,8 +56,9 @@ describe('the store pipeline', () => {
   })
 
   it('records an overpayment: amountPaid is the amount, the surplus is amountOverpaid and an exception', async () => {
-    await store.invoice({ id: 'inv-1', number: 'INV-1', amount: '100' })
-    const tx = await store.pay({ amount: '120', paymentReference: 'INV-1' })
+    // A recognised payer: an overpayment from a stranger is only suggested (issue 25 rule 2).
+    await store.invoice({ id: 'inv-1', number: 'INV-1', amount: '100', customerName: 'Acme Ltd' })
+    const tx = await store.pay({ amount: '120', paymentReference: 'INV-1', counterpartyName: 'ACME LTD' })
     await store.run()
     expect(await store.state('inv-1')).toMatchObject({
       status: 'overpaid',

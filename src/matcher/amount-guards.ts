@@ -1,0 +1,58 @@
+import type { InvoiceLedger } from './invoice-ledger.js'
+import { openFor } from './match-context.js'
+import { formatUnits, SCALE } from './money.js'
+import type { Payment } from './payment.js'
+import type { Evidence } from './types.js'
+
+const CENT = 10n ** BigInt(SCALE - 2)
+/** Shares of an invoice people pay in parts: equal instalments of 2–12, or a round percentage. */
+const INSTALMENTS = [2n, 3n, 4n, 5n, 6n, 10n, 12n]
+const PERCENTAGES = [10n, 20n, 25n, 30n, 40n, 50n, 60n, 70n, 75n, 80n, 90n]
+
+/**
+ * Rule 2: whether `amount` is a plausible part payment of `open`: an equal instalment (a half, a third, … a
+ * twelfth) or a round percentage of it, to the cent. Any other amount less (or more) than what is open is not
+ * evidence that the payment is for the invoice: a mistyped number, or another document's number, fits as well.
+ */
+export function plausiblePart(amount: bigint, open: bigint): boolean {
+  if (amount <= 0n || amount >= open) return false
+  for (const parts of INSTALMENTS) {
+    const difference = amount * parts - open
+    if ((difference < 0n ? -difference : difference) <= parts * CENT) return true
+  }
+  for (const percent of PERCENTAGES) {
+    const difference = amount * 100n - open * percent
+    if ((difference < 0n ? -difference : difference) < 100n * CENT) return true
+  }
+  return false
+}
+
+/** Rule 2: a whole number from a payer bankrec does not recognise, at an amount that does not fit. */
+export function amountUnsupported(amount: string): Evidence {
+  return {
+    code: 'conflict_amount_unsupported',
+    points: 0,
+    text: `the payer is not a known customer and ${amount} is neither what the named invoices have open nor a plausible part of it: the number alone does not say the payment is for them`,
+    conflict: 'unexplained',
+  }
+}
+
+/**
+ * Rule 4: a payment naming several invoices that is short of what they have open, with nothing stated or within
+ * tolerance to explain it: the split in the order named is only a proposal (a person confirms it).
+ */
+export function shortOfSet(payment: Payment, live: readonly InvoiceLedger[], open: bigint): Evidence {
+  let rest = payment.amount
+  const split: string[] = []
+  for (const ledger of live) {
+    const take = rest < openFor(payment, ledger) ? rest : openFor(payment, ledger)
+    rest -= take
+    split.push(`${ledger.invoice.number} ${formatUnits(take)}`)
+  }
+  return {
+    code: 'short_payment_split',
+    points: 0,
+    text: `${formatUnits(payment.amount)} is ${formatUnits(open - payment.amount)} short of the ${formatUnits(open)} the ${live.length} named invoices have open, with no fee or deduction stated or within tolerance; proposed split: ${split.join(', ')}`,
+    conflict: 'unexplained',
+  }
+}

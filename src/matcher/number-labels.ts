@@ -1,0 +1,69 @@
+import { LABEL_NAMES, LIST_WORDS, NUMBER_WORDS, OTHER_LABELS, type NumberLabel } from './reference-words.js'
+import { tokenize, type Token } from './tokenize.js'
+
+/** What stands between the numbers of a list (`4711, 4712`, `4711/4712`, `2024-0315 + 2024-0316`). */
+const LIST_GAP = /^[\s,;/&+.-]*$/
+
+function isDigitToken(token: Token): boolean {
+  const code = token.text.charCodeAt(0)
+  return code >= 48 && code <= 57
+}
+
+/**
+ * The word before token `at`, past a word for “number” and past a one- or two-digit code (`TRN*1*<trace>` in
+ * ACH addenda); null when a longer number stands right before it.
+ */
+export function wordBefore(tokens: readonly Token[], at: number): string | null {
+  for (let index = at - 1, steps = 0; index >= 0 && steps < 2; index--, steps++) {
+    const token = tokens[index] as Token
+    if (isDigitToken(token)) {
+      if (token.end - token.start > 2) return null
+      continue
+    }
+    if (!NUMBER_WORDS.has(token.text)) return token.text
+  }
+  return null
+}
+
+/**
+ * The first number of the list digit token `at` belongs to: a label before a list covers every number of it
+ * (`PO 4711, 4712 und 4713`: 4712 and 4713 are order numbers too). The list runs back over numbers separated by
+ * punctuation, spaces or a word for “and”.
+ */
+export function listStart(text: string, tokens: readonly Token[], at: number): number {
+  let first = at
+  while (first > 0) {
+    const previous = tokens[first - 1] as Token
+    const current = tokens[first] as Token
+    if (isDigitToken(previous)) {
+      if (!LIST_GAP.test(text.slice(previous.end, current.start))) break
+      first--
+      continue
+    }
+    const before = tokens[first - 2]
+    if (LIST_WORDS.has(previous.text) && before !== undefined && isDigitToken(before)) {
+      first -= 2
+      continue
+    }
+    break
+  }
+  return first
+}
+
+/** The label (customer, order, trace, mandate, date) a reference starting at `offset` in `text` stands under. */
+export function labelBefore(
+  text: string,
+  offset: number,
+): { word: string; label: NumberLabel; name: string } | null {
+  const tokens = tokenize(text, Math.max(0, offset - 64), offset)
+  const at = tokens.length
+  // The reference itself is not among the tokens: walk the list back from the last number before it, if any.
+  const last = tokens[at - 1]
+  const start =
+    last !== undefined && isDigitToken(last) && LIST_GAP.test(text.slice(last.end, offset))
+      ? listStart(text, tokens, at - 1)
+      : at
+  const word = wordBefore(tokens, start)
+  const label = word === null ? undefined : OTHER_LABELS.get(word)
+  return word !== null && label ? { word, label, name: LABEL_NAMES[label] } : null
+}
