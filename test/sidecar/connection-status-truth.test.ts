@@ -34,7 +34,11 @@ async function dashboardRow(): Promise<{ status: string | null; text: string }> 
     const page = await browser.context.newPage()
     try {
       await page.goto(`${sidecar.url}/#token=${API_TOKEN}`)
-      const row = await page.waitForSelector(`tr[data-connection-id="${connectionId}"]`)
+      // A signed-out browser is asked first and signs in on the link's button (issue 26: login CSRF).
+      const selector = `tr[data-connection-id="${connectionId}"]`
+      const first = await page.waitForSelector(`#signin-button:visible, ${selector}`)
+      if ((await first.getAttribute('id')) === 'signin-button') await first.click()
+      const row = await page.waitForSelector(selector)
       return { status: await row.getAttribute('data-status'), text: (await row.textContent()) ?? '' }
     } finally {
       await page.close()
