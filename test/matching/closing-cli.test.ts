@@ -191,11 +191,26 @@ describe('bankrec invoices write-off / dispositions approve, decline, undo', () 
   it('writes an invoice’s 0.37 rest off as the named user, undoes it, and names what was wrong', async () => {
     await upsertInvoices(
       store.db,
-      [withKeys({ id: 'inv-9', number: 'INV-9', amount: '300.00', currency: 'USD' })],
+      // A recognised payer: a short payment from a stranger is only suggested (issue 25 rule 2).
+      [
+        withKeys({
+          id: 'inv-9',
+          number: 'INV-9',
+          amount: '300.00',
+          currency: 'USD',
+          customerName: 'Acme Ltd',
+        }),
+      ],
       new Date(),
     )
     await upsertTransactions(store.db, [
-      mirrorRow(9, { amount: '299.63', currency: 'USD', payment_reference: 'INV-9', description: null }),
+      mirrorRow(9, {
+        amount: '299.63',
+        currency: 'USD',
+        payment_reference: 'INV-9',
+        description: null,
+        counterparty_name: 'ACME LTD',
+      }),
     ])
     await enqueueMatches(store.db, 'transaction', [txId(9)])
     expect((await cli(['match'])).code).toBe(0)

@@ -12,7 +12,7 @@ import {
 } from '../../src/queue/index.js'
 import { queueBackendFor, startSidecar, type Sidecar } from '../../src/sidecar/index.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
-import { TEST_DATABASE_URL, dropSidecarSchemas } from '../support/test-database.js'
+import { TEST_DATABASE_URL, TEST_SECRET_KEY, dropSidecarSchemas } from '../support/test-database.js'
 
 /**
  * Issue 27: after a restart, with SYNC_INTERVAL_SECONDS=10, the safety net asked for syncs of both connections six
@@ -34,6 +34,7 @@ describe.each(['redis', 'postgres'] as const)('the safety net after restarts (%s
   const config = () =>
     loadConfig({
       DATABASE_URL: TEST_DATABASE_URL,
+      BANKREC_SECRET_KEY: TEST_SECRET_KEY,
       BANKREC_SCHEMA: schema,
       REDIS_URL: kind === 'redis' ? 'redis://127.0.0.1:6379' : '',
       QUEUE_PREFIX: `test-safety-net-${suffix}`,
