@@ -77,8 +77,9 @@ describe('shadow mode', () => {
 
   it('keeps an overpayment’s surplus in its own exception beside the suggestion: every amount accounted for', async () => {
     await mode('shadow')
-    await store.invoice({ id: 'inv-1', number: 'INV-7', amount: '100' })
-    const tx = await store.pay({ amount: '120', paymentReference: 'INV-7' })
+    // A recognised payer: an overpayment from a stranger is only suggested, in any mode (issue 25 rule 2).
+    await store.invoice({ id: 'inv-1', number: 'INV-7', amount: '100', customerName: 'Acme Ltd' })
+    const tx = await store.pay({ amount: '120', paymentReference: 'INV-7', counterpartyName: 'ACME LTD' })
     await store.run()
     expect((await store.openExceptions()).map((row) => row.type).sort()).toEqual([
       'overpayment',

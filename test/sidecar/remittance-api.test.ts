@@ -51,8 +51,15 @@ async function invoice(
   amount: string,
   currency = 'USD',
   paymentReference?: string,
+  customerName?: string,
 ) {
-  const body = { number, amount, currency, ...(paymentReference ? { paymentReference } : {}) }
+  const body = {
+    number,
+    amount,
+    currency,
+    ...(paymentReference ? { paymentReference } : {}),
+    ...(customerName ? { customerName } : {}),
+  }
   const put = await call('PUT', `/api/invoices/${id}`, body, undefined, API_TOKEN)
   expect(put.status).toBe(201)
 }
@@ -208,8 +215,9 @@ describe('POST /api/transactions/{id}/remittance', () => {
   })
 
   it('replaces what the engine made of the payment', async () => {
-    await invoice('inv-e1', 'INV-6001', '100.00')
-    await invoice('inv-e2', 'INV-6002', '50.00')
+    // The payer is the invoice's customer: an overpayment from a stranger is only suggested (issue 25 rule 2).
+    await invoice('inv-e1', 'INV-6001', '100.00', 'USD', undefined, 'Payout Co')
+    await invoice('inv-e2', 'INV-6002', '50.00', 'USD', undefined, 'Payout Co')
     const tx = await pay(6, '148.00', 'USD', 'INV-6001')
     expect(await allocationsOf(tx)).toMatchObject([{ invoiceId: 'inv-e1', madeBy: 'engine' }])
     const done = await call('POST', `/api/transactions/${tx}/remittance`, {
