@@ -67,3 +67,21 @@ export function labelBefore(
   const label = word === null ? undefined : OTHER_LABELS.get(word)
   return word !== null && label ? { word, label, name: LABEL_NAMES[label] } : null
 }
+
+/**
+ * The label of a longer code the number at `start` is the glued tail of (`IMAD: 0320MMQFMP2N004308`): the digits
+ * are part of that code, not a reference of their own.
+ */
+export function gluedLabel(
+  text: string,
+  start: number,
+): { word: string; label: NumberLabel; name: string } | null {
+  let run = start
+  while (run > 0 && /[A-Za-z0-9]/.test(text.charAt(run - 1))) run--
+  return run < start ? labelBefore(text, run) : null
+}
+
+/** A number written as the whole part of an amount (`4679.17`, `RMR*IV*…*PI*4679.17`): the amount, no reference. */
+export function readsAsAmount(text: string, end: number): boolean {
+  return /^[.,]\d\d(?![\d.,])/.test(text.slice(end, end + 4))
+}
