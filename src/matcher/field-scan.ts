@@ -5,7 +5,7 @@ import { factsOf } from './invoice-facts.js'
 import { compactIssuedReference, compactReference, kidDashAt } from './invoice-number.js'
 import { referenceTypos } from './match-keys.js'
 import type { ReferencePart } from './normalize-reference.js'
-import { gluedLabel, labelBefore, listStart, readsAsAmount, wordBefore } from './number-labels.js'
+import { gluedLabel, labelBefore, listStart, readsAsAmount, wordBefore, x12Segment } from './number-labels.js'
 import {
   INVOICE_WORDS,
   LABEL_NAMES,
@@ -167,6 +167,13 @@ export class FieldScan {
       conflicts.push({
         code: 'reads_as_amount',
         text: `“${written}” is the whole part of an amount in the text`,
+      })
+    }
+    const segment = x12Segment(this.text, start)
+    if (segment) {
+      conflicts.push({
+        code: 'labelled',
+        text: `“${written}” stands in the X12 ${segment} segment: no invoice is named there`,
       })
     }
     const word = wordBefore(tokens, listStart(this.text, tokens, from))

@@ -121,6 +121,17 @@ describe('findReferences: numbers that are no invoice reference', () => {
     ])
   })
 
+  it('sets aside numbers in X12 segments that name no document (TRN, BPR, N1)', () => {
+    const found = findReferences(books, {
+      accountId: 'x',
+      paymentReference: 'ST*820*0001~BPR*C*10.00*C*ACH*CTX~TRN*1*0935676004*04679~RMR*IV*100777*PI*10.00~',
+    })
+    expect(found).toMatchObject({ outcome: 'named', hits: [{ invoiceIds: ['usd1'] }] })
+    if (found.outcome !== 'named') return
+    expect(found.hits).toHaveLength(1)
+    expect(found.setAside).toMatchObject([{ invoiceIds: ['gbp'], conflicts: [{ code: 'labelled' }] }])
+  })
+
   it('sets aside digits glued into a Fedwire IMAD', () => {
     const found = findReferences(books, {
       accountId: 'x',

@@ -85,3 +85,15 @@ export function gluedLabel(
 export function readsAsAmount(text: string, end: number): boolean {
   return /^[.,]\d\d(?![\d.,])/.test(text.slice(end, end + 4))
 }
+
+/** X12 820 segments that carry no document number: trace, bank, party, date and control segments. */
+const X12_OTHER_SEGMENTS: ReadonlySet<string> = new Set(
+  'ISA GS ST SE GE IEA BPR TRN CUR DTM N1 N2 N3 N4 PER NM1 ENT ADX'.split(' '),
+)
+
+/** The X12 segment (`TRN`, `BPR`, …) holding the number at `start`, when it is one that names no document. */
+export function x12Segment(text: string, start: number): string | null {
+  const open = Math.max(text.lastIndexOf('~', start - 1), text.lastIndexOf('\\', start - 1)) + 1
+  const id = /^\s*([A-Z][A-Z0-9]{1,2})\*/.exec(text.slice(open, open + 8))?.[1]
+  return id !== undefined && X12_OTHER_SEGMENTS.has(id) ? id : null
+}
