@@ -5,7 +5,7 @@ import { factsOf } from './invoice-facts.js'
 import { compactIssuedReference, compactReference, kidDashAt } from './invoice-number.js'
 import { referenceTypos } from './match-keys.js'
 import type { ReferencePart } from './normalize-reference.js'
-import { labelBefore, listStart, wordBefore } from './number-labels.js'
+import { gluedLabel, labelBefore, listStart, readsAsAmount, wordBefore, x12Segment } from './number-labels.js'
 import {
   INVOICE_WORDS,
   LABEL_NAMES,
@@ -163,12 +163,28 @@ export class FieldScan {
     if (overlaps(this.datesOf(), start, end)) {
       conflicts.push({ code: 'reads_as_date', text: `“${written}” is part of a date in the text` })
     }
-    const word = wordBefore(tokens, listStart(this.text, tokens, from))
-    const label = word === null ? undefined : OTHER_LABELS.get(word)
-    if (label) {
+    if (readsAsAmount(this.text, end)) {
+      conflicts.push({
+        code: 'reads_as_amount',
+        text: `“${written}” is the whole part of an amount in the text`,
+      })
+    }
+    const segment = x12Segment(this.text, start)
+    if (segment) {
       conflicts.push({
         code: 'labelled',
-        text: `“${written}” follows “${word}”: it reads as ${LABEL_NAMES[label]}`,
+        text: `“${written}” stands in the X12 ${segment} segment: no invoice is named there`,
+      })
+    }
+    const word = wordBefore(tokens, listStart(this.text, tokens, from))
+    const label = word === null ? undefined : OTHER_LABELS.get(word)
+    const glued = label ? null : gluedLabel(this.text, start)
+    if (label || glued) {
+      conflicts.push({
+        code: 'labelled',
+        text: label
+          ? `“${written}” follows “${word}”: it reads as ${LABEL_NAMES[label]}`
+          : `“${written}” is part of a code after “${glued?.word}”: it reads as ${glued?.name}`,
       })
     }
     const compact = compactReference(written)

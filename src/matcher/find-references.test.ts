@@ -93,3 +93,53 @@ describe('findReferences', () => {
     })
   })
 })
+
+describe('findReferences: numbers that are no invoice reference', () => {
+  const books = new InvoiceIndex([
+    invoice('usd1', '100777', { currency: 'USD' }),
+    invoice('usd2', '100424', { currency: 'USD' }),
+    invoice('gbp', 'SI-04679', { currency: 'GBP' }),
+    invoice('wire', '101266', { currency: 'USD' }),
+    invoice('gbp2', 'SI-04308', { currency: 'GBP' }),
+  ])
+
+  it('sets aside the whole part of an amount in an X12 820 beside its RMR*IV invoices', () => {
+    const found = findReferences(books, {
+      accountId: 'x',
+      paymentReference:
+        'BPR*C*6287.39*C*ACH*CTX~TRN*1*0935676004*1093567600~RMR*IV*100777*PI*1608.22*1608.22~RMR*IV*100424*PI*4679.17*4679.17~',
+    })
+    expect(found).toMatchObject({
+      outcome: 'named',
+      hits: [{ invoiceIds: ['usd1'] }, { invoiceIds: ['usd2'] }],
+    })
+    if (found.outcome !== 'named') return
+    expect(found.hits).toHaveLength(2)
+    expect(found.setAside.map((hit) => hit.conflicts[0]?.code)).toEqual([
+      'reads_as_amount',
+      'reads_as_amount',
+    ])
+  })
+
+  it('sets aside numbers in X12 segments that name no document (TRN, BPR, N1)', () => {
+    const found = findReferences(books, {
+      accountId: 'x',
+      paymentReference: 'ST*820*0001~BPR*C*10.00*C*ACH*CTX~TRN*1*0935676004*04679~RMR*IV*100777*PI*10.00~',
+    })
+    expect(found).toMatchObject({ outcome: 'named', hits: [{ invoiceIds: ['usd1'] }] })
+    if (found.outcome !== 'named') return
+    expect(found.hits).toHaveLength(1)
+    expect(found.setAside).toMatchObject([{ invoiceIds: ['gbp'], conflicts: [{ code: 'labelled' }] }])
+  })
+
+  it('sets aside digits glued into a Fedwire IMAD', () => {
+    const found = findReferences(books, {
+      accountId: 'x',
+      description: 'FEDWIRE CREDIT B/O: EVERGREEN OBI=INVOICE 101266 IMAD: 0320MMQFMP2N004308',
+    })
+    expect(found).toMatchObject({ outcome: 'named', hits: [{ invoiceIds: ['wire'] }] })
+    if (found.outcome !== 'named') return
+    expect(found.hits).toHaveLength(1)
+    expect(found.setAside).toMatchObject([{ invoiceIds: ['gbp2'], conflicts: [{ code: 'labelled' }] }])
+  })
+})

@@ -67,3 +67,33 @@ export function labelBefore(
   const label = word === null ? undefined : OTHER_LABELS.get(word)
   return word !== null && label ? { word, label, name: LABEL_NAMES[label] } : null
 }
+
+/**
+ * The label of a longer code the number at `start` is the glued tail of (`IMAD: 0320MMQFMP2N004308`): the digits
+ * are part of that code, not a reference of their own.
+ */
+export function gluedLabel(
+  text: string,
+  start: number,
+): { word: string; label: NumberLabel; name: string } | null {
+  let run = start
+  while (run > 0 && /[A-Za-z0-9]/.test(text.charAt(run - 1))) run--
+  return run < start ? labelBefore(text, run) : null
+}
+
+/** A number written as the whole part of an amount (`4679.17`, `RMR*IV*…*PI*4679.17`): the amount, no reference. */
+export function readsAsAmount(text: string, end: number): boolean {
+  return /^[.,]\d\d(?![\d.,])/.test(text.slice(end, end + 4))
+}
+
+/** X12 820 segments that carry no document number: trace, bank, party, date and control segments. */
+const X12_OTHER_SEGMENTS: ReadonlySet<string> = new Set(
+  'ISA GS ST SE GE IEA BPR TRN CUR DTM N1 N2 N3 N4 PER NM1 ENT ADX'.split(' '),
+)
+
+/** The X12 segment (`TRN`, `BPR`, …) holding the number at `start`, when it is one that names no document. */
+export function x12Segment(text: string, start: number): string | null {
+  const open = Math.max(text.lastIndexOf('~', start - 1), text.lastIndexOf('\\', start - 1)) + 1
+  const id = /^\s*([A-Z][A-Z0-9]{1,2})\*/.exec(text.slice(open, open + 8))?.[1]
+  return id !== undefined && X12_OTHER_SEGMENTS.has(id) ? id : null
+}

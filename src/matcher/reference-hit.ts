@@ -10,7 +10,8 @@ export type HitKind = 'issued' | 'structured' | 'swift' | 'full' | 'core'
 
 /** Why the text may mean something else by the number. */
 export type TextConflict = {
-  code: 'reads_as_date' | 'labelled' | 'customer_number' | 'bank_reference' | 'other_prefix'
+  code:
+    'reads_as_date' | 'reads_as_amount' | 'labelled' | 'customer_number' | 'bank_reference' | 'other_prefix'
   text: string
 }
 

@@ -38,7 +38,9 @@ export const OTHER_LABELS: ReadonlyMap<string, NumberLabel> = new Map([
   ...'PO ORDER ORD PURCHASE BESTELLUNG BESTELL BESTELLNR AUFTRAG AUFTRAGSNR AUFTR AB COMMANDE CDE CMD PEDIDO ORDINE TILAUS ORDRE BESTILLING OFFER ANGEBOT QUOTE DEVIS LIEFERSCHEIN DELIVERY DN LS'
     .split(' ')
     .map((word) => [word, 'order'] as const),
-  ...'TRACE TRN TRC E2E EREF ENDTOEND UETR BATCH'.split(' ').map((word) => [word, 'trace'] as const),
+  ...'TRACE TRN TRC E2E EREF ENDTOEND UETR BATCH IMAD OMAD'
+    .split(' ')
+    .map((word) => [word, 'trace'] as const),
   ...'MANDATE MREF MANDAT CRED CI SEPAMANDATE'.split(' ').map((word) => [word, 'mandate'] as const),
   ...'DATE DATUM DATED VOM DU DEL FECHA DATA PAIVAYS'.split(' ').map((word) => [word, 'date'] as const),
   ...'TICKET POLICY POLICE POLIZZA POLIZZE VERSICHERUNGSNR CLAIM SCHADEN SCHADENNR VAT VATNO UST USTID USTIDNR TAX TAXID STEUERNR SIREN SIRET'

@@ -58,6 +58,23 @@ describe('returns are returns (issue 25 rule 8)', () => {
     ).toEqual([])
   })
 
+  it('takes no refund for goods sent back, in the languages of the wording, as a return', () => {
+    for (const description of [
+      'REMBOURSEMENT RETOUR MARCHANDISE FACT INV-1001',
+      'RIMBORSO RESO MERCE FATTURA INV-1001',
+      'DEVOLUCION DE MERCANCIAS FACTURA INV-1001',
+    ]) {
+      expect(outcome(tx('out', '-250.00', { description, counterpartyName: 'ACME LTD' })).returned).toEqual(
+        [],
+      )
+    }
+    // Without goods sent back the refund word still reads as the payment coming back.
+    expect(
+      outcome(tx('out', '-250.00', { description: 'REMBOURSEMENT INV-1001', counterpartyName: 'ACME LTD' }))
+        .returned,
+    ).toEqual(['in'])
+  })
+
   it('recognises a return quoting only the mandate reference, and a BACS unpaid direct debit', () => {
     expect(
       outcome(tx('out', '-250.00', { description: 'RUECKLASTSCHRIFT AC04 MREF+ACME-MANDAT-0007' })).returned,

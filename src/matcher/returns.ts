@@ -58,6 +58,9 @@ const WORDING =
 const GOODS_RETURNED =
   /\b(returned goods|goods returned|returns? of goods|goods return|returned items?|returned merchandise|merchandise return|retoure ware|warenretoure|warenrucksendung|warenruecksendung|rucksendung|ruecksendung|retour (?:de )?marchandises?|marchandises? retournees?|devolucion de (?:mercancias?|mercaderias?|productos?)|reso (?:merce|merci)|merce resa)\b/g
 
+/** Refund words of WORDING (not return, reversal or chargeback): with goods sent back, the refund is for them. */
+const REFUND_WORDS = /\b(remboursement|rembourse|rimborso|devolucion|devuelto|palautus|aterbetalning)\b/g
+
 function plainText(transaction: MatchTransaction): string {
   return REFERENCE_FIELDS.map((field) => unwrapRemittance(transaction[field] ?? ''))
     .join(' ')
@@ -77,7 +80,10 @@ export function returnSignals(outflow: MatchTransaction): Evidence[] {
       text: `return reason ${code}${RETURN_REASONS.has(code) ? `: ${RETURN_REASONS.get(code)}` : ''}`,
     })
   }
-  const word = WORDING.exec(text.toLowerCase().replace(GOODS_RETURNED, ' '))?.[1]
+  const lower = text.toLowerCase()
+  const goods = lower.replace(GOODS_RETURNED, ' ')
+  // Beside goods sent back, a refund word names the refund for them, not a payment coming back.
+  const word = WORDING.exec(goods === lower ? lower : goods.replace(REFUND_WORDS, ' '))?.[1]
   if (word) signals.push({ code: 'return_wording', points: 0, text: `the text says “${word}”` })
   return signals
 }
