@@ -35,6 +35,7 @@ const SIZES = [1_000, 10_000, 100_000]
 const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 200_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const INVOICES_PER_CUSTOMER = 20
+const PAYMENT_DELAY_DAYS = 14
 const TARGET_RATE = 100_000
 const TARGET_RATIO = 1.5
 
@@ -91,6 +92,13 @@ function invoicesOf(count: number): MatchInvoice[] {
   })
 }
 
+/** A payment is booked after the invoice it pays: PAYMENT_DELAY_DAYS after the invoice's issue date. */
+function paidAfter(invoice: MatchInvoice): string {
+  const paid = new Date(`${invoice.issueDate as string}T00:00:00Z`)
+  paid.setUTCDate(paid.getUTCDate() + PAYMENT_DELAY_DAYS)
+  return paid.toISOString().slice(0, 10)
+}
+
 function mangled(number: string, pick: number): string {
   const [prefix, ...rest] = number.split(/[-/]/)
   const digits = rest.join('')
@@ -144,7 +152,7 @@ function draftTransactions(invoices: readonly MatchInvoice[], count: number): Ma
       amount: invoice.amount,
       currency: 'EUR',
       status: index % 10 === 0 ? 'pending' : 'posted',
-      postedDate: '2024-06-01',
+      postedDate: paidAfter(invoice),
       counterpartyName: invoice.customerName ?? null,
       counterpartyAccountMasked:
         index % 3 === 0 ? `DE89 **** **** **${String(customer).padStart(10, '0').slice(-4)}` : null,
@@ -166,7 +174,13 @@ function draftTransactions(invoices: readonly MatchInvoice[], count: number): Ma
     if (kind < 0.8) return { ...base, rawDescription: `/INV/${invoice.number}/20240601 /RFB/PO-88812` }
     if (kind < 0.88) {
       const other = pickInvoice()
-      return { ...base, amount: '1000.00', paymentReference: `${invoice.number}, ${other.number}` }
+      const postedDate = [base.postedDate as string, paidAfter(other)].sort()[1]
+      return {
+        ...base,
+        amount: '1000.00',
+        postedDate,
+        paymentReference: `${invoice.number}, ${other.number}`,
+      }
     }
     if (kind < 0.95)
       return { ...base, paymentReference: 'Thanks for the great work', description: 'TRANSFER' }
