@@ -8,7 +8,8 @@
  * /INV/, issued payment references (RF and KID printed on the invoice), number cores after another word for invoice,
  * several invoices in one text, and payments without a reference (a verified payer's exact amount, suggestions and
  * unmatched). Every invoice belongs to a customer of the master data (with a bank account the payer pays from), and
- * the evidence step weighs every hit. Each transaction is built by the store's own `matchTransactionOf` from a
+ * the evidence step weighs every hit. Each payment is booked 14 days after the invoice it pays (after the later of
+ * two), as real payments are: a payment before its invoice's issue date is never applied automatically. Each transaction is built by the store's own `matchTransactionOf` from a
  * row, so it has the one shape every transaction has in production (objects spread per kind of remittance would
  * each get their own hidden class and measure slow property reads the product never makes). Targets: ≥ 100,000
  * transactions/s at 100,000 invoices, per-transaction cost at 100,000 ≤ 1.5 × the cost at 1,000.
