@@ -8,7 +8,8 @@
  * /INV/, issued payment references (RF and KID printed on the invoice), number cores after another word for invoice,
  * several invoices in one text, and payments without a reference (a verified payer's exact amount, suggestions and
  * unmatched). Every invoice belongs to a customer of the master data (with a bank account the payer pays from), and
- * the evidence step weighs every hit. Each transaction is built by the store's own `matchTransactionOf` from a
+ * the evidence step weighs every hit. Each payment is booked 14 days after the invoice it pays (after the later of
+ * two), as real payments are: a payment before its invoice's issue date is never applied automatically. Each transaction is built by the store's own `matchTransactionOf` from a
  * row, so it has the one shape every transaction has in production (objects spread per kind of remittance would
  * each get their own hidden class and measure slow property reads the product never makes). Targets: ≥ 100,000
  * transactions/s at 100,000 invoices, per-transaction cost at 100,000 ≤ 1.5 × the cost at 1,000.
@@ -35,6 +36,7 @@ const SIZES = [1_000, 10_000, 100_000]
 const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 200_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const INVOICES_PER_CUSTOMER = 20
+const PAYMENT_DELAY_DAYS = 14
 const TARGET_RATE = 100_000
 const TARGET_RATIO = 1.5
 
@@ -91,6 +93,13 @@ function invoicesOf(count: number): MatchInvoice[] {
   })
 }
 
+/** A payment is booked after the invoice it pays: PAYMENT_DELAY_DAYS after the invoice's issue date. */
+function paidAfter(invoice: MatchInvoice): string {
+  const paid = new Date(`${invoice.issueDate as string}T00:00:00Z`)
+  paid.setUTCDate(paid.getUTCDate() + PAYMENT_DELAY_DAYS)
+  return paid.toISOString().slice(0, 10)
+}
+
 function mangled(number: string, pick: number): string {
   const [prefix, ...rest] = number.split(/[-/]/)
   const digits = rest.join('')
@@ -144,7 +153,7 @@ function draftTransactions(invoices: readonly MatchInvoice[], count: number): Ma
       amount: invoice.amount,
       currency: 'EUR',
       status: index % 10 === 0 ? 'pending' : 'posted',
-      postedDate: '2024-06-01',
+      postedDate: paidAfter(invoice),
       counterpartyName: invoice.customerName ?? null,
       counterpartyAccountMasked:
         index % 3 === 0 ? `DE89 **** **** **${String(customer).padStart(10, '0').slice(-4)}` : null,
@@ -166,7 +175,13 @@ function draftTransactions(invoices: readonly MatchInvoice[], count: number): Ma
     if (kind < 0.8) return { ...base, rawDescription: `/INV/${invoice.number}/20240601 /RFB/PO-88812` }
     if (kind < 0.88) {
       const other = pickInvoice()
-      return { ...base, amount: '1000.00', paymentReference: `${invoice.number}, ${other.number}` }
+      const postedDate = [base.postedDate as string, paidAfter(other)].sort()[1]
+      return {
+        ...base,
+        amount: '1000.00',
+        postedDate,
+        paymentReference: `${invoice.number}, ${other.number}`,
+      }
     }
     if (kind < 0.95)
       return { ...base, paymentReference: 'Thanks for the great work', description: 'TRANSFER' }

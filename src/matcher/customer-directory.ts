@@ -77,7 +77,7 @@ export class CustomerDirectory {
   private readonly payersByAccount = new Map<string, AccountFact | null>()
   private readonly payersByName = new Map<string, PayerIdentity>()
   /** Payers by shown account and name together (the account's fact weighed against the name). */
-  private readonly payersByBoth = new Map<string, PayerIdentity>()
+  private readonly payersByBoth = new Map<string, Map<string, PayerIdentity>>()
   private payerCount = 0
   /** Customer keys in words, like the payers until the directory changes. */
   private readonly labels = new Map<CustomerKey, string>()
@@ -231,11 +231,13 @@ export class CustomerDirectory {
     if (this.payerCount >= NAME_CACHE_LIMIT) this.clearPayers()
     let payer: PayerIdentity | null = null
     if (shownAccount) {
-      const both = name ? `${shownAccount}\u0000${name}` : shownAccount
-      payer = this.payersByBoth.get(both) ?? null
+      // By account, then name (no key string is built per payment).
+      let byName = this.payersByBoth.get(shownAccount)
+      if (byName === undefined) this.payersByBoth.set(shownAccount, (byName = new Map()))
+      payer = byName.get(name || '') ?? null
       if (payer === null) {
         payer = this.byAccountAndName(shownAccount, name)
-        this.payersByBoth.set(both, payer)
+        byName.set(name || '', payer)
         this.payerCount++
       }
     } else {

@@ -26,6 +26,7 @@ export type TransactionReferences =
 /** A reference in another field than the one chosen. */
 export type OtherFieldHit = { field: ReferenceField; hit: ReferenceHit }
 
+const DIGIT = /\d/
 const NONE: TransactionReferences = { outcome: 'none' }
 const NO_OTHERS: OtherFieldHit[] = []
 
@@ -93,7 +94,7 @@ export function findReferences(index: InvoiceIndex, source: ReferenceSource): Tr
     const field = REFERENCE_FIELDS[at] as ReferenceField
     const text = source[field]
     // Once a field names an invoice by its whole number, a later field without digits names nothing more.
-    if (!text || (best !== null && best.strength >= RANK.full && !/\d/.test(text))) continue
+    if (!text || (best !== null && best.strength >= RANK.full && !DIGIT.test(text))) continue
     const hits = readField(index, text, source)
     if (hits.length === 0) continue
     const strength = strengthOf(hits)

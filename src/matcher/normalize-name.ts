@@ -55,6 +55,9 @@ const FORM_PHRASES: ReadonlyArray<readonly [readonly string[], string]> = [
   [['offene', 'handelsgesellschaft'], 'ohg'],
 ]
 
+/** The first words of FORM_PHRASES: most words start none, and are not compared with every phrase. */
+const PHRASE_STARTS: ReadonlySet<string> = new Set(FORM_PHRASES.map(([parts]) => parts[0] as string))
+
 /**
  * Greek per ELOT 743 where the library spells otherwise (digraphs `ου`, `αυ`, `ευ`, `μπ`, `ντ`, `γκ`; χ ch, ψ ps,
  * θ th, ξ x, β v, η i, υ y, ω o) and Russian щ as shch (ICAO 9303, the spelling of names in Latin letters). Names
@@ -148,9 +151,9 @@ function words(name: string, strip: boolean): { written: string[]; folded: strin
     .filter((word) => word.length > 0 && !CONNECTORS.has(word))
   const folded: string[] = []
   for (let at = 0; at < written.length; at++) {
-    const phrase = FORM_PHRASES.find(([parts]) =>
-      parts.every((part, offset) => written[at + offset] === part),
-    )
+    const phrase = PHRASE_STARTS.has(written[at] as string)
+      ? FORM_PHRASES.find(([parts]) => parts.every((part, offset) => written[at + offset] === part))
+      : undefined
     if (phrase) {
       folded.push(phrase[1])
       at += phrase[0].length - 1
@@ -192,10 +195,30 @@ function keyOf({
  */
 export function nameKey(name: string | null | undefined): NameKey | null {
   if (!name) return null
+  let key = nameKeys.get(name)
+  if (key === undefined) {
+    if (nameKeys.size >= NAME_KEY_CACHE_LIMIT) nameKeys.clear()
+    key = parseName(name)
+    nameKeys.set(name, key)
+  }
+  return key
+}
+
+/**
+ * Payers and customers repeat payment after payment, and folding a name (transliteration above all) costs more
+ * than the rest of reading it: each name is folded once. Keys are shared, so they are frozen.
+ */
+const NAME_KEY_CACHE_LIMIT = 50_000
+const nameKeys = new Map<string, NameKey | null>()
+
+function parseName(name: string): NameKey | null {
   const key = keyOf(words(name, false))
   if (!key) return null
   const stripped = UMLAUTS.test(name) ? keyOf(words(name, true)) : null
-  return { ...key, stripped: stripped && stripped.full !== key.full ? { ...stripped, stripped: null } : null }
+  return Object.freeze({
+    ...key,
+    stripped: stripped && stripped.full !== key.full ? Object.freeze({ ...stripped, stripped: null }) : null,
+  })
 }
 
 // Store lookup keys read ü, ue and u (and ö, ä, å) alike, as before: a key only widens which customers are loaded.

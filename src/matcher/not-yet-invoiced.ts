@@ -12,9 +12,22 @@ import { unwrapRemittance } from './unwrap-remittance.js'
 const ADVANCE =
   /\b(anzahlung|vorauszahlung|vorkasse|abschlagszahlung|abschlag|akonto|a[ -]?conto|acompte|avance|anticipo|acconto|caparra|advance payment|advance|pre-?payment|down ?payment|(?<!(?:lockbox|mobile|branch|cash|atm|remote|direct|night|bank|cheque|check) )deposit|voorschot|aanbetaling|ennakkomaksu|ennakko|forskudd|forskud|forskott|forskottsbetalning)\b/
 
+const BEYOND_ASCII = /[^\x20-\x7e]/
+const MARKS = /\p{M}+/gu
+const DIGIT = /\d/
+const NON_DIGITS = /\D+/g
+
 function plain(text: string): string {
   const lower = text.toLowerCase()
-  return /[^\x20-\x7e]/.test(lower) ? lower.normalize('NFKD').replace(/\p{M}+/gu, '') : lower
+  return BEYOND_ASCII.test(lower) ? lower.normalize('NFKD').replace(MARKS, '') : lower
+}
+
+/** Whether the gap text[from, to) between two digit groups is nothing or one `-`, `/`, `.` or space. */
+function joinsGroups(text: string, from: number, to: number): boolean {
+  if (to === from) return true
+  if (to - from !== 1) return false
+  const code = text.charCodeAt(from)
+  return code === 45 || code === 47 || code === 46 || code === 32
 }
 
 /** The advance or down-payment wording of the payment's text, if any. */
@@ -42,7 +55,7 @@ function isDigitToken(token: Token | undefined): token is Token {
 function namesKnownInvoice(index: InvoiceIndex, keys: readonly string[], written: string): boolean {
   if (index.scan(keys).some((match) => match.end > 1)) return true
   if (index.scanCores(keys, 1).length > 0) return true
-  return keys.length > 2 && index.withCompactCore(written.replace(/\D+/g, '')).length > 0
+  return keys.length > 2 && index.withCompactCore(written.replace(NON_DIGITS, '')).length > 0
 }
 
 /**
@@ -52,7 +65,7 @@ function namesKnownInvoice(index: InvoiceIndex, keys: readonly string[], written
 export function unknownInvoiceNumbers(index: InvoiceIndex, transaction: MatchTransaction): string[] {
   const found: string[] = []
   for (const written of referenceTexts(transaction)) {
-    if (!written || !/\d/.test(written)) continue
+    if (!written || !DIGIT.test(written)) continue
     const text = unwrapRemittance(written)
     const tokens = tokenize(text)
     for (let at = 0; at < tokens.length; at++) {
@@ -65,13 +78,12 @@ export function unknownInvoiceNumbers(index: InvoiceIndex, transaction: MatchTra
       let to = from
       while (
         isDigitToken(tokens[to]) &&
-        (to === from ||
-          /^[-/. ]?$/.test(text.slice((tokens[to - 1] as Token).end, (tokens[to] as Token).start)))
+        (to === from || joinsGroups(text, (tokens[to - 1] as Token).end, (tokens[to] as Token).start))
       )
         to++
       if (to === from) continue
       const digits = text.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end)
-      if (digits.replace(/\D+/g, '').length < 3) continue
+      if (digits.replace(NON_DIGITS, '').length < 3) continue
       const keys = [word.text, ...tokens.slice(from, to).map((token) => token.text)]
       if (!namesKnownInvoice(index, keys, digits))
         found.push(text.slice(word.start, (tokens[to - 1] as Token).end))

@@ -7,9 +7,13 @@
 const WRAP_WIDTHS: ReadonlySet<number> = new Set([27, 35])
 /** MT940 `:86:` subfields: `?` and two digits. */
 const SUBFIELD = /\?(\d\d)/g
+const PURPOSE_SUBFIELD = /\?2\d/
 
 function isWordChar(char: string | undefined): boolean {
-  return char !== undefined && /[0-9A-Za-z]/.test(char)
+  if (char === undefined) return false
+  const code = char.charCodeAt(0)
+  const letter = code | 32
+  return (code >= 48 && code <= 57) || (letter >= 97 && letter <= 122)
 }
 
 /** Joins lines, each filled line (of a wrap width) running on into the next when both sides are letters or digits. */
@@ -57,7 +61,7 @@ function unwrapSubfields(text: string): string {
 
 /** The text with its wrapped lines read whole (the same text when it has no line breaks or subfields). */
 export function unwrapRemittance(text: string): string {
-  const subfields = text.includes('?2') && /\?2\d/.test(text)
+  const subfields = text.includes('?2') && PURPOSE_SUBFIELD.test(text)
   if (!subfields && !text.includes('\n')) return text
   if (subfields) return unwrapSubfields(text.replace(/\r?\n/g, ''))
   return joinLines(text.split(/\r?\n/))
