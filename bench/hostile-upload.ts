@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks'
 import { Worker } from 'node:worker_threads'
 import { once } from 'node:events'
 import { spawnBankrec } from '../test/support/chaos/bankrec-process.js'
-import { dropSidecarSchemas, TEST_DATABASE_URL } from '../test/support/test-database.js'
+import { dropSidecarSchemas, TEST_DATABASE_URL, TEST_SECRET_KEY } from '../test/support/test-database.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const UPLOADERS = Number(process.env.BENCH_UPLOADERS ?? 4)
@@ -152,6 +152,7 @@ const sidecar = await spawnBankrec({
   env: {
     PATH: process.env.PATH ?? '',
     DATABASE_URL: process.env.DATABASE_URL ?? TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: process.env.BANKREC_SECRET_KEY ?? TEST_SECRET_KEY,
     BANKREC_SCHEMA: schema,
     REDIS_URL,
     QUEUE_PREFIX: `bench-hostile-${suffix}`,

@@ -18,6 +18,7 @@ import { loadConfig } from '../src/config/index.js'
 import { createLogger, startTracing } from '../src/observability/index.js'
 import { startSidecar } from '../src/sidecar/index.js'
 import { signed, testEvent } from '../test/receiver/deliveries.js'
+import { TEST_SECRET_KEY } from '../test/support/test-database.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
@@ -85,6 +86,7 @@ const logger = createLogger({ level: 'warn', destination: process.stderr })
 const sidecar = await startSidecar({
   config: loadConfig({
     DATABASE_URL,
+    BANKREC_SECRET_KEY: process.env.BANKREC_SECRET_KEY ?? TEST_SECRET_KEY,
     BANKREC_SCHEMA: schema,
     REDIS_URL,
     QUEUE_PREFIX: prefix,
