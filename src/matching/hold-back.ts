@@ -196,17 +196,23 @@ export function holdBackAutomaticActions(
   const kept: MatchException[] = []
   let result = match(excluded)
   for (;;) {
-    const settlements = newSettlements(set, result, excluded)
+    // Returns first: a held return is not taken, so a settlement held with it must be sized without it (a partial
+    // return would otherwise shrink the inflow's suggestion by what never went back).
     const returns = newReturns(result, returnsInForce, excluded)
-    if (settlements.size === 0 && returns.length === 0) break
+    if (returns.length > 0) {
+      for (const item of returns) {
+        decisions.push(returnDecision(set, result, item))
+        excluded.add(item.outflowTransactionId)
+      }
+      result = match(excluded)
+      continue
+    }
+    const settlements = newSettlements(set, result, excluded)
+    if (settlements.size === 0) break
     for (const [id, allocations] of settlements) {
       decisions.push(settlementDecision(set, id, allocations))
       kept.push(...result.exceptions.filter((exception) => exception.transactionId === id))
       excluded.add(id)
-    }
-    for (const item of returns) {
-      decisions.push(returnDecision(set, result, item))
-      excluded.add(item.outflowTransactionId)
     }
     result = match(excluded)
   }
