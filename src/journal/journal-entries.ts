@@ -112,13 +112,23 @@ function allocationEntry(row: JournalAllocationRow, accounts: JournalAccounts): 
   }
 }
 
-/** A person's write-off of an invoice's open rest: the write-off account takes what receivables no longer hold. */
-function invoiceWriteOffEntry(row: JournalDispositionRow, accounts: JournalAccounts): JournalEntry {
-  const amount = new Decimal(row.amount)
+/** Receivables lowered without a bank line: `account` takes what the invoice's receivable no longer holds. */
+function receivablesOut(
+  row: {
+    id: string | number
+    in_force_at: Date
+    currency: string
+    invoice_id: string | null
+    invoice_number: string | null
+  },
+  entry: { id: string; kind: JournalEntryKind; account: string; amount: string; memo: string },
+  accounts: JournalAccounts,
+): JournalEntry {
+  const amount = new Decimal(entry.amount)
   return {
-    id: `d${row.id}`,
+    id: entry.id,
     at: row.in_force_at.toISOString(),
-    kind: 'invoice_write_off',
+    kind: entry.kind,
     currency: row.currency,
     transactionId: null,
     bankAccountId: null,
@@ -128,33 +138,30 @@ function invoiceWriteOffEntry(row: JournalDispositionRow, accounts: JournalAccou
     customer: null,
     invoiceId: row.invoice_id,
     invoiceNumber: row.invoice_number,
-    memo: `invoice rest written off: ${row.reason}${row.note ? ` (${row.note})` : ''}`,
-    lines: [line(row.account, amount, new Decimal(0)), line(accounts.receivables, new Decimal(0), amount)],
+    memo: entry.memo,
+    lines: [line(entry.account, amount, new Decimal(0)), line(accounts.receivables, new Decimal(0), amount)],
   }
 }
 
-/** A credit note in force: the credit-note account takes what receivables no longer hold (issue 26). */
+/** A person's write-off of an invoice's open rest: the write-off account takes it. */
+function invoiceWriteOffEntry(row: JournalDispositionRow, accounts: JournalAccounts): JournalEntry {
+  const memo = `invoice rest written off: ${row.reason}${row.note ? ` (${row.note})` : ''}`
+  return receivablesOut(
+    row,
+    { id: `d${row.id}`, kind: 'invoice_write_off', account: row.account, amount: row.amount, memo },
+    accounts,
+  )
+}
+
+/** A credit note in force: the credit-note account takes it (issue 26). */
 function creditNoteEntry(row: JournalCreditNoteRow, accounts: JournalAccounts): JournalEntry {
-  const amount = new Decimal(row.amount)
-  return {
-    id: `c${row.id}`,
-    at: row.in_force_at.toISOString(),
-    kind: 'credit_note',
-    currency: row.currency,
-    transactionId: null,
-    bankAccountId: null,
-    paymentReference: null,
-    payer: null,
-    postedDate: null,
-    customer: null,
-    invoiceId: row.invoice_id,
-    invoiceNumber: row.invoice_number,
-    memo: `credit note ${row.number}`,
-    lines: [
-      line(row.account ?? accounts.writeOff, amount, new Decimal(0)),
-      line(accounts.receivables, new Decimal(0), amount),
-    ],
-  }
+  const account = row.account ?? accounts.writeOff
+  const memo = `credit note ${row.number}`
+  return receivablesOut(
+    row,
+    { id: `c${row.id}`, kind: 'credit_note', account, amount: row.amount, memo },
+    accounts,
+  )
 }
 
 function dispositionEntry(row: JournalDispositionRow, accounts: JournalAccounts): JournalEntry {
