@@ -1,7 +1,7 @@
 /**
  * The import rules of src/ (docs/architecture.md): no cycles, pure matching code with no I/O, one webhook envelope
- * reading that neither of its users feeds back into, outbound code that never reaches into the receiver, and a store
- * that holds data, not domain logic. `npm run lint` runs it.
+ * reading that neither of its users feeds back into, outbound code that never reaches into the receiver, a matching
+ * run that never calls a person's closing work, and a store that holds data, not domain logic. `npm run lint` runs it.
  */
 const IO_MODULES = [
   '^node_modules/(pg|ioredis|bullmq|express|kysely)/',
@@ -58,12 +58,20 @@ module.exports = {
       to: { path: '^src/receiver/' },
     },
     {
+      name: 'matching-never-imports-closing',
+      severity: 'error',
+      comment:
+        "A person's closing work (src/closing) runs matching after each action; the matching run never calls it.",
+      from: { path: '^src/matching/' },
+      to: { path: '^src/closing/' },
+    },
+    {
       name: 'store-holds-no-domain-logic',
       severity: 'error',
       comment: 'The store may use domain types, not domain code.',
       from: { path: '^src/store/' },
       to: {
-        path: '^src/(sync|matching|matcher|balance-proof|mirror-export|webhook-events|alert-delivery|connection-health|pipeline|alerts|receiver|sidecar|invoices|customers|credit-notes|journal|transfers|app-events|users)/',
+        path: '^src/(sync|matching|closing|matcher|balance-proof|mirror-export|webhook-events|alert-delivery|connection-health|pipeline|alerts|receiver|sidecar|invoices|customers|credit-notes|journal|transfers|app-events|users)/',
         dependencyTypesNot: ['type-only'],
       },
     },

@@ -1,19 +1,18 @@
 import { Option, type Command } from 'commander'
-import { publishAppEvents } from '../app-events/index.js'
 import { systemClock } from '../clock/index.js'
 import { DomainError } from '../errors/index.js'
+import { runMatching } from '../matching/index.js'
 import {
   DispositionRequestSchema,
   InvoiceWriteOffRequestSchema,
   INVOICE_WRITE_OFF_REASONS,
   presentDisposition,
-  runMatching,
   decideDisposition,
   disposeException,
   giveBackTransaction,
   undoDisposition,
   writeOffInvoice,
-} from '../matching/index.js'
+} from '../closing/index.js'
 import { type DispositionKind } from '../matcher/index.js'
 import { controlsOf, matchConfigOf, openStore, type OpenStore } from '../sidecar/index.js'
 import { listDispositions, type DispositionRow } from '../store/index.js'
@@ -53,7 +52,6 @@ async function asClerk<T>(io: CommandIo, run: (session: Session) => Promise<T>):
       lockNamespace: store.schema,
       clock: systemClock,
       logger,
-      publish: publishAppEvents,
       config: matchConfigOf(config),
       autoApply: config.MATCH_AUTO_APPLY,
     })

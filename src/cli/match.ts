@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander'
-import { publishAppEvents } from '../app-events/index.js'
 import { systemClock } from '../clock/index.js'
-import { dryRunMatching, runMatching, type DryRunReport } from '../matching/index.js'
+import { runMatching } from '../matching/index.js'
+import { dryRunMatching, type DryRunReport } from '../closing/index.js'
 import { matchConfigOf, openStore } from '../sidecar/index.js'
 import type { CommandIo } from './io.js'
 import { prepareCommand } from './sidecar-command.js'
@@ -72,7 +72,6 @@ export function matchCommand(io: CommandIo): Command {
               lockNamespace: store.schema,
               clock: systemClock,
               logger,
-              publish: publishAppEvents,
               config: present,
               autoApply: config.MATCH_AUTO_APPLY,
             })

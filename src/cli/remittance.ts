@@ -1,19 +1,18 @@
 import { createReadStream } from 'node:fs'
 import { access, open, readFile } from 'node:fs/promises'
 import { Option, type Command } from 'commander'
-import { publishAppEvents } from '../app-events/index.js'
 import { systemClock } from '../clock/index.js'
 import { importRefusalMessage } from '../csv-rows/index.js'
+import { runMatching } from '../matching/index.js'
 import {
   camt054Advice,
   importRemittance,
   looksLikeXml,
-  MatchingRequestError,
+  ClosingRequestError,
   parseRemittanceCsv,
-  runMatching,
   type Camt054AdviceOf,
   type RemittanceAdvice,
-} from '../matching/index.js'
+} from '../closing/index.js'
 import { controlsOf, matchConfigOf, openStore } from '../sidecar/index.js'
 import { roleAllows } from '../users/index.js'
 import { csvRowLine } from './csv-row-line.js'
@@ -46,7 +45,7 @@ async function formatOf(file: string, asked: ImportOptions['format']): Promise<'
 /** The problems of a refused request on stdout, and the failure to exit with. */
 /** A refusal's details and message; exit 2 for a bad request unless `exitCode` says otherwise (a bad file is 1). */
 function refused(io: CommandIo, error: unknown, exitCode?: number): never {
-  if (!(error instanceof MatchingRequestError)) throw error
+  if (!(error instanceof ClosingRequestError)) throw error
   for (const detail of error.details ?? []) io.stdout.write(`${detail.path}: ${detail.message}\n`)
   throw failure(error.message, exitCode ?? (error.kind === 'invalid' ? 2 : 1))
 }
@@ -104,7 +103,6 @@ async function importFile(io: CommandIo, file: string, options: ImportOptions): 
       lockNamespace: store.schema,
       clock: systemClock,
       logger,
-      publish: publishAppEvents,
       config: matchConfig,
       autoApply: config.MATCH_AUTO_APPLY,
     })

@@ -13,7 +13,7 @@ import {
   type LedgerChart,
 } from '../controls/index.js'
 import { invoiceChangeHooks, InvoiceError, type InvoicesContext } from '../invoices/index.js'
-import { openRestOf } from '../matching/index.js'
+import { openRestOf } from '../closing/index.js'
 import {
   appendAudit,
   decideCreditNote,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { matchReport, type ReportLine } from '../matching/index.js'
+import { matchReport, type ReportLine } from '../closing/index.js'
 import type { Database } from '../store/index.js'
 
 /** Where the books stand: what `bankrec demo` prints at the end. */

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js'
 import type { Kysely } from 'kysely'
-import { stableEventId, type AppEventInput } from '../app-events/index.js'
+import { publishAppEvents, stableEventId, type AppEventInput } from '../app-events/index.js'
 import {
   deleteTransactionReferences,
   insertAllocations,
@@ -30,14 +30,10 @@ import type { MatchPaymentsResult } from '../matcher/index.js'
 import { diffAllocations, type ProducedAllocation, type StoredAllocation } from './allocation-diff.js'
 import type { ClosedSet } from './load-closed-set.js'
 
-/** Records app events in the caller's transaction, in one statement; returns the ids newly recorded. */
-export type Publish = (db: Kysely<Database>, events: readonly AppEventInput[]) => Promise<string[]>
-
 export type ApplyContext = {
   set: ClosedSet
   result: MatchPaymentsResult
   now: Date
-  publish: Publish
   audit: AuditAppend[]
 }
 
@@ -218,7 +214,7 @@ export async function applyMatchResult(db: Kysely<Database>, context: ApplyConte
 }
 
 async function writeInvoiceStates(db: Kysely<Database>, context: ApplyContext): Promise<number> {
-  const { result, set, now, publish, audit } = context
+  const { result, set, now, audit } = context
   const before = new Map(
     (
       await loadInvoiceStates(
@@ -296,7 +292,7 @@ async function writeInvoiceStates(db: Kysely<Database>, context: ApplyContext): 
     })
   }
   await saveInvoiceStates(db, writes)
-  return (await publish(db, events)).length
+  return (await publishAppEvents(db, events)).length
 }
 
 async function writeExceptions(
@@ -304,7 +300,7 @@ async function writeExceptions(
   context: ApplyContext,
   produced: readonly MatchException[],
 ): Promise<{ opened: number; resolved: number; events: number }> {
-  const { set, result, now, publish, audit } = context
+  const { set, result, now, audit } = context
   const counts = { opened: 0, resolved: 0, events: 0 }
   const events: AppEventInput[] = []
   const existing = await loadExceptionsInScope(db, {
@@ -347,7 +343,7 @@ async function writeExceptions(
       },
     })
   }
-  counts.events = (await publish(db, events)).length
+  counts.events = (await publishAppEvents(db, events)).length
   for (const row of existing) {
     if (row.resolved_at !== null || producedKeys.has(row.key) || row.type === 'transfer_leg_missing') continue
     const resolution = resolutionOf(set, result.allocations, row)

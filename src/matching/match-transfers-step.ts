@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { stableEventId, type AppEventInput } from '../app-events/index.js'
+import { publishAppEvents, stableEventId, type AppEventInput } from '../app-events/index.js'
 import {
   loadExceptionsInScope,
   loadMatchTransactions,
@@ -21,7 +21,6 @@ import {
   type MatchTransaction,
   type MatchTransfer,
 } from '../matcher/index.js'
-import type { Publish } from './apply-match-result.js'
 import { exceptionWrite } from './apply-match-result.js'
 import { candidateKeys, numberKey } from './candidate-keys.js'
 import { matchTransactionOf } from './store-shapes.js'
@@ -94,11 +93,10 @@ export async function matchTransfersStep(
     transactionRows: readonly MatchTransactionRow[]
     now: Date
     config: MatchConfig
-    publish: Publish
     audit: AuditAppend[]
   },
 ): Promise<TransferStepResult> {
-  const { now, publish, audit } = input
+  const { now, audit } = input
   const seeds = input.transactionRows.flatMap((row) => {
     const transaction = matchTransactionOf(row)
     return transaction ? [transaction] : []
@@ -178,7 +176,7 @@ export async function matchTransfersStep(
       },
     })
   }
-  result.events += (await publish(db, events)).length
+  result.events += (await publishAppEvents(db, events)).length
 
   const existing = await loadExceptionsInScope(db, {
     transactionIds: [],

@@ -16,7 +16,7 @@ import {
   type MatchConfig,
   type MatchPaymentsResult,
 } from '../matcher/index.js'
-import { applyMatchResult, type Publish } from './apply-match-result.js'
+import { applyMatchResult } from './apply-match-result.js'
 import { AUTO_APPLY_MODES, AUTO_APPLY_SETTING, type AutoApplyMode } from './auto-apply-mode.js'
 import { holdBackAutomaticActions } from './hold-back.js'
 import { loadClosedSet, type ClosedSet } from './load-closed-set.js'
@@ -28,8 +28,6 @@ export type MatchingDeps = {
   lockNamespace: string
   clock: Clock
   logger: Logger
-  /** Records an app event in the caller's transaction (context.appEvents.publish). */
-  publish: Publish
   /** @defaultValue DEFAULT_MATCH_CONFIG */
   config?: MatchConfig
   /** Outbox entries drained per transaction. @defaultValue 500 */
@@ -232,7 +230,6 @@ async function runBatch(
     transactionRows: seeds.rows,
     now,
     config,
-    publish: deps.publish,
     audit,
   })
   for (const id of transfers.changedLegs) transactionIds.add(id)
@@ -244,7 +241,7 @@ async function runBatch(
     }
     const set = await loadClosedSet(trx, { transactionIds, invoiceIds, transactionRows: read })
     const result = await decide(trx, set, config, mode, now, summary)
-    const applied = await applyMatchResult(trx, { set, result, now, publish: deps.publish, audit })
+    const applied = await applyMatchResult(trx, { set, result, now, audit })
     summary.inserted += applied.inserted
     summary.reversed += applied.reversed
     summary.opened += applied.opened

@@ -17,7 +17,7 @@ import {
   syncWhenFree,
   type SyncWorkerDeps,
 } from '../sync/index.js'
-import type { MatchingService } from '../matching/index.js'
+import { createMatchInPlace, type MatchingService } from '../matching/index.js'
 import { noteSyncRequest, type Database } from '../store/index.js'
 import type { ConnectionLookup, WebhookEventEffects } from '../webhook-events/index.js'
 
@@ -35,7 +35,7 @@ import type { ConnectionLookup, WebhookEventEffects } from '../webhook-events/in
  * ②→③ `changesApplied`: as soon as a sync's pages commit (with their matching-outbox rows), this process runs
  *      matching, beside the sync rather than in its way (requests during a run join it), waiting its turn for
  *      the matching lock up to 2 s; a longer wait, or a failed run, sends the request to [matching], one waiting
- *      job at most (`createMatchInPlace` below).
+ *      job at most (`createMatchInPlace`, src/matching/match-in-place.ts).
  * ③→④ the run's app events commit with its results (app_events outbox); their NOTIFY reaches every worker
  *      process, one of which sends them in place (src/app-events/app-event-delivery.ts); a failed send is retried
  *      through [app-events]. Alerts (status changes, unreadable events) go through [alert-deliveries]: the hand-offs
@@ -213,59 +213,5 @@ function createSyncInPlace(deps: {
     } finally {
       running.delete(connectionId)
     }
-  }
-}
-
-/**
- * How long a run in place waits for the matching lock before it leaves the run to the queue. A batch holds the
- * lock for tens of milliseconds: waiting one's turn is far cheaper than a queue hop, whose job would wait for the
- * same lock; only a long run (a large import) sends the request to the queue.
- */
-const MATCH_IN_PLACE_WAIT_MS = 2_000
-
-type MatchInPlace = {
-  /**
-   * Matches the outbox in this process, without holding up the sync that asked: a request while a run is going
-   * joins it (it runs once more). When another run holds the matching lock longer than MATCH_IN_PLACE_WAIT_MS, or
-   * a run fails, the request goes to the matching queue. The outbox holds the work either way, and the schedule's
-   * sweep drains whatever a process that died left in it.
-   */
-  request(reason: string): void
-  /** Resolves once no run is going (shutdown waits for it). */
-  settled(): Promise<void>
-}
-
-function createMatchInPlace(deps: { matching: MatchingService; logger: Logger }): MatchInPlace {
-  let running: Promise<void> | undefined
-  let again = false
-
-  const runOnce = async (reason: string) => {
-    try {
-      if (await inSpan('matching run', {}, () => deps.matching.runWithin(MATCH_IN_PLACE_WAIT_MS))) return
-    } catch (error) {
-      deps.logger.warn({ err: error }, 'matching in place failed; the matching worker retries it')
-    }
-    await deps.matching.requestRun(reason)
-  }
-  const loop = async (reason: string) => {
-    try {
-      do {
-        again = false
-        await runOnce(reason).catch((error: unknown) =>
-          deps.logger.error({ err: error }, 'could not run or queue matching; the sweep will'),
-        )
-      } while (again)
-    } finally {
-      running = undefined
-    }
-  }
-  return {
-    request(reason) {
-      if (running) again = true
-      else running = loop(reason)
-    },
-    settled: async () => {
-      while (running) await running
-    },
   }
 }

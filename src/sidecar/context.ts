@@ -9,6 +9,7 @@ import type { OutboundWorkers } from '../pipeline/index.js'
 import type { ConnectionSyncJobData, QueueBackendConfig } from '../queue/index.js'
 import type { ConnectionLookup } from '../webhook-events/index.js'
 import type { MatchingService } from '../matching/index.js'
+import type { ClosingService } from '../closing/index.js'
 import type { Users } from '../users/index.js'
 import type { SidecarAuth } from './auth/index.js'
 import type { SidecarMetrics } from './metrics.js'
@@ -48,8 +49,10 @@ export type SidecarContext = {
   metrics: SidecarMetrics
   /** Every BullMQ queue of the sidecar (webhook events, connection syncs, alerts), for metrics and the queue board. */
   queues: Queue[]
-  /** Matching payments to invoices and transfers: the outbox, runs, a person's inputs (src/matching). */
+  /** The matching run: the outbox drained here or through the queue, the automatic mode, the trust report (src/matching). */
   matching: MatchingService
+  /** A person's closing work (matches, dispositions, write-offs, remittance, approvals), each followed by a run (src/closing). */
+  closing: ClosingService
   /** Named users with roles (docs/users.md). */
   users: Users
   /** Who a request is (Bearer token or session cookie), with the failed-attempt throttle. */

@@ -20,6 +20,7 @@ import {
   WEBHOOK_EVENTS_QUEUE,
 } from '../queue/index.js'
 import { createMatchingService } from '../matching/index.js'
+import { createClosingService } from '../closing/index.js'
 import { type ConnectionLookup } from '../webhook-events/index.js'
 import { alertConfigOf, createAlertPipeline } from '../alert-delivery/index.js'
 import { createConnectionHealthMonitor } from '../connection-health/index.js'
@@ -158,14 +159,20 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       backend,
       clock,
       logger,
-      publish: appEvents.publishAll,
       config: matchConfigOf(config),
-      controls: controlsOf(config),
       autoApply: config.MATCH_AUTO_APPLY,
     })
     closers.push(() => matching.close())
     queues.push(matching.queue)
-    metrics.feed(MATCH_RATE_GAUGE, () => matching.matchRate())
+    const closing = createClosingService({
+      db: store.db,
+      schema: store.schema,
+      clock,
+      matching,
+      config: matchConfigOf(config),
+      controls: controlsOf(config),
+    })
+    metrics.feed(MATCH_RATE_GAUGE, () => closing.matchRate())
     const connectionLookup: ConnectionLookup = {
       db: store.db,
       lookupConnection: bankConnectionLookup(bank.client),
@@ -207,6 +214,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       metrics,
       queues,
       matching,
+      closing,
       users: createUsers({ db: store.db, clock, builtinName: config.KIT_API_TOKEN_NAME }),
       auth: createSidecarAuth({
         db: store.db,

@@ -2,7 +2,6 @@ import express from 'express'
 import { sql } from 'kysely'
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { publishAppEvents } from '../../src/app-events/index.js'
 import { createVirtualClock } from '../../src/clock/index.js'
 import { loadConfig } from '../../src/config/index.js'
 import type { InvoiceChangeListener } from '../../src/invoices/index.js'
@@ -105,7 +104,6 @@ const run = () =>
     lockNamespace: database.schema,
     clock,
     logger: silentLogger,
-    publish: publishAppEvents,
     config: matchConfigOf(env),
   })
 

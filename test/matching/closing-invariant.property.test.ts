@@ -1,15 +1,15 @@
 import fc from 'fast-check'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { publishAppEvents } from '../../src/app-events/index.js'
 import { silentLogger } from '../../src/observability/index.js'
+import { createMatchingService } from '../../src/matching/index.js'
 import {
-  createMatchingService,
-  MatchingRequestError,
+  createClosingService,
+  ClosingRequestError,
   unaccountedPayments,
   undoDisposition,
   writeOffInvoice,
-} from '../../src/matching/index.js'
+} from '../../src/closing/index.js'
 import { DEFAULT_MATCH_CONFIG, type DispositionKind } from '../../src/matcher/index.js'
 import { loadPaymentAccounting, upsertCustomers } from '../../src/store/index.js'
 import { MakerCheckerError, type Actor } from '../../src/users/index.js'
@@ -22,6 +22,7 @@ const APPROVER: Actor = { name: 'ann', role: 'approver', kind: 'user' }
 
 let store: MatchingStore
 let service: ReturnType<typeof createMatchingService>
+let closing: ReturnType<typeof createClosingService>
 
 beforeAll(async () => {
   store = await createMatchingStore('closing_invariant')
@@ -31,7 +32,12 @@ beforeAll(async () => {
     backend: { kind: 'redis', url: 'redis://127.0.0.1:6379', prefix: `test-closing-${store.schema}` },
     clock: store.clock,
     logger: silentLogger,
-    publish: publishAppEvents,
+  })
+  closing = createClosingService({
+    db: store.db,
+    schema: store.schema,
+    clock: store.clock,
+    matching: service,
     controls: {
       policy: { ...NO_APPROVALS, threshold: { all: '50', byCurrency: { EUR: '20' } } },
       chart: ledgerChartOf(undefined, { account: 'write-off', byReason: {} }),
@@ -109,7 +115,7 @@ function pick<T>(items: readonly T[], index: number): T | undefined {
   return items.length === 0 ? undefined : items[index % items.length]
 }
 
-/** Runs one step; a refusal the service names (MatchingRequestError, 4xx) is a valid outcome, not a failure. */
+/** Runs one step; a refusal the service names (ClosingRequestError, 4xx) is a valid outcome, not a failure. */
 async function perform(action: Step, payments: string[], extraInvoices: string[]): Promise<void> {
   const db = store.db
   try {
@@ -153,7 +159,7 @@ async function perform(action: Step, payments: string[], extraInvoices: string[]
         const transactionId = pick(payments, action.tx)
         const invoiceId = pick([...INVOICES.map((i) => i.id), ...extraInvoices], action.invoice)
         if (!transactionId || !invoiceId) return
-        await service.manualMatch(
+        await closing.manualMatch(
           {
             transactionId,
             invoiceId,
@@ -172,19 +178,19 @@ async function perform(action: Step, payments: string[], extraInvoices: string[]
           .orderBy('id')
           .execute()
         const row = pick(rows, action.allocation)
-        if (row) await service.unmatch(row.id, CLERK)
+        if (row) await closing.unmatch(row.id, CLERK)
         return
       }
       case 'giveBack': {
         const transactionId = pick(payments, action.tx)
-        if (transactionId) await service.giveBack(transactionId, CLERK)
+        if (transactionId) await closing.giveBack(transactionId, CLERK)
         return
       }
       case 'dispose': {
         const open = await store.openExceptions()
         const exception = pick(open, action.exception)
         if (exception)
-          await service.dispose(
+          await closing.dispose(
             exception.key,
             { kind: action.disposition, reason: 'property test', customerId: 'c-acme' },
             CLERK,
@@ -194,7 +200,7 @@ async function perform(action: Step, payments: string[], extraInvoices: string[]
       case 'writeOffInvoice': {
         const invoiceId = pick([...INVOICES.map((i) => i.id), ...extraInvoices], action.invoice)
         if (!invoiceId) return
-        await service.writeOffInvoice(
+        await closing.writeOffInvoice(
           invoiceId,
           { reason: 'bad_debt', ...(action.amount ? { amount: action.amount } : {}) },
           CLERK,
@@ -211,14 +217,14 @@ async function perform(action: Step, payments: string[], extraInvoices: string[]
           .execute()
         const row = pick(rows, action.disposition)
         if (!row) return
-        if (action.kind === 'approve') await service.decideDisposition(row.id, 'approve', APPROVER)
-        else await service.undoDisposition(row.id, CLERK)
+        if (action.kind === 'approve') await closing.decideDisposition(row.id, 'approve', APPROVER)
+        else await closing.undoDisposition(row.id, CLERK)
         return
       }
     }
   } catch (error) {
     // A clerk may not undo what an approver approved (issue 26): refused like any other bad step.
-    if (error instanceof MatchingRequestError || error instanceof MakerCheckerError) return
+    if (error instanceof ClosingRequestError || error instanceof MakerCheckerError) return
     throw error
   }
 }
@@ -287,14 +293,14 @@ describe('closing the books', () => {
     })
     await store.run()
     await expect(
-      service.manualMatch({ transactionId: tx, invoiceId: 'inv-1', amount: '15', mode: 'add' }, CLERK),
+      closing.manualMatch({ transactionId: tx, invoiceId: 'inv-1', amount: '15', mode: 'add' }, CLERK),
     ).rejects.toMatchObject({ kind: 'conflict', code: 'exceeds_payment' })
-    await service.manualMatch({ transactionId: tx, invoiceId: 'inv-1', amount: '15', mode: 'replace' }, CLERK)
+    await closing.manualMatch({ transactionId: tx, invoiceId: 'inv-1', amount: '15', mode: 'replace' }, CLERK)
     expect((await store.allocations()).map((row) => [row.amount, row.made_by])).toEqual([['15', 'person']])
     expect(await store.openExceptions()).toMatchObject([{ key: `unmatched_payment:${tx}:` }])
     expect((await store.exception(`unmatched_payment:${tx}:`))?.amount).toBe('770')
     expect(unaccountedPayments(await loadPaymentAccounting(store.db))).toEqual([])
-    await service.giveBack(tx, CLERK)
+    await closing.giveBack(tx, CLERK)
     expect((await store.allocations()).map((row) => [row.amount, row.made_by])).toEqual([['785', 'engine']])
     expect(await store.openExceptions()).toEqual([])
   })

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { publishAppEvents } from '../../src/app-events/index.js'
 import { createCustomers } from '../../src/customers/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import { runCli } from '../../src/cli/index.js'
-import { createMatchingService, dryRunMatching, unaccountedPayments } from '../../src/matching/index.js'
+import { createMatchingService } from '../../src/matching/index.js'
+import { createClosingService, dryRunMatching, unaccountedPayments } from '../../src/closing/index.js'
 import { matchConfig, rfCheckDigits } from '../../src/matcher/index.js'
 import { loadPaymentAccounting } from '../../src/store/index.js'
 import type { Actor } from '../../src/users/index.js'
@@ -15,6 +15,7 @@ const CLERK: Actor = { name: 'carla', role: 'clerk', kind: 'user' }
 
 let store: MatchingStore
 let service: ReturnType<typeof createMatchingService>
+let closing: ReturnType<typeof createClosingService>
 
 beforeAll(async () => {
   store = await createMatchingStore('matching_evidence')
@@ -24,7 +25,12 @@ beforeAll(async () => {
     backend: { kind: 'redis', url: 'redis://127.0.0.1:6379', prefix: `test-evidence-${store.schema}` },
     clock: store.clock,
     logger: silentLogger,
-    publish: publishAppEvents,
+  })
+  closing = createClosingService({
+    db: store.db,
+    schema: store.schema,
+    clock: store.clock,
+    matching: service,
   })
 })
 afterAll(async () => {
@@ -67,7 +73,7 @@ describe('evidence through the store pipeline', () => {
     })
     await store.run()
     expect(await store.allocations()).toEqual([])
-    await service.manualMatch({ transactionId: first, invoiceId: 'inv-1' }, CLERK)
+    await closing.manualMatch({ transactionId: first, invoiceId: 'inv-1' }, CLERK)
     const learned = await customers().get('cus_1')
     expect(learned!.learned.map((link) => [link.kind, link.value])).toEqual([
       ['account', 'DE44 **** **** **** **77 11'],
@@ -118,7 +124,7 @@ describe('evidence through the store pipeline', () => {
     expect(reversed.reversal_reason).toBe('payment_returned')
     expect((await store.events()).map((event) => event.type)).toEqual(['invoice.paid', 'invoice.reopened'])
 
-    await service.rejectSuggestion(key, CLERK)
+    await closing.rejectSuggestion(key, CLERK)
     expect(await store.state('inv-1')).toMatchObject({ status: 'paid' })
     expect(await store.exception(key)).toMatchObject({ resolution: 'rejected' })
   })
@@ -146,7 +152,7 @@ describe('evidence through the store pipeline', () => {
     ])
     expect(unaccountedPayments(await loadPaymentAccounting(store.db))).toEqual([])
 
-    await service.rejectSuggestion(key, CLERK)
+    await closing.rejectSuggestion(key, CLERK)
     expect(await store.state('inv-1')).toMatchObject({ status: 'paid', amount_paid: '250' })
     expect(unaccountedPayments(await loadPaymentAccounting(store.db))).toEqual([])
   })

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
-import { publishAppEvents } from '../../src/app-events/index.js'
 import { createVirtualClock, type VirtualClock } from '../../src/clock/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import { matchConfig } from '../../src/matcher/index.js'
@@ -125,7 +124,6 @@ export async function createMatchingStore(label: string, windowSeconds = 3600): 
         lockNamespace: database.schema,
         clock,
         logger: silentLogger,
-        publish: publishAppEvents,
         config,
       }),
     async allocations() {

@@ -1,6 +1,5 @@
 import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { publishAppEvents } from '../../src/app-events/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import { matchLockName, runMatchingWithin } from '../../src/matching/index.js'
 import { countPendingMatches } from '../../src/store/index.js'
@@ -28,7 +27,6 @@ const deps = () => ({
   lockNamespace: store.schema,
   clock: store.clock,
   logger: silentLogger,
-  publish: publishAppEvents,
 })
 
 /** Another run's transaction holding the matching lock until `release`. */

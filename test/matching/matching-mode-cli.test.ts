@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { publishAppEvents } from '../../src/app-events/index.js'
 import { runCli } from '../../src/cli/index.js'
 import { createMatchingService } from '../../src/matching/index.js'
+import { createClosingService } from '../../src/closing/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import { testIo } from '../cli/test-io.js'
 import { TEST_DATABASE_URL, TEST_SECRET_KEY } from '../support/test-database.js'
@@ -83,10 +83,15 @@ describe('bankrec matching trust-report', () => {
       backend: { kind: 'redis', url: 'redis://127.0.0.1:6379', prefix: `test-mode-cli-${store.schema}` },
       clock: store.clock,
       logger: silentLogger,
-      publish: publishAppEvents,
+    })
+    const closing = createClosingService({
+      db: store.db,
+      schema: store.schema,
+      clock: store.clock,
+      matching: service,
     })
     try {
-      await service.manualMatch(
+      await closing.manualMatch(
         { transactionId: suggestion!.transaction_id!, invoiceId: 'inv-2' },
         { name: 'carla', role: 'clerk', kind: 'user' },
       )

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createMatchingService } from '../../src/matching/index.js'
+import { createClosingService } from '../../src/closing/index.js'
 import { silentLogger } from '../../src/observability/index.js'
-import { publishAppEvents } from '../../src/app-events/index.js'
 import { verifyAuditChain } from '../../src/store/index.js'
 import type { Actor } from '../../src/users/index.js'
 import { createMatchingStore, type MatchingStore } from './matching-fixture.js'
@@ -11,6 +11,7 @@ const BOB: Actor = { name: 'bob', role: 'approver', kind: 'user' }
 
 let store: MatchingStore
 let service: ReturnType<typeof createMatchingService>
+let closing: ReturnType<typeof createClosingService>
 
 beforeAll(async () => {
   store = await createMatchingStore('matching_pipeline')
@@ -20,7 +21,12 @@ beforeAll(async () => {
     backend: { kind: 'redis', url: 'redis://127.0.0.1:6379', prefix: `test-matching-${store.schema}` },
     clock: store.clock,
     logger: silentLogger,
-    publish: publishAppEvents,
+  })
+  closing = createClosingService({
+    db: store.db,
+    schema: store.schema,
+    clock: store.clock,
+    matching: service,
   })
 })
 
@@ -140,13 +146,13 @@ describe('the store pipeline', () => {
     await store.invoice({ id: 'inv-1', number: 'INV-1', amount: '100' })
     const tx = await store.pay({ amount: '30', description: 'no reference here' })
     await store.run()
-    await service.manualMatch({ transactionId: tx, invoiceId: 'inv-1' }, ALICE)
+    await closing.manualMatch({ transactionId: tx, invoiceId: 'inv-1' }, ALICE)
     const [allocation] = await store.allocations()
     expect(allocation).toMatchObject({ invoice_id: 'inv-1', amount: '30', made_by: 'person', rule: 'manual' })
     expect(await store.exception(`unmatched_payment:${tx}:`)).toMatchObject({ resolution: 'manual_match' })
     expect(await store.state('inv-1')).toMatchObject({ status: 'partially_paid', amount_paid: '30' })
 
-    await service.unmatch(String(allocation!.id), ALICE)
+    await closing.unmatch(String(allocation!.id), ALICE)
     expect(await store.allocations()).toEqual([])
     expect(await store.state('inv-1')).toMatchObject({ status: 'open', amount_paid: '0' })
     expect(await store.exception(`unmatched_payment:${tx}:`)).toMatchObject({
@@ -165,8 +171,8 @@ describe('the store pipeline', () => {
     await store.invoice({ id: 'inv-2', number: 'INV-2', amount: '50' })
     const tx = await store.pay({ amount: '150', description: 'two invoices, no reference' })
     await store.run()
-    await service.manualMatch({ transactionId: tx, invoiceId: 'inv-1' }, ALICE)
-    await service.manualMatch({ transactionId: tx, invoiceId: 'inv-2' }, BOB)
+    await closing.manualMatch({ transactionId: tx, invoiceId: 'inv-1' }, ALICE)
+    await closing.manualMatch({ transactionId: tx, invoiceId: 'inv-2' }, BOB)
     const rows = await store.allocations()
     expect(rows.map((row) => [row.invoice_id, row.actor])).toEqual([
       ['inv-1', 'alice'],
@@ -185,7 +191,7 @@ describe('the store pipeline', () => {
     const tx = await store.pay({ amount: '100', paymentReference: 'INV-1' })
     await store.run()
     const [allocation] = await store.allocations()
-    await service.unmatch(String(allocation!.id), ALICE)
+    await closing.unmatch(String(allocation!.id), ALICE)
     await store.pay({
       id: tx,
       amount: '100',
@@ -216,7 +222,7 @@ describe('the store pipeline', () => {
 
     it('allocates an accepted suggestion as a person’s match and resolves it', async () => {
       const { tx, key } = await suggested()
-      await service.acceptSuggestion(key, BOB)
+      await closing.acceptSuggestion(key, BOB)
       expect(await store.allocations()).toMatchObject([
         { transaction_id: tx, invoice_id: 'inv-a', amount: '250', made_by: 'person' },
       ])
@@ -230,7 +236,7 @@ describe('the store pipeline', () => {
         .selectFrom('audit_log')
         .select((eb) => eb.fn.max('seq').as('seq'))
         .executeTakeFirstOrThrow()
-      await service.acceptSuggestion(key, BOB)
+      await closing.acceptSuggestion(key, BOB)
       expect(await store.allocations()).toMatchObject([{ made_by: 'person', actor: 'bob' }])
       const entries = await store.db
         .selectFrom('audit_log')
@@ -248,7 +254,7 @@ describe('the store pipeline', () => {
 
     it('never makes a rejected suggestion again: the payment becomes unmatched', async () => {
       const { tx, key } = await suggested()
-      await service.rejectSuggestion(key, BOB)
+      await closing.rejectSuggestion(key, BOB)
       expect(await store.exception(key)).toMatchObject({ resolution: 'rejected' })
       expect(await store.openExceptions()).toMatchObject([{ type: 'unmatched_payment', transaction_id: tx }])
       expect(await store.allocations()).toEqual([])

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { publishAppEvents } from '../../src/app-events/index.js'
 import { silentLogger } from '../../src/observability/index.js'
 import { runMatching } from '../../src/matching/index.js'
 import { recordingDatabase } from '../support/recording-database.js'
@@ -32,7 +31,6 @@ it('matches a payment in one transaction, within its statement budget', async ()
     lockNamespace: store.schema,
     clock: store.clock,
     logger: silentLogger,
-    publish: publishAppEvents,
   })
   expect(summary).toMatchObject({ drained: 1, inserted: 1, batches: 1 })
   expect(await store.events('invoice.paid')).toHaveLength(1)

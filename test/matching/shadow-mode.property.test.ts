@@ -1,13 +1,8 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { publishAppEvents } from '../../src/app-events/index.js'
 import { silentLogger } from '../../src/observability/index.js'
-import {
-  createMatchingService,
-  MatchingRequestError,
-  unaccountedPayments,
-  type AutoApplyMode,
-} from '../../src/matching/index.js'
+import { createMatchingService, type AutoApplyMode } from '../../src/matching/index.js'
+import { createClosingService, ClosingRequestError, unaccountedPayments } from '../../src/closing/index.js'
 import { loadPaymentAccounting } from '../../src/store/index.js'
 import type { Actor } from '../../src/users/index.js'
 import { createMatchingStore, type MatchingStore } from './matching-fixture.js'
@@ -19,6 +14,7 @@ const ADMIN: Actor = { name: 'ada', role: 'admin', kind: 'user' }
 
 let store: MatchingStore
 let service: ReturnType<typeof createMatchingService>
+let closing: ReturnType<typeof createClosingService>
 
 beforeAll(async () => {
   console.info(`shadow-mode property seed: ${seed} (CI=${process.env.CI ? 'set' : 'unset'})`)
@@ -29,7 +25,12 @@ beforeAll(async () => {
     backend: { kind: 'redis', url: 'redis://127.0.0.1:6379', prefix: `test-shadow-prop-${store.schema}` },
     clock: store.clock,
     logger: silentLogger,
-    publish: publishAppEvents,
+  })
+  closing = createClosingService({
+    db: store.db,
+    schema: store.schema,
+    clock: store.clock,
+    matching: service,
   })
 })
 
@@ -111,7 +112,7 @@ async function perform(action: Step, payments: string[]): Promise<void> {
       case 'match': {
         const transactionId = pick(payments, action.tx)
         if (transactionId)
-          await service.manualMatch({ transactionId, invoiceId: INVOICES[action.invoice]!.id }, CLERK)
+          await closing.manualMatch({ transactionId, invoiceId: INVOICES[action.invoice]!.id }, CLERK)
         return
       }
       case 'unmatch': {
@@ -122,7 +123,7 @@ async function perform(action: Step, payments: string[]): Promise<void> {
           .orderBy('id')
           .execute()
         const row = pick(rows, action.allocation)
-        if (row) await service.unmatch(row.id, CLERK)
+        if (row) await closing.unmatch(row.id, CLERK)
         return
       }
       case 'accept':
@@ -130,13 +131,13 @@ async function perform(action: Step, payments: string[]): Promise<void> {
         const open = (await store.openExceptions()).filter((row) => row.type === 'suggested_match')
         const exception = pick(open, action.exception)
         if (!exception) return
-        if (action.kind === 'accept') await service.acceptSuggestion(exception.key, CLERK)
-        else await service.rejectSuggestion(exception.key, CLERK)
+        if (action.kind === 'accept') await closing.acceptSuggestion(exception.key, CLERK)
+        else await closing.rejectSuggestion(exception.key, CLERK)
         return
       }
     }
   } catch (error) {
-    if (error instanceof MatchingRequestError) return
+    if (error instanceof ClosingRequestError) return
     throw error
   }
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { publishAppEvents } from '../../src/app-events/index.js'
 import { silentLogger } from '../../src/observability/index.js'
-import { createMatchingService, unaccountedPayments, type AutoApplyMode } from '../../src/matching/index.js'
+import { createMatchingService, type AutoApplyMode } from '../../src/matching/index.js'
+import { createClosingService, unaccountedPayments } from '../../src/closing/index.js'
 import { loadPaymentAccounting } from '../../src/store/index.js'
 import type { Actor } from '../../src/users/index.js'
 import { createMatchingStore, type MatchingStore } from './matching-fixture.js'
@@ -12,6 +12,7 @@ const DAY = { from: '2026-03-01', to: '2026-03-31' }
 
 let store: MatchingStore
 let service: ReturnType<typeof createMatchingService>
+let closing: ReturnType<typeof createClosingService>
 
 beforeAll(async () => {
   store = await createMatchingStore('matching_shadow')
@@ -21,7 +22,12 @@ beforeAll(async () => {
     backend: { kind: 'redis', url: 'redis://127.0.0.1:6379', prefix: `test-shadow-${store.schema}` },
     clock: store.clock,
     logger: silentLogger,
-    publish: publishAppEvents,
+  })
+  closing = createClosingService({
+    db: store.db,
+    schema: store.schema,
+    clock: store.clock,
+    matching: service,
   })
 })
 afterAll(async () => {
@@ -96,8 +102,8 @@ describe('shadow mode', () => {
     const agreed = await store.pay({ amount: '100', paymentReference: 'INV-1' })
     const rejected = await store.pay({ amount: '50', paymentReference: 'INV-2' })
     await store.run()
-    await service.acceptSuggestion(`suggested_match:${agreed}:inv-1`, CLERK)
-    await service.rejectSuggestion(`suggested_match:${rejected}:inv-2`, CLERK)
+    await closing.acceptSuggestion(`suggested_match:${agreed}:inv-1`, CLERK)
+    await closing.rejectSuggestion(`suggested_match:${rejected}:inv-2`, CLERK)
     expect(await store.allocations()).toMatchObject([
       { transaction_id: agreed, made_by: 'person', actor: 'carla' },
     ])
@@ -126,7 +132,7 @@ describe('shadow mode', () => {
     const other = await store.pay({ amount: '100', paymentReference: 'INV-1' })
     await store.pay({ amount: '100', paymentReference: 'INV-9' })
     await store.run()
-    await service.manualMatch({ transactionId: other, invoiceId: 'inv-9' }, CLERK)
+    await closing.manualMatch({ transactionId: other, invoiceId: 'inv-9' }, CLERK)
     const report = await service.trustReport(DAY)
     expect(report.shadow).toMatchObject({ lines: 2, agreed: 0, disagreed: 1, open: 1, agreementRate: 0 })
     expect(report.shadow.disagreements[0]!.person).toMatchObject({
@@ -237,7 +243,7 @@ describe('on mode', () => {
     const [allocation] = (await store.allocations()).filter((row) => row.transaction_id === undone)
     expect(allocation).toMatchObject({ made_by: 'engine' })
     store.clock.advance(60)
-    await service.unmatch(String(allocation!.id), CLERK)
+    await closing.unmatch(String(allocation!.id), CLERK)
     const report = await service.trustReport(DAY)
     expect(report.automatic).toMatchObject({ lines: 2, undone: 1 })
     expect(report.automatic.undoneLines).toMatchObject([

@@ -40,7 +40,7 @@ describe('runtime dependencies', () => {
    * Imported only on a path that runs from the TypeScript sources (`npm start`, vitest), where the development tools
    * are installed: a camt.054 parse worker registers tsx's loader there; built (`dist/`) it loads plain JavaScript.
    */
-  const SOURCE_MODE_ONLY = new Map([['tsx/esm/api', 'matching/camt054-off-thread.ts']])
+  const SOURCE_MODE_ONLY = new Map([['tsx/esm/api', 'closing/camt054-off-thread.ts']])
 
   it('cover every package the shipped sources import', () => {
     const sources = (readdirSync(path.join(root, 'src'), { recursive: true }) as string[]).filter(

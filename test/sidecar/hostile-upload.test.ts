@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CAMT054_LIMITS } from '../../src/matching/index.js'
+import { CAMT054_LIMITS } from '../../src/closing/index.js'
 import { enqueueMatches, upsertTransactions } from '../../src/store/index.js'
 import { mirrorRow, txId } from '../support/mirror-fixture.js'
 import { snapshotTables } from '../support/table-snapshot.js'

@@ -61,7 +61,7 @@ export function allocationRoutes(context: SidecarContext): Router {
     requireRole('clerk'),
     handle(async (req, res) => {
       const body = parseRequest(ManualMatch, req.body, 'body')
-      await context.matching.manualMatch(body, actorOf(res))
+      await context.closing.manualMatch(body, actorOf(res))
       const allocation = (await activeAllocationsOfTransactions(db, [body.transactionId])).find(
         (row) => row.invoice_id === body.invoiceId && row.made_by === 'person',
       )
@@ -80,7 +80,7 @@ export function allocationRoutes(context: SidecarContext): Router {
     requireRole('clerk'),
     handle(async (req, res) => {
       const { id } = parseRequest(TransactionParams, req.params, 'params')
-      const done = await context.matching.giveBack(id, actorOf(res))
+      const done = await context.closing.giveBack(id, actorOf(res))
       const allocations = await activeAllocationsOfTransactions(db, [id])
       res.json({ transactionId: id, removed: done.removed, allocations: allocations.map(presentAllocation) })
     }),
@@ -90,7 +90,7 @@ export function allocationRoutes(context: SidecarContext): Router {
     requireRole('clerk'),
     handle(async (req, res) => {
       const { id } = parseRequest(Params, req.params, 'params')
-      await context.matching.unmatch(id, actorOf(res))
+      await context.closing.unmatch(id, actorOf(res))
       const row = await findAllocation(db, id)
       res.json(presentAllocation(row!))
     }),

@@ -1,7 +1,7 @@
 import { Router } from 'express'
 import { z } from 'zod'
 import { Limit } from '../../api-client/index.js'
-import { presentRemittanceImport } from '../../matching/index.js'
+import { presentRemittanceImport } from '../../closing/index.js'
 import { listPendingApprovals } from '../../store/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
@@ -36,7 +36,7 @@ export function approvalRoutes(context: SidecarContext): Router {
       handle(async (req, res) => {
         const { id } = parseRequest(IdParams, req.params, 'params')
         const { note } = parseRequest(DecisionBody, req.body ?? {}, 'body')
-        const row = await context.matching.decideRemittance(id, decision, actorOf(res), note || undefined)
+        const row = await context.closing.decideRemittance(id, decision, actorOf(res), note || undefined)
         res.json(presentRemittanceImport(row))
       }),
     )

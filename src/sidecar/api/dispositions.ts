@@ -5,7 +5,7 @@ import {
   DispositionRequestSchema,
   InvoiceWriteOffRequestSchema,
   presentDisposition,
-} from '../../matching/index.js'
+} from '../../closing/index.js'
 import { listDispositions } from '../../store/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
@@ -41,7 +41,7 @@ export function dispositionRoutes(context: SidecarContext): Router {
     handle(async (req, res) => {
       const { key } = parseRequest(KeyParams, req.params, 'params')
       const body = parseRequest(DispositionRequestSchema.strict(), req.body, 'body')
-      const row = await context.matching.dispose(key, body, actorOf(res))
+      const row = await context.closing.dispose(key, body, actorOf(res))
       res.status(row.status === 'pending_approval' ? 202 : 201).json(presentDisposition(row))
     }),
   )
@@ -51,7 +51,7 @@ export function dispositionRoutes(context: SidecarContext): Router {
     handle(async (req, res) => {
       const { id } = parseRequest(InvoiceParams, req.params, 'params')
       const body = parseRequest(InvoiceWriteOffRequestSchema.strict(), req.body, 'body')
-      const row = await context.matching.writeOffInvoice(id, body, actorOf(res))
+      const row = await context.closing.writeOffInvoice(id, body, actorOf(res))
       res.status(row.status === 'pending_approval' ? 202 : 201).json(presentDisposition(row))
     }),
   )
@@ -75,7 +75,7 @@ export function dispositionRoutes(context: SidecarContext): Router {
       handle(async (req, res) => {
         const { id } = parseRequest(IdParams, req.params, 'params')
         const { note } = parseRequest(DecisionBody, req.body ?? {}, 'body')
-        const row = await context.matching.decideDisposition(id, decision, actorOf(res), note || undefined)
+        const row = await context.closing.decideDisposition(id, decision, actorOf(res), note || undefined)
         res.json(presentDisposition(row))
       }),
     )
@@ -85,7 +85,7 @@ export function dispositionRoutes(context: SidecarContext): Router {
     requireRole('clerk'),
     handle(async (req, res) => {
       const { id } = parseRequest(IdParams, req.params, 'params')
-      const row = await context.matching.undoDisposition(id, actorOf(res))
+      const row = await context.closing.undoDisposition(id, actorOf(res))
       res.json(presentDisposition(row))
     }),
   )

@@ -61,8 +61,8 @@ export function exceptionRoutes(context: SidecarContext): Router {
       handle(async (req, res) => {
         const { key } = parseRequest(Params, req.params, 'params')
         await (action === 'accept'
-          ? context.matching.acceptSuggestion(key, actorOf(res))
-          : context.matching.rejectSuggestion(key, actorOf(res)))
+          ? context.closing.acceptSuggestion(key, actorOf(res))
+          : context.closing.rejectSuggestion(key, actorOf(res)))
         const row = await findException(db, key)
         if (!row) throw new SidecarApiError(404, 'not_found', `No exception ${key}.`)
         res.json(presentException(row))

@@ -1,6 +1,6 @@
 import { Router } from 'express'
 import { createInvoices } from '../../invoices/index.js'
-import { presentDisposition } from '../../matching/index.js'
+import { presentDisposition } from '../../closing/index.js'
 import { invoiceWriteOffsOf } from '../../store/index.js'
 import { handle, SidecarApiError } from '../api-error.js'
 import type { SidecarContext } from '../context.js'

@@ -1,7 +1,7 @@
 import { Router } from 'express'
 import { z } from 'zod'
 import type { Decimal } from 'decimal.js'
-import { dryRunMatching } from '../../matching/index.js'
+import { dryRunMatching } from '../../closing/index.js'
 import { type MatchConfig } from '../../matcher/index.js'
 import { WRITE_OFF_REASONS, writeOffAccountFor } from '../../matcher/index.js'
 import { handle, parseRequest } from '../api-error.js'

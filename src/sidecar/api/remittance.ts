@@ -11,7 +11,7 @@ import {
   RemittanceLine,
   type Camt054AdviceOf,
   type RemittanceAdvice,
-} from '../../matching/index.js'
+} from '../../closing/index.js'
 import { handle, parseRequest, SidecarApiError } from '../api-error.js'
 import { actorOf, requireRole } from '../auth/index.js'
 import type { SidecarContext } from '../context.js'
@@ -69,7 +69,7 @@ export function remittanceRoutes(context: SidecarContext): Router {
         }
         advice = parsed.advice
       }
-      const result = await context.matching.importRemittance(id, advice, actorOf(res))
+      const result = await context.closing.importRemittance(id, advice, actorOf(res))
       // 202: the write-off needs a second person; nothing is applied until approved (/api/remittance-imports).
       res.status(result.status === 'pending_approval' ? 202 : 201).json({ transactionId: id, ...result })
     }),

@@ -1,7 +1,7 @@
 import { Router } from 'express'
 import { z } from 'zod'
 import { IsoDate } from '../../api-client/index.js'
-import { matchReport } from '../../matching/index.js'
+import { matchReport } from '../../closing/index.js'
 import { handle, parseRequest } from '../api-error.js'
 import type { SidecarContext } from '../context.js'
 

@@ -34,8 +34,8 @@ export async function decideApproval(
   decision: 'approve' | 'decline',
   actor: Actor,
 ): Promise<void> {
-  if (kind === 'disposition') await context.matching.decideDisposition(id, decision, actor)
-  else if (kind === 'remittance') await context.matching.decideRemittance(id, decision, actor)
+  if (kind === 'disposition') await context.closing.decideDisposition(id, decision, actor)
+  else if (kind === 'remittance') await context.closing.decideRemittance(id, decision, actor)
   else {
     const notes = createCreditNotes({ ...context, controls: controlsOf(context.config) })
     if (!(await notes.decide(id, decision, actor))) throw new Error(`No credit note ${id}.`)

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { matchReport } from '../../matching/index.js'
+import { matchReport } from '../../closing/index.js'
 import type { Database } from '../../store/index.js'
 import type { DailyAmounts } from './daily-chart.js'
 

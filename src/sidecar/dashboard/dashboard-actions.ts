@@ -1,12 +1,12 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express'
 import { z } from 'zod'
 import { DecimalString, Uuid } from '../../api-client/index.js'
+import { AutoApplyModeSchema } from '../../matching/index.js'
 import {
-  AutoApplyModeSchema,
   DispositionRequestSchema,
   InvoiceWriteOffRequestSchema,
-  MatchingRequestError,
-} from '../../matching/index.js'
+  ClosingRequestError,
+} from '../../closing/index.js'
 import { activeAllocationsOfTransactions } from '../../store/index.js'
 import { DomainError } from '../../errors/index.js'
 import { roleAllows, type Actor, type Role } from '../../users/index.js'
@@ -119,10 +119,10 @@ export function dashboardActions(context: SidecarContext): Router {
       act('clerk', async (req, actor) => {
         const key = String(req.params.key)
         if (action === 'accept') {
-          await context.matching.acceptSuggestion(key, actor)
+          await context.closing.acceptSuggestion(key, actor)
           return 'Suggestion accepted: the payment is allocated.'
         }
-        await context.matching.rejectSuggestion(key, actor)
+        await context.closing.rejectSuggestion(key, actor)
         return 'Suggestion rejected; it will not be suggested again.'
       }),
     )
@@ -131,12 +131,12 @@ export function dashboardActions(context: SidecarContext): Router {
     '/allocations',
     act('clerk', async (req, actor) => {
       const body = ManualMatch.parse(req.body ?? {})
-      await context.matching.manualMatch(body, actor)
+      await context.closing.manualMatch(body, actor)
       const allocation = (await activeAllocationsOfTransactions(db, [body.transactionId])).find(
         (row) => row.invoice_id === body.invoiceId && row.made_by === 'person',
       )
       if (!allocation) {
-        throw new MatchingRequestError(
+        throw new ClosingRequestError(
           'conflict',
           'nothing_allocated',
           'The match was recorded but allocates nothing: the payment or the invoice has nothing left.',
@@ -149,7 +149,7 @@ export function dashboardActions(context: SidecarContext): Router {
     '/exceptions/:key/dispose',
     act('clerk', async (req, actor) => {
       const body = DispositionRequestSchema.parse(req.body ?? {})
-      const row = await context.matching.dispose(String(req.params.key), body, actor)
+      const row = await context.closing.dispose(String(req.params.key), body, actor)
       return row.status === 'pending_approval'
         ? `The ${money(row.amount, row.currency)} ${row.kind.replace(/_/g, ' ')} waits for a second person's approval.`
         : `Disposed of ${money(row.amount)} (${row.kind.replace(/_/g, ' ')} to ${row.account}).`
@@ -161,7 +161,7 @@ export function dashboardActions(context: SidecarContext): Router {
       const form = (req.body ?? {}) as Record<string, unknown>
       // An empty amount field is the whole open rest.
       const body = InvoiceWriteOffRequestSchema.parse({ ...form, amount: form.amount || undefined })
-      const row = await context.matching.writeOffInvoice(String(req.params.id), body, actor)
+      const row = await context.closing.writeOffInvoice(String(req.params.id), body, actor)
       return row.status === 'pending_approval'
         ? `The ${money(row.amount, row.currency)} write-off waits for a second person's approval.`
         : `Wrote off ${money(row.amount, row.currency)} of the invoice's rest to ${row.account}.`
@@ -173,10 +173,10 @@ export function dashboardActions(context: SidecarContext): Router {
       act('clerk', async (req, actor) => {
         const id = String(req.params.id)
         if (action === 'undo') {
-          await context.matching.undoDisposition(id, actor)
+          await context.closing.undoDisposition(id, actor)
           return 'Disposition undone: its amount is open again (on the payment or the invoice).'
         }
-        await context.matching.decideDisposition(id, action, actor)
+        await context.closing.decideDisposition(id, action, actor)
         return action === 'approve' ? 'Disposition approved and in force.' : 'Disposition declined.'
       }),
     )
@@ -194,7 +194,7 @@ export function dashboardActions(context: SidecarContext): Router {
     '/transactions/:id/give-back',
     act('clerk', async (req, actor) => {
       const id = Uuid.parse(String(req.params.id))
-      await context.matching.giveBack(id, actor)
+      await context.closing.giveBack(id, actor)
       return 'Given back: the engine matches the payment again.'
     }),
   )
@@ -223,8 +223,8 @@ export function dashboardActions(context: SidecarContext): Router {
     act('clerk', async (req, actor) => {
       const id = String(req.params.id)
       if (!/^\d{1,18}$/.test(id))
-        throw new MatchingRequestError('invalid', 'validation_error', 'No such allocation.')
-      await context.matching.unmatch(id, actor)
+        throw new ClosingRequestError('invalid', 'validation_error', 'No such allocation.')
+      await context.closing.unmatch(id, actor)
       return 'Allocation removed; the payment is matched again without it.'
     }),
   )
@@ -233,7 +233,7 @@ export function dashboardActions(context: SidecarContext): Router {
     act('clerk', async (req) => {
       const id = String(req.params.id)
       if (!(await context.requestKnownSync(id, 'dashboard'))) {
-        throw new MatchingRequestError(
+        throw new ClosingRequestError(
           'not_found',
           'not_found',
           `No connection ${id} at the bank; nothing queued.`,

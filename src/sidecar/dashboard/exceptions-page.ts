@@ -1,4 +1,4 @@
-import { DISPOSITION_KINDS, HOLDING_EXCEPTION_TYPES } from '../../matching/index.js'
+import { DISPOSITION_KINDS, HOLDING_EXCEPTION_TYPES } from '../../closing/index.js'
 import {
   getInvoices,
   listDispositions,

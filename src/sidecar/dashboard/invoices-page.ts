@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js'
 import { createInvoices, INVOICE_STATUSES, InvoiceError, type Invoice } from '../../invoices/index.js'
-import { INVOICE_WRITE_OFF_REASONS } from '../../matching/index.js'
+import { INVOICE_WRITE_OFF_REASONS } from '../../closing/index.js'
 import {
   invoiceWriteOffsOf,
   listAllocations,

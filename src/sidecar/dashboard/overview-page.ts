@@ -1,5 +1,5 @@
 import type { OpenIncident } from '../../alerts/index.js'
-import { matchReport, type MatchReport } from '../../matching/index.js'
+import { matchReport, type MatchReport } from '../../closing/index.js'
 import {
   getConnectionHealth,
   listAlertNotices,

@@ -3,10 +3,10 @@ import { importRefusalMessage } from '../../csv-rows/index.js'
 import {
   camt054Advice,
   looksLikeXml,
-  MatchingRequestError,
+  ClosingRequestError,
   parseRemittanceCsv,
   RemittanceFeeReason,
-} from '../../matching/index.js'
+} from '../../closing/index.js'
 import { getInvoices } from '../../store/index.js'
 import type { Actor } from '../../users/index.js'
 import { statusOf } from '../api-error.js'
@@ -63,7 +63,7 @@ export async function importAdviceForm(
       }
       advice = parsed.advice
     }
-    const result = await context.matching.importRemittance(transactionId, advice, actor)
+    const result = await context.closing.importRemittance(transactionId, advice, actor)
     const invoices = await getInvoices(
       context.store.db,
       result.matches.map((match) => match.invoiceId),
@@ -76,7 +76,7 @@ export async function importAdviceForm(
       currency: invoices[0]?.currency ?? null,
     }
   } catch (error) {
-    if (!(error instanceof MatchingRequestError)) throw error
+    if (!(error instanceof ClosingRequestError)) throw error
     return { ok: false, status: statusOf(error), message: error.message, details: error.details ?? [] }
   }
 }

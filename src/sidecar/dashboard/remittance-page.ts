@@ -1,4 +1,4 @@
-import type { RemittanceResult } from '../../matching/index.js'
+import type { RemittanceResult } from '../../closing/index.js'
 import { money, shortId } from './format.js'
 import { html, type SafeHtml } from './html.js'
 

@@ -1,4 +1,4 @@
-import { MatchingRequestError } from './matching-errors.js'
+import { ClosingRequestError } from './closing-errors.js'
 
 /**
  * What one camt.054 notification may hold (issue 26: a 9.5 MB, 800,000-attribute upload held the event loop for
@@ -18,8 +18,8 @@ export const CAMT054_LIMITS = {
   parseMs: 5_000,
 } as const
 
-function tooComplex(message: string): MatchingRequestError {
-  return new MatchingRequestError('invalid', 'camt054_too_complex', `body ${message}. Nothing was applied.`, [
+function tooComplex(message: string): ClosingRequestError {
+  return new ClosingRequestError('invalid', 'camt054_too_complex', `body ${message}. Nothing was applied.`, [
     { path: 'body', message },
   ])
 }

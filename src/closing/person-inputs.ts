@@ -20,10 +20,8 @@ import {
 } from '../store/index.js'
 import { isIntermediaryName } from '../matcher/index.js'
 import { auditActor, type Actor } from '../users/index.js'
-import { rejectionIdsOf } from './apply-match-result.js'
-import { linkKey } from './candidate-keys.js'
-import { MatchingRequestError } from './matching-errors.js'
-import { matchLockName } from './run-matching.js'
+import { linkKey, matchLockName, rejectionIdsOf } from '../matching/index.js'
+import { ClosingRequestError } from './closing-errors.js'
 
 /** What a person's input needs: the store, the lock's namespace, the time and who acts. */
 export type PersonInputDeps = { db: Kysely<Database>; lockNamespace: string; now: Date; actor: Actor }
@@ -109,9 +107,9 @@ export async function learnPayer(
 export async function inflow(trx: Kysely<Database>, transactionId: string) {
   const [row] = await loadMatchTransactions(trx, [transactionId])
   if (!row)
-    throw new MatchingRequestError('not_found', 'not_found', `No mirrored transaction ${transactionId}.`)
+    throw new ClosingRequestError('not_found', 'not_found', `No mirrored transaction ${transactionId}.`)
   if (row.amount === null || new Decimal(row.amount).lte(0)) {
-    throw new MatchingRequestError(
+    throw new ClosingRequestError(
       'conflict',
       'not_an_inflow',
       `Transaction ${transactionId} is not an inflow: only incoming payments settle invoices.`,
@@ -159,9 +157,9 @@ export async function addManualMatch(
   await inLock(deps, async (trx) => {
     const transaction = await inflow(trx, input.transactionId)
     const [invoice] = await loadInvoicesById(trx, [input.invoiceId])
-    if (!invoice) throw new MatchingRequestError('not_found', 'not_found', `No invoice ${input.invoiceId}.`)
+    if (!invoice) throw new ClosingRequestError('not_found', 'not_found', `No invoice ${input.invoiceId}.`)
     if (invoice.voided_at)
-      throw new MatchingRequestError('conflict', 'invoice_void', `Invoice ${input.invoiceId} is void.`)
+      throw new ClosingRequestError('conflict', 'invoice_void', `Invoice ${input.invoiceId} is void.`)
     const [state] = await loadInvoiceStates(trx, [input.invoiceId])
     const { free, held } = await unallocatedOf(trx, transaction)
     const current = held.get(input.invoiceId) ?? new Decimal(0)
@@ -171,7 +169,7 @@ export async function addManualMatch(
       ? new Decimal(input.amount)
       : Decimal.min(open.gt(0) ? open : available, available)
     if (asked.lte(0) || asked.gt(available)) {
-      throw new MatchingRequestError(
+      throw new ClosingRequestError(
         'conflict',
         'exceeds_payment',
         `Transaction ${input.transactionId} has ${free.toFixed(2)} not yet allocated or disposed` +
@@ -212,7 +210,7 @@ export async function giveBack(deps: PersonInputDeps, transactionId: string): Pr
     await inflow(trx, transactionId)
     const matches = await loadManualMatches(trx, [transactionId])
     if (matches.length === 0) {
-      throw new MatchingRequestError(
+      throw new ClosingRequestError(
         'conflict',
         'not_taken_over',
         `Transaction ${transactionId} has no person's matches: the engine matches it already.`,
@@ -240,10 +238,9 @@ export async function removeAllocation(
 ): Promise<{ transactionId: string }> {
   return inLock(deps, async (trx) => {
     const allocation = await findAllocation(trx, allocationId)
-    if (!allocation)
-      throw new MatchingRequestError('not_found', 'not_found', `No allocation ${allocationId}.`)
+    if (!allocation) throw new ClosingRequestError('not_found', 'not_found', `No allocation ${allocationId}.`)
     if (allocation.reversed_at) {
-      throw new MatchingRequestError(
+      throw new ClosingRequestError(
         'conflict',
         'allocation_reversed',
         `Allocation ${allocationId} is already reversed.`,
@@ -271,11 +268,11 @@ export async function removeAllocation(
 
 async function openSuggestion(trx: Kysely<Database>, key: string, action: 'accept' | 'reject') {
   const exception = await findException(trx, key)
-  if (!exception) throw new MatchingRequestError('not_found', 'not_found', `No exception ${key}.`)
+  if (!exception) throw new ClosingRequestError('not_found', 'not_found', `No exception ${key}.`)
   // A return is applied by the engine; rejecting it undoes it (the payment's allocations come back).
   const allowed = action === 'reject' ? ['suggested_match', 'payment_returned'] : ['suggested_match']
   if (!allowed.includes(exception.type)) {
-    throw new MatchingRequestError(
+    throw new ClosingRequestError(
       'conflict',
       'not_a_suggestion',
       `Exception ${key} is a ${exception.type}, not a suggestion${action === 'reject' ? ' or a return' : ''}: ` +
@@ -283,7 +280,7 @@ async function openSuggestion(trx: Kysely<Database>, key: string, action: 'accep
     )
   }
   if (exception.resolved_at) {
-    throw new MatchingRequestError(
+    throw new ClosingRequestError(
       'conflict',
       'exception_resolved',
       `Exception ${key} is already resolved (${exception.resolution}).`,

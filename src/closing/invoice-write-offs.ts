@@ -5,7 +5,7 @@ import { auditActor } from '../users/index.js'
 import { WRITE_OFF_REASONS, writeOffAccountFor, type MatchConfig } from '../matcher/index.js'
 import { askApprovalPolicy } from '../controls/index.js'
 import { accountFromChart, auditDispositionMade, optionalText, type DispositionDeps } from './dispositions.js'
-import { MatchingRequestError } from './matching-errors.js'
+import { ClosingRequestError } from './closing-errors.js'
 import { openRestOf, reapplyInvoiceWriteOffs } from './invoice-rest.js'
 import { inLock } from './person-inputs.js'
 import { RemittanceAmount } from './remittance-csv.js'
@@ -48,7 +48,7 @@ export async function writeOffInvoice(
     const { rest, currency } = await openRestOf(trx, invoiceId, null)
     const amount = request.amount === undefined ? rest : new Decimal(request.amount)
     if (amount.gt(rest)) {
-      throw new MatchingRequestError(
+      throw new ClosingRequestError(
         'conflict',
         'exceeds_open',
         `amount ${amount.toFixed()} is more than the ${rest.toFixed()} ${currency} invoice ${invoiceId} has open.`,

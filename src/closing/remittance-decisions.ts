@@ -12,7 +12,7 @@ import {
 import { auditActor } from '../users/index.js'
 import { assertMayApprove, assertMayWithdraw } from '../controls/index.js'
 import type { DispositionDeps } from './dispositions.js'
-import { MatchingRequestError } from './matching-errors.js'
+import { ClosingRequestError } from './closing-errors.js'
 import { inLock, unallocatedOf } from './person-inputs.js'
 import { applyRemittance } from './remittance.js'
 
@@ -42,7 +42,7 @@ export function presentRemittanceImport(row: RemittanceImportRow) {
 /** Refuses an approval when the payment or its invoices changed so that the advice no longer fits. */
 async function assertStillFits(trx: Kysely<Database>, row: RemittanceImportRow): Promise<void> {
   const changed = (why: string) =>
-    new MatchingRequestError(
+    new ClosingRequestError(
       'conflict',
       'remittance_changed',
       `Remittance import ${row.id} no longer fits: ${why}. Decline it and import the advice again.`,
@@ -83,9 +83,9 @@ export async function decideRemittance(
 ): Promise<RemittanceImportRow> {
   return inLock(deps, async (trx) => {
     const row = await findRemittanceImport(trx, id)
-    if (!row) throw new MatchingRequestError('not_found', 'not_found', `No remittance import ${id}.`)
+    if (!row) throw new ClosingRequestError('not_found', 'not_found', `No remittance import ${id}.`)
     if (row.status !== 'pending_approval') {
-      throw new MatchingRequestError(
+      throw new ClosingRequestError(
         'conflict',
         'remittance_state',
         `Remittance import ${row.id} is ${row.status}: only one waiting for approval can be decided.`,

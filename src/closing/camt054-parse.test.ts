@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { MatchingRequestError } from './matching-errors.js'
+import { ClosingRequestError } from './closing-errors.js'
 import { looksLikeXml, parseCamt054 } from './camt054-parse.js'
 
 const fixture = (name: string) =>
@@ -162,7 +162,7 @@ describe('parseCamt054', () => {
           try {
             parseCamt054(damaged)
           } catch (error) {
-            expect(error).toBeInstanceOf(MatchingRequestError)
+            expect(error).toBeInstanceOf(ClosingRequestError)
             expect(error).toMatchObject({ kind: 'invalid', code: 'invalid_camt054' })
           }
         }

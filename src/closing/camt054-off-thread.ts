@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads'
 import { CAMT054_LIMITS, checkCamt054Size } from './camt054-limits.js'
 import type { Camt054Entry } from './camt054-parse.js'
 import type { WireEntry, WorkerAnswer } from './camt054-worker.js'
-import { MatchingRequestError } from './matching-errors.js'
+import { ClosingRequestError } from './closing-errors.js'
 
 /** Parses at once, so a burst of uploads cannot take every core from the event loop and the database. */
 const parses = pLimit(2)
@@ -28,9 +28,9 @@ function fromWire(entry: WireEntry): Camt054Entry {
   }
 }
 
-function tooSlow(budgetMs: number): MatchingRequestError {
+function tooSlow(budgetMs: number): ClosingRequestError {
   const message = `took more than ${budgetMs} ms to parse, the limit for a camt.054 notification; parsing was stopped`
-  return new MatchingRequestError(
+  return new ClosingRequestError(
     'unprocessable',
     'camt054_too_slow',
     `body ${message}. Nothing was applied.`,
@@ -108,7 +108,7 @@ async function parseInWorker(xml: string, budgetMs: number): Promise<Camt054Entr
         if (answer.ok) return finish(() => resolve(answer.entries.map(fromWire)), true)
         if ('refusal' in answer) {
           const { kind, code, message, details } = answer.refusal
-          return finish(() => reject(new MatchingRequestError(kind, code, message, details)), true)
+          return finish(() => reject(new ClosingRequestError(kind, code, message, details)), true)
         }
         finish(
           () =>

@@ -13,17 +13,17 @@ import { auditActor } from '../users/index.js'
 import { assertMayApprove, assertMayUndo, assertMayWithdraw } from '../controls/index.js'
 import { presentDisposition, putInForce, type DispositionDeps } from './dispositions.js'
 import { openRestOf, reapplyInvoiceWriteOffs } from './invoice-rest.js'
-import { MatchingRequestError } from './matching-errors.js'
+import { ClosingRequestError } from './closing-errors.js'
 import { inLock } from './person-inputs.js'
 
 async function existing(trx: Kysely<Database>, id: string): Promise<DispositionRow> {
   const row = /^\d{1,18}$/.test(id) ? await findDisposition(trx, id) : undefined
-  if (!row) throw new MatchingRequestError('not_found', 'not_found', `No disposition ${id}.`)
+  if (!row) throw new ClosingRequestError('not_found', 'not_found', `No disposition ${id}.`)
   return row
 }
 
-function conflict(row: DispositionRow, wanted: string): MatchingRequestError {
-  return new MatchingRequestError(
+function conflict(row: DispositionRow, wanted: string): ClosingRequestError {
+  return new ClosingRequestError(
     'conflict',
     'disposition_state',
     `Disposition ${row.id} is ${row.status}: only a ${wanted} one can be changed so.`,
@@ -41,7 +41,7 @@ async function assertStillThere(trx: Kysely<Database>, row: DispositionRow): Pro
   if (row.invoice_id !== null) {
     const { rest } = await openRestOf(trx, row.invoice_id, row.id)
     if (rest.lt(row.amount)) {
-      throw new MatchingRequestError(
+      throw new ClosingRequestError(
         'conflict',
         'invoice_changed',
         `Invoice ${row.invoice_id} has only ${rest.toFixed()} open now, less than ${row.amount}: decline this write-off and make a new one.`,
@@ -51,7 +51,7 @@ async function assertStillThere(trx: Kysely<Database>, row: DispositionRow): Pro
   }
   const exception = row.exception_key === null ? undefined : await findException(trx, row.exception_key)
   if (!exception || exception.resolved_at || !new Decimal(exception.amount ?? 0).equals(row.amount)) {
-    throw new MatchingRequestError(
+    throw new ClosingRequestError(
       'conflict',
       'exception_changed',
       `Exception ${row.exception_key} no longer holds ${row.amount} open: decline this disposition and make a new one.`,

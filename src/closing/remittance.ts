@@ -25,7 +25,7 @@ import {
   withinFeeTolerance,
   type MatchConfig,
 } from '../matcher/index.js'
-import { MatchingRequestError } from './matching-errors.js'
+import { ClosingRequestError } from './closing-errors.js'
 import { inflow, inLock, learnPayer, unallocatedOf, type PersonInputDeps } from './person-inputs.js'
 import { invoicesByReference, type AdviceReference } from './remittance-references.js'
 import { splitRemittance, type AdviceLine } from './remittance-split.js'
@@ -56,8 +56,8 @@ export type RemittanceResult = {
 type Problem = { path: string; message: string }
 
 /** An advice whose lines cannot settle the bank line, each problem named; nothing was applied. */
-export function invalidRemittance(problems: Problem[]): MatchingRequestError {
-  return new MatchingRequestError(
+export function invalidRemittance(problems: Problem[]): ClosingRequestError {
+  return new ClosingRequestError(
     'unprocessable',
     'invalid_remittance',
     `${problems.map((p) => `${p.path} ${p.message}`).join('; ')}. Nothing was applied.`,
@@ -150,7 +150,7 @@ export async function importRemittance(
     const transaction = await inflow(trx, transactionId)
     const advice = typeof adviceFor === 'function' ? adviceFor(transaction) : adviceFor
     if ((await activeDispositionsOf(trx, [transactionId])).length > 0) {
-      throw new MatchingRequestError(
+      throw new ClosingRequestError(
         'conflict',
         'payment_disposed',
         `Transaction ${transactionId} has part of it disposed of: undo its dispositions before importing an advice.`,
@@ -158,7 +158,7 @@ export async function importRemittance(
     }
     const [waiting] = await pendingRemittanceImportsOf(trx, transactionId)
     if (waiting) {
-      throw new MatchingRequestError(
+      throw new ClosingRequestError(
         'conflict',
         'remittance_pending',
         `Remittance import ${waiting.id} of transaction ${transactionId} waits for approval: decline or withdraw it first.`,
@@ -172,7 +172,7 @@ export async function importRemittance(
     )
     if (!split.ok) {
       const total = lines.reduce((sum, line) => sum.plus(line.amount), new Decimal(0))
-      throw new MatchingRequestError(
+      throw new ClosingRequestError(
         'unprocessable',
         'remittance_mismatch',
         `The advice's invoices (${total.toFixed(2)}) less its fee (${fee.toFixed(2)}) are ` +

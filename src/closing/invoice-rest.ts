@@ -9,7 +9,7 @@ import {
   recomputeInvoiceWrittenOff,
   type Database,
 } from '../store/index.js'
-import { MatchingRequestError } from './matching-errors.js'
+import { ClosingRequestError } from './closing-errors.js'
 
 /**
  * What of an invoice a person may still write off or credit: its open amount as matching last saw it, less what
@@ -26,9 +26,9 @@ export async function openRestOf(
 ): Promise<{ rest: Decimal; currency: string }> {
   const invoice = await getInvoice(trx, invoiceId)
   if (!invoice)
-    throw new MatchingRequestError('not_found', 'not_found', `No invoice ${JSON.stringify(invoiceId)}.`)
+    throw new ClosingRequestError('not_found', 'not_found', `No invoice ${JSON.stringify(invoiceId)}.`)
   if (invoice.voided_at !== null) {
-    throw new MatchingRequestError(
+    throw new ClosingRequestError(
       'conflict',
       'invoice_void',
       `Invoice ${invoice.number} is void: nothing to write off.`,
@@ -45,7 +45,7 @@ export async function openRestOf(
     .minus(await pendingInvoiceWriteOffs(trx, invoiceId, exceptWriteOff))
     .minus(await pendingCreditNotesOf(trx, invoiceId, exceptCreditNote))
   if (rest.lte(0)) {
-    throw new MatchingRequestError(
+    throw new ClosingRequestError(
       'conflict',
       'invoice_paid',
       `Invoice ${invoice.number} has nothing open to write off (status ${state?.status ?? 'open'}, ` +

@@ -6,8 +6,7 @@ import {
   type InvoiceRow,
   type MatchTransactionRow,
 } from '../store/index.js'
-import { candidateKeys } from './candidate-keys.js'
-import { matchInvoiceOf } from './store-shapes.js'
+import { candidateKeys, matchInvoiceOf } from '../matching/index.js'
 
 /**
  * What one advice line says about its invoice when it names no invoice number outright (a camt.054 TxDtls): the

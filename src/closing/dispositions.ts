@@ -26,9 +26,9 @@ import {
   type LedgerChart,
 } from '../controls/index.js'
 import type { DispositionKind } from '../matcher/index.js'
-import { linkKey } from './candidate-keys.js'
+import { linkKey } from '../matching/index.js'
 import { reapplyInvoiceWriteOffs } from './invoice-rest.js'
-import { MatchingRequestError } from './matching-errors.js'
+import { ClosingRequestError } from './closing-errors.js'
 import { inLock, type PersonInputDeps } from './person-inputs.js'
 
 /** The exceptions that hold part of a payment (their `amount`) until a person decides: those a person may dispose of. */
@@ -77,7 +77,7 @@ export type DispositionDeps = PersonInputDeps & { controls: Controls }
 export function accountFromChart(chart: LedgerChart, kind: AccountKind, named: string | undefined): string {
   const found = chartAccount(chart, kind, named)
   if (found.ok) return found.account
-  throw new MatchingRequestError('invalid', 'unknown_account', `account: ${found.message}.`, [
+  throw new ClosingRequestError('invalid', 'unknown_account', `account: ${found.message}.`, [
     { path: 'account', message: found.message },
   ])
 }
@@ -111,14 +111,14 @@ async function customerFor(
   if (request.customerId) {
     const [customer] = await getCustomers(trx, [request.customerId])
     if (!customer)
-      throw new MatchingRequestError('not_found', 'not_found', `No customer ${request.customerId}.`)
+      throw new ClosingRequestError('not_found', 'not_found', `No customer ${request.customerId}.`)
     return customer.id
   }
   const customers = new Set(
     (await loadInvoicesById(trx, invoiceIds)).flatMap((invoice) => invoice.customer_id ?? []),
   )
   if (customers.size !== 1) {
-    throw new MatchingRequestError(
+    throw new ClosingRequestError(
       'invalid',
       'customer_required',
       'Credit on account needs customerId: the exception’s invoices do not name exactly one customer.',
@@ -150,9 +150,9 @@ export async function dispose(
 ): Promise<DispositionRow> {
   return inLock(deps, async (trx) => {
     const exception = await findException(trx, key)
-    if (!exception) throw new MatchingRequestError('not_found', 'not_found', `No exception ${key}.`)
+    if (!exception) throw new ClosingRequestError('not_found', 'not_found', `No exception ${key}.`)
     if (exception.resolved_at) {
-      throw new MatchingRequestError(
+      throw new ClosingRequestError(
         'conflict',
         'exception_resolved',
         `Exception ${key} is already resolved (${exception.resolution}).`,
@@ -163,14 +163,14 @@ export async function dispose(
       !exception.transaction_id ||
       exception.amount === null
     ) {
-      throw new MatchingRequestError(
+      throw new ClosingRequestError(
         'conflict',
         'not_disposable',
         `Exception ${key} is a ${exception.type}: it holds no part of a payment to dispose of.`,
       )
     }
     if (!exception.settled) {
-      throw new MatchingRequestError(
+      throw new ClosingRequestError(
         'conflict',
         'payment_pending',
         `The payment of exception ${key} is still pending: dispose of it once the bank has posted it.`,
@@ -178,7 +178,7 @@ export async function dispose(
     }
     const live = await liveDispositionOf(trx, key)
     if (live) {
-      throw new MatchingRequestError(
+      throw new ClosingRequestError(
         'conflict',
         'already_disposed',
         `Exception ${key} has disposition ${live.id} (${live.kind}, ${live.status}): undo it first.`,
@@ -186,7 +186,7 @@ export async function dispose(
     }
     const [transaction] = await loadMatchTransactions(trx, [exception.transaction_id])
     if (!transaction) {
-      throw new MatchingRequestError(
+      throw new ClosingRequestError(
         'not_found',
         'not_found',
         `No mirrored transaction ${exception.transaction_id}.`,

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js'
 import type { MatchTransactionRow } from '../store/index.js'
 import { parseCamt054OffThread } from './camt054-off-thread.js'
 import type { Camt054Entry, Camt054Transaction } from './camt054-parse.js'
-import { MatchingRequestError } from './matching-errors.js'
+import { ClosingRequestError } from './closing-errors.js'
 import { invalidRemittance, type RemittanceAdvice } from './remittance.js'
 
 type BankLine = Pick<
@@ -25,8 +25,8 @@ function misfit(entry: Camt054Entry, line: BankLine): string | null {
   return null
 }
 
-function mismatch(message: string, entries: readonly Camt054Entry[], line: BankLine): MatchingRequestError {
-  return new MatchingRequestError(
+function mismatch(message: string, entries: readonly Camt054Entry[], line: BankLine): ClosingRequestError {
+  return new ClosingRequestError(
     'unprocessable',
     'camt_entry_mismatch',
     `${message}. Nothing was applied.`,

@@ -7,8 +7,7 @@ import {
   type PaymentOutcome,
 } from '../matcher/index.js'
 import type { Database } from '../store/index.js'
-import { loadClosedSet } from './load-closed-set.js'
-import { matchClosedSet } from './run-matching.js'
+import { loadClosedSet, matchClosedSet } from '../matching/index.js'
 
 export type DryRunPayment = {
   transactionId: string

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
-import { MatchingRequestError } from './matching-errors.js'
+import { ClosingRequestError } from './closing-errors.js'
 
 /** One underlying payment of a camt.054 entry (`NtryDtls/TxDtls`). */
 export type Camt054Transaction = {
@@ -80,8 +80,8 @@ const parser = new XMLParser({
   processEntities: false,
 })
 
-function invalid(path: string, message: string): MatchingRequestError {
-  return new MatchingRequestError('invalid', 'invalid_camt054', `${path}: ${message}. Nothing was applied.`, [
+function invalid(path: string, message: string): ClosingRequestError {
+  return new ClosingRequestError('invalid', 'invalid_camt054', `${path}: ${message}. Nothing was applied.`, [
     { path, message },
   ])
 }
@@ -261,7 +261,7 @@ export function parseCamt054(xml: string): Camt054Entry[] {
   } catch (error) {
     // The parser finds a few faults the validator lets through (an unclosed processing instruction). Its own
     // messages quote the document and name its internals: none of that reaches the client.
-    if (error instanceof MatchingRequestError) throw error
+    if (error instanceof ClosingRequestError) throw error
     throw invalid('body', 'is not well-formed XML: the markup is broken')
   }
   const root = child(document, 'Document')
