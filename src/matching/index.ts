@@ -6,7 +6,7 @@ export { runMatching, runMatchingWithin, matchClosedSet, matchLockName } from '.
 export type { MatchingDeps, MatchRunSummary } from './run-matching.js'
 export { rejectionIdsOf } from './apply-match-result.js'
 export { loadClosedSet } from './load-closed-set.js'
-export { matchInvoiceOf, matchTransactionOf } from './store-shapes.js'
+export { matchInvoiceOf } from './store-shapes.js'
 export {
   candidateKeys,
   customerPayerKeys,

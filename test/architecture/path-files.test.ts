@@ -9,8 +9,11 @@ import { describe, expect, it } from 'vitest'
 const ROOT = resolve(import.meta.dirname, '../..')
 const HEADING = '## One `transactions.sync_available` event, file by file'
 
-/** Issue 18: one event's path touches at most this many files outside the pure matcher, on either backend. */
-const PATH_FILE_LIMIT = 25
+/**
+ * Issue 18: one event's path touches at most this many files outside the pure matcher, on either backend (25, and
+ * one more since matching's in-place policy is a file of its own in src/matching/, issue 28).
+ */
+const PATH_FILE_LIMIT = 26
 
 /** One event takes one queue backend: each deployment's path leaves out the other backend's file. */
 const BACKEND_FILES = {

@@ -25,7 +25,7 @@ export const RemittanceForm = z.object({
 })
 
 /**
- * Imports a pasted or uploaded advice against a bank line through the matching service, as the API does: a
+ * Imports a pasted or uploaded advice against a bank line through the closing service, as the API does: a
  * camt.054 notification when it is XML, else CSV. Refusals come back as the outcome to show, not as errors.
  */
 export async function importAdviceForm(
