@@ -9,8 +9,11 @@ import { describe, expect, it } from 'vitest'
 const ROOT = resolve(import.meta.dirname, '../..')
 const HEADING = '## One `transactions.sync_available` event, file by file'
 
-/** Issue 18: one event's path touches at most this many files outside the pure matcher, on either backend. */
-const PATH_FILE_LIMIT = 25
+/**
+ * Issue 18: one event's path touches at most this many files outside the pure matcher, on either backend. Issue 28
+ * split the sync stage along its seams (in place, the lock, the loop, the pacing): 25 became 29.
+ */
+const PATH_FILE_LIMIT = 29
 
 /** One event takes one queue backend: each deployment's path leaves out the other backend's file. */
 const BACKEND_FILES = {
