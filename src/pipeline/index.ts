@@ -1,3 +1,4 @@
-export { createPipeline } from './pipeline.js'
-export type { OutboundWorkers, Pipeline, PipelineDeps, RunningWorkers } from './pipeline.js'
-export type { PipelineStages } from './stages.js'
+export { syncRequests } from './stages.js'
+export type { StageDeps, SyncRequests } from './stages.js'
+export { startWorkerRole } from './worker-role.js'
+export type { OutboundWorkers, WorkerRole, WorkerRoleDeps } from './worker-role.js'

@@ -6,7 +6,7 @@ import { createAppEvents } from '../app-events/index.js'
 import type { BankrecEnv } from '../config/index.js'
 import { systemClock, type Clock } from '../clock/index.js'
 import { startTracing, type Logger, type TracingEnv } from '../observability/index.js'
-import { createPipeline } from '../pipeline/index.js'
+import { startWorkerRole, syncRequests, type WorkerRoleDeps } from '../pipeline/index.js'
 import {
   ALERT_DELIVERIES_QUEUE,
   CONNECTION_SYNC_QUEUE,
@@ -178,7 +178,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       lookupConnection: bankConnectionLookup(bank.client),
       recordConnection: (connection) => connectionHealth.observeConnection(connection, 'poll'),
     }
-    const pipeline = createPipeline({
+    const pipelineDeps: WorkerRoleDeps = {
       config,
       logger,
       clock,
@@ -192,8 +192,8 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       connectionHealth,
       connectionLookup,
       tracker: trackerContextOf({ config, logger, clock, store, bank, alerts }),
-    })
-    const { requestSync } = pipeline
+    }
+    const { requestSync } = syncRequests(pipelineDeps)
     const context: SidecarContext = {
       config,
       logger,
@@ -230,12 +230,12 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     }
 
     if (options.roles.has('worker')) {
-      const running = await pipeline.startWorkers()
-      closers.push(() => running.close())
-      context.outbound = running.outbound
-      queues.push(...running.queues)
-      webhookBacklog = running.inbox?.backlog
-      webhookDeadLetters = running.inbox?.deadLetters
+      const workerRole = await startWorkerRole(pipelineDeps)
+      closers.push(() => workerRole.close())
+      context.outbound = workerRole.outbound
+      queues.push(...workerRole.queues)
+      webhookBacklog = workerRole.inbox?.backlog
+      webhookDeadLetters = workerRole.inbox?.deadLetters
     }
 
     let eventQueue: WebhookEventQueue | undefined

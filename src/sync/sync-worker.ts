@@ -17,13 +17,8 @@ import {
   type QueueBackendConfig,
 } from '../queue/index.js'
 import { hasUnservedSyncRequests, purgeConnection, recordSyncError } from '../store/index.js'
-import {
-  notify,
-  syncLockName,
-  syncWhenFree,
-  type SyncJobOutcome,
-  type SyncWhenFreeDeps,
-} from './sync-connection.js'
+import { notify, type SyncJobOutcome, type SyncWhenFreeDeps } from './sync-deps.js'
+import { syncLockName, syncWhenFree } from './sync-lock.js'
 
 export type SyncWorkerDeps = SyncWhenFreeDeps & {
   queue: Queue<ConnectionSyncJobData>

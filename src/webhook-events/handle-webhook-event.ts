@@ -55,7 +55,7 @@ type Uninterpretable = Extract<InterpretedEvent, { kind: 'uninterpretable' }>
 type StatusChanged = Extract<InterpretedEvent, { kind: 'status_changed' }>
 
 export type WebhookEventEffects = Omit<ConnectionLookup, 'db'> & {
-  /** Queue a sync of the connection (idempotent: at most one waiting per connection). */
+  /** A sync of the connection: in place when its lock is free, else queued (src/sync/sync-in-place.ts). */
   requestSync(connectionId: string, reason: string): Promise<void>
   /** The safety net: a sync of every ready connection the bank lists. */
   requestSyncOfAll(reason: string): Promise<void>

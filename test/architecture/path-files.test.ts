@@ -10,10 +10,10 @@ const ROOT = resolve(import.meta.dirname, '../..')
 const HEADING = '## One `transactions.sync_available` event, file by file'
 
 /**
- * Issue 18: one event's path touches at most this many files outside the pure matcher, on either backend (25, and
- * one more since matching's in-place policy is a file of its own in src/matching/, issue 28).
+ * Issue 18: one event's path touches at most this many files outside the pure matcher, on either backend. Issue 28
+ * split the sync stage along its seams (in place, the lock, the loop, the pacing): 25 became 29.
  */
-const PATH_FILE_LIMIT = 26
+const PATH_FILE_LIMIT = 29
 
 /** One event takes one queue backend: each deployment's path leaves out the other backend's file. */
 const BACKEND_FILES = {

@@ -10,7 +10,8 @@ import {
   type ConnectionSyncJobData,
 } from '../../src/queue/index.js'
 import { createSyncWorker, processSyncJob } from '../../src/sync/sync-worker.js'
-import { syncLockName, type SyncProblem } from '../../src/sync/sync-connection.js'
+import { syncLockName } from '../../src/sync/sync-lock.js'
+import type { SyncProblem } from '../../src/sync/sync-deps.js'
 import { requestConnectionSync } from '../../src/sync/request-sync.js'
 import { hasUnservedSyncRequests, noteSyncRequest } from '../../src/store/index.js'
 import { recordingDatabase } from '../support/recording-database.js'

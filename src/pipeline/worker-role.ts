@@ -15,9 +15,9 @@ import { createSyncWorker } from '../sync/index.js'
 import { createAlertDeliveryWorker } from '../alert-delivery/index.js'
 import { createHealthTickWorker, scheduleHealthTicks } from '../connection-health/index.js'
 import { startTransferTracker, type TrackerContext, type TransferTracker } from '../transfers/index.js'
-import { pipelineStages, type PipelineStages, type StageDeps, type Stages } from './stages.js'
+import { syncRequests, workerStages, type StageDeps } from './stages.js'
 
-export type PipelineDeps = StageDeps & {
+export type WorkerRoleDeps = StageDeps & {
   alertConfig: AlertConfig
   /** What the transfer tracker needs (the API's transfer context, the poll schedule, reminders). */
   tracker: TrackerContext
@@ -30,7 +30,7 @@ export type OutboundWorkers = {
   close(): Promise<void>
 }
 
-export type RunningWorkers = {
+export type WorkerRole = {
   outbound: OutboundWorkers
   /** Queues the workers opened for themselves (the health tick), for metrics and the queue board. */
   queues: Queue[]
@@ -40,24 +40,13 @@ export type RunningWorkers = {
   close(): Promise<void>
 }
 
-export type Pipeline = PipelineStages & {
-  /** Starts every worker of the worker role, its schedules and the start-up sync (stages.ts says who hands to whom). */
-  startWorkers(): Promise<RunningWorkers>
-}
-
-/** The stages of every role (requests from the API and CLI) and, for the worker role, every worker. */
-export function createPipeline(deps: PipelineDeps): Pipeline {
-  const stages = pipelineStages(deps)
-  return {
-    syncConnection: stages.syncConnection,
-    requestSync: stages.requestSync,
-    requestSyncOfAll: stages.requestSyncOfAll,
-    changesApplied: stages.changesApplied,
-    startWorkers: () => startWorkers(deps, stages),
-  }
-}
-
-async function startWorkers(deps: PipelineDeps, stages: Stages): Promise<RunningWorkers> {
+/**
+ * Starts the worker role: every worker of the stages (src/pipeline/stages.ts says who hands to whom), their
+ * schedules, the outbound side and the start-up sync.
+ */
+export async function startWorkerRole(deps: WorkerRoleDeps): Promise<WorkerRole> {
+  const requests = syncRequests(deps)
+  const stages = workerStages(deps, requests)
   const { store, config, logger, clock, backend } = deps
   const closers: Array<() => Promise<void>> = []
   const close = async () => {
@@ -66,7 +55,7 @@ async function startWorkers(deps: PipelineDeps, stages: Stages): Promise<Running
     }
   }
   try {
-    let inbox: RunningWorkers['inbox']
+    let inbox: WorkerRole['inbox']
     if (backend.kind === 'redis') {
       // The receiver (here or in another process) appends to the inbox; the workers move it into BullMQ.
       const forwarder = createInboxForwarder({
@@ -109,7 +98,7 @@ async function startWorkers(deps: PipelineDeps, stages: Stages): Promise<Running
           uninterpretableDays: config.UNINTERPRETABLE_EVENTS_RETENTION_DAYS,
         }),
       }),
-      createSyncWorker(stages.startSyncing()),
+      createSyncWorker(stages.syncWorker),
       createAlertDeliveryWorker({
         db: store.db,
         backend,
@@ -141,7 +130,7 @@ async function startWorkers(deps: PipelineDeps, stages: Stages): Promise<Running
       { every: config.SYNC_INTERVAL_SECONDS * 1000 },
       { name: 'sync-all', data: { connectionId: '*', reason: 'schedule' } },
     )
-    await stages
+    await requests
       .requestSyncOfAll('start-up')
       .catch((error) => logger.warn({ err: error }, 'start-up sync request failed; the schedule will retry'))
     return { outbound, queues: [healthQueue as Queue], inbox, close }
@@ -151,7 +140,7 @@ async function startWorkers(deps: PipelineDeps, stages: Stages): Promise<Running
   }
 }
 
-async function startOutbound(deps: PipelineDeps): Promise<OutboundWorkers> {
+async function startOutbound(deps: WorkerRoleDeps): Promise<OutboundWorkers> {
   const { config } = deps
   const appEvents = await startAppEventDelivery({
     db: deps.store.db,

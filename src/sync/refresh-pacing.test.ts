@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import {
+  connectionReadDue,
+  noteProved,
+  proofDue,
+  startRefreshClocks,
+  type RefreshPacing,
+} from './refresh-pacing.js'
+
+const START = 1_000_000
+
+describe('the re-read clocks of one locked loop', () => {
+  it('reads the connection after the first run, then at most once a second while runs keep coming', () => {
+    const clocks = startRefreshClocks(START)
+    expect(connectionReadDue(clocks, false, START)).toBe(true)
+    clocks.connectionReadAt = START
+    expect(connectionReadDue(clocks, false, START + 999)).toBe(false)
+    expect(connectionReadDue(clocks, false, START + 1_000)).toBe(true)
+  })
+
+  it('proves 5 s after the loop started or last proved while runs keep coming', () => {
+    const clocks = startRefreshClocks(START)
+    expect(proofDue(clocks, false, START + 4_999)).toBe(false)
+    expect(proofDue(clocks, false, START + 5_000)).toBe(true)
+    noteProved(clocks, undefined, 'conn_1', START + 5_000)
+    expect(proofDue(clocks, false, START + 9_999)).toBe(false)
+  })
+
+  it('re-reads both at once when caught up, however recent the last', () => {
+    const clocks = startRefreshClocks(START)
+    clocks.connectionReadAt = START
+    expect(connectionReadDue(clocks, true, START)).toBe(true)
+    expect(proofDue(clocks, true, START)).toBe(true)
+  })
+
+  it("counts a proof in the process's pacing, from which later caught-up runs put off theirs", () => {
+    const pacing: RefreshPacing = { everyMs: 1_000, lastAt: new Map(), owe: async () => undefined }
+    noteProved(startRefreshClocks(START), pacing, 'conn_1', START + 42)
+    expect(pacing.lastAt.get('conn_1')).toBe(START + 42)
+  })
+})

@@ -1,0 +1,116 @@
+import type { Queue } from 'bullmq'
+import type { Clock } from '../clock/index.js'
+import type { Logger } from '../observability/index.js'
+import { CONNECTION_SYNC_JOB_OPTIONS, refreshJobId, type ConnectionSyncJobData } from '../queue/index.js'
+import type { ConnectionSyncResult } from './sync-connection.js'
+
+// ── across runs of one process: the re-read after caught-up runs, put off to an owed job ───────────────────────
+
+/**
+ * Paces the re-read that follows caught-up runs: the connection's status, its accounts and balances, then
+ * `onSynced` (the balance proof). Under a stream of payments nearly every run catches up, and a re-read after each
+ * cost three bank calls and some forty statements per payment, more than the sync itself. A caught-up run within
+ * `everyMs` of its process's last re-read of the connection owes one instead (`owe`: a delayed connection-sync job,
+ * durable like any request), due when the interval is over: a status change a dropped webhook hid is seen at most
+ * that much later. The days a put-off proof must cover wait in balance_proof_due, written with each page.
+ */
+export type RefreshPacing = {
+  everyMs: number
+  /** When this process last re-read each connection (clock ms). */
+  lastAt: Map<string, number>
+  owe(connectionId: string, dueAtMs: number): Promise<void>
+}
+
+/**
+ * One worker process's pacing of the re-read after caught-up runs (RefreshPacing, `everyMs` apart): a re-read put
+ * off is owed to a delayed job, due `dueAtMs`, that syncs the connection and re-reads it. Runs owing in the same
+ * interval share the job (refreshJobId), and this process adds it once.
+ */
+export function createRefreshPacing(
+  queue: Queue<ConnectionSyncJobData>,
+  everyMs: number,
+  clock: Clock,
+): RefreshPacing {
+  // What this process last owed per connection: that job waits until its due time, so later runs of the interval
+  // need not add it again; once the time is past, a run re-reads itself.
+  const owedUntil = new Map<string, number>()
+  return {
+    everyMs,
+    lastAt: new Map(),
+    async owe(connectionId, dueAtMs) {
+      if (owedUntil.get(connectionId) === dueAtMs) return
+      await queue.add(
+        'sync',
+        { connectionId, reason: 'refresh', refresh: true },
+        {
+          ...CONNECTION_SYNC_JOB_OPTIONS,
+          jobId: refreshJobId(connectionId, Math.ceil(dueAtMs / everyMs)),
+          delay: Math.max(0, dueAtMs - clock.now().getTime()),
+        },
+      )
+      owedUntil.set(connectionId, dueAtMs)
+    },
+  }
+}
+
+/** Whether a caught-up run leaves its re-read to a job owed for later (RefreshPacing). */
+export async function putOffRefresh(
+  deps: { refreshPacing?: RefreshPacing; clock: Clock; logger: Logger },
+  connectionId: string,
+  runs: ConnectionSyncResult,
+): Promise<boolean> {
+  const pacing = deps.refreshPacing
+  // A bootstrap re-reads every day, and a settled quarantine days that balance_proof_due does not hold.
+  if (!pacing || runs.bootstrapped || runs.quarantineSettled > 0) return false
+  const dueAtMs = (pacing.lastAt.get(connectionId) ?? Number.NEGATIVE_INFINITY) + pacing.everyMs
+  if (dueAtMs <= deps.clock.now().getTime()) return false
+  try {
+    await pacing.owe(connectionId, dueAtMs)
+    return true
+  } catch (error) {
+    deps.logger.warn({ err: error, connectionId }, 'could not owe the re-read after a sync; re-reading now')
+    return false
+  }
+}
+
+// ── within one locked loop: the re-read while runs keep coming ─────────────────────────────────────────────────
+
+const CONNECTION_READ_EVERY_MS = 1_000
+const PROOF_EVERY_MS = 5_000
+
+/**
+ * When one locked loop last re-read its connection. Once caught up, both re-reads are due at once; while runs keep
+ * coming, the connection's status every second (a re-authentication episode may be short, and a dropped webhook
+ * leaves this read to see it) and the accounts, balances and proof every 5 s (the proof's days are owed durably
+ * with each page in balance_proof_due, so a connection that keeps receiving payments syncs again without waiting
+ * for it after every run).
+ */
+export type RefreshClocks = {
+  /** When the loop last read the connection's status (clock ms); never, at its start. */
+  connectionReadAt: number
+  /** When the loop last re-read the accounts and balances and proved them (clock ms); its start, at first. */
+  provedAt: number
+}
+
+export function startRefreshClocks(nowMs: number): RefreshClocks {
+  return { connectionReadAt: Number.NEGATIVE_INFINITY, provedAt: nowMs }
+}
+
+export function connectionReadDue(clocks: RefreshClocks, caughtUp: boolean, nowMs: number): boolean {
+  return caughtUp || nowMs - clocks.connectionReadAt >= CONNECTION_READ_EVERY_MS
+}
+
+export function proofDue(clocks: RefreshClocks, caughtUp: boolean, nowMs: number): boolean {
+  return caughtUp || nowMs - clocks.provedAt >= PROOF_EVERY_MS
+}
+
+/** A proof done: the loop's clock, and the process's pacing, from which later caught-up runs count. */
+export function noteProved(
+  clocks: RefreshClocks,
+  pacing: RefreshPacing | undefined,
+  connectionId: string,
+  nowMs: number,
+): void {
+  clocks.provedAt = nowMs
+  pacing?.lastAt.set(connectionId, nowMs)
+}
