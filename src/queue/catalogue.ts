@@ -60,12 +60,18 @@ export type WebhookJob = {
   traceparent?: string
 }
 
-/** The job payload; the event envelope stays as delivered so workers parse it with the api-client schemas. */
-export type WebhookJobData = Pick<WebhookJob, 'event' | 'receivedAt' | 'ignored' | 'traceparent'>
+/**
+ * The job payload; the event envelope stays as delivered so workers parse it with the api-client schemas.
+ * `eventId` is the id the receiver answered with, so the worker's claim and log lines name that one (issue 28).
+ * It is optional only for jobs queued before it was carried, still in a queue after an upgrade.
+ */
+export type WebhookJobData = Pick<WebhookJob, 'event' | 'receivedAt' | 'ignored' | 'traceparent'> & {
+  eventId?: string
+}
 
 /** A delivery's job payload, the same on both queue backends. */
 export function webhookJobData(job: WebhookJob): WebhookJobData {
-  const data: WebhookJobData = { event: job.event, receivedAt: job.receivedAt }
+  const data: WebhookJobData = { eventId: job.eventId, event: job.event, receivedAt: job.receivedAt }
   if (job.ignored) data.ignored = job.ignored
   if (job.traceparent) data.traceparent = job.traceparent
   return data

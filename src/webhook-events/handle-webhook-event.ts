@@ -55,7 +55,7 @@ type Uninterpretable = Extract<InterpretedEvent, { kind: 'uninterpretable' }>
 type StatusChanged = Extract<InterpretedEvent, { kind: 'status_changed' }>
 
 export type WebhookEventEffects = Omit<ConnectionLookup, 'db'> & {
-  /** Queue a sync of the connection (idempotent: at most one waiting per connection). */
+  /** A sync of the connection: run in place or handed on, as the sync stage decides (idempotent). */
   requestSync(connectionId: string, reason: string): Promise<void>
   /** The safety net: a sync of every ready connection the bank lists. */
   requestSyncOfAll(reason: string): Promise<void>
@@ -266,9 +266,13 @@ export type EventWorkerDeps = {
   retention?: EventRetention
 }
 
-/** The envelope's `id` when it has one; else the job id, which the receiver derived from the delivery. */
-function eventIdOf(event: unknown, jobId: string | undefined): string {
-  const id = typeof event === 'object' && event !== null ? (event as { id?: unknown }).id : undefined
+/**
+ * The event id the receiver answered with, which the job carries. A job queued by an earlier version (still in a
+ * queue after an upgrade) has none; for it, that version's rule: the envelope's string `id`, else the job id.
+ */
+export function eventIdOfJob(data: WebhookJobData, jobId: string | undefined): string {
+  if (typeof data.eventId === 'string' && data.eventId !== '') return data.eventId
+  const id = typeof data.event === 'object' && data.event !== null ? data.event.id : undefined
   return typeof id === 'string' ? id : String(jobId)
 }
 
@@ -278,7 +282,7 @@ export function createEventWorker(deps: EventWorkerDeps): Worker<WebhookJobData,
     WEBHOOK_EVENTS_QUEUE,
     deps.backend,
     async (job) => {
-      const eventId = eventIdOf(job.data.event, job.id)
+      const eventId = eventIdOfJob(job.data, job.id)
       const outcome = await handleWebhookEvent(
         deps.db,
         {
