@@ -5,10 +5,9 @@ import { Registry, collectDefaultMetrics } from 'prom-client'
 import type { WebhookEventQueue } from '../queue/index.js'
 import { createLimitedServer, type ListenerLimits } from '../http-listener/index.js'
 import { createReceiverMetrics } from './metrics.js'
+import { errorAnswer, type DeliveryAnswer } from './delivery-answer.js'
 import {
   createWebhookReceiver,
-  errorAnswer,
-  type DeliveryAnswer,
   type WebhookReceiver,
   type WebhookReceiverOptions,
 } from './webhook-receiver.js'
