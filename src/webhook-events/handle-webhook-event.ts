@@ -102,7 +102,7 @@ async function claimOnly(
 /**
  * What one queued webhook delivery does, whatever dialect it speaks (interpretEvent). The event id is claimed in
  * the same transaction as the store writes, so a redelivered or retried event writes them once; effects outside
- * the database (queueing a sync, health, alerts) are idempotent by themselves and run first, so a crash between
+ * the database (asking for a sync, health, alerts) are idempotent by themselves and run first, so a crash between
  * them and the claim repeats them on the retried job instead of losing them.
  */
 export async function handleWebhookEvent(
