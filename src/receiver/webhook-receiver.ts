@@ -221,7 +221,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     const parsed = parseEnvelope(delivery.body as Uint8Array | string)
     if (!parsed.ok) return errorAnswer(parsed.code, parsed.message, requestId, { details: parsed.details })
     let result: EnqueueResult
-    // The delivery's server span (src/sidecar/http-observability.ts), carried in the job to the worker's span.
+    // The delivery's server span (startServerSpan, in either server), carried in the job to the worker's span.
     const traceparent = currentTraceparent()
     try {
       result = await enqueue({
