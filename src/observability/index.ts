@@ -16,5 +16,7 @@ export {
   tracer,
 } from './tracing.js'
 export type { Span, SpanOptions } from './tracing.js'
+export { UNMATCHED_ROUTE, startServerSpan } from './server-span.js'
+export type { ServerSpan } from './server-span.js'
 export { startTracing, tracesProtocol, tracingRequested, tracesUrl } from './start-tracing.js'
 export type { Tracing, TracingEnv } from './start-tracing.js'

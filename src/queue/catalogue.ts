@@ -60,12 +60,18 @@ export type WebhookJob = {
   traceparent?: string
 }
 
-/** The job payload; the event envelope stays as delivered so workers parse it with the api-client schemas. */
-export type WebhookJobData = Pick<WebhookJob, 'event' | 'receivedAt' | 'ignored' | 'traceparent'>
+/**
+ * The job payload; the event envelope stays as delivered so workers parse it with the api-client schemas.
+ * `eventId` is the id the receiver answered with, so the worker's claim and log lines name that one (issue 28).
+ * It is optional only for jobs queued before it was carried, still in a queue after an upgrade.
+ */
+export type WebhookJobData = Pick<WebhookJob, 'event' | 'receivedAt' | 'ignored' | 'traceparent'> & {
+  eventId?: string
+}
 
 /** A delivery's job payload, the same on both queue backends. */
 export function webhookJobData(job: WebhookJob): WebhookJobData {
-  const data: WebhookJobData = { event: job.event, receivedAt: job.receivedAt }
+  const data: WebhookJobData = { eventId: job.eventId, event: job.event, receivedAt: job.receivedAt }
   if (job.ignored) data.ignored = job.ignored
   if (job.traceparent) data.traceparent = job.traceparent
   return data
@@ -75,8 +81,8 @@ export function webhookJobData(job: WebhookJob): WebhookJobData {
 export type EnqueueResult = 'queued' | 'duplicate' | 'failed'
 
 /**
- * Where the receiver writes events: on Redis an inbox that forwarders move into BullMQ (redis-webhook-event-queue.ts), on
- * PostgreSQL BullMQ's PostgreSQL backend directly.
+ * Where the receiver writes events: on Redis the queue or, in a storm, an inbox (redis-inbox.ts) that forwarders
+ * move into it (inbox-forwarder.ts); on PostgreSQL BullMQ's PostgreSQL backend directly.
  */
 export type WebhookEventQueue = {
   /**
@@ -129,7 +135,7 @@ export const CONNECTION_SYNC_QUEUE = 'connection-sync'
 
 /**
  * connectionId '*' is the safety-net schedule's job: a sync of every ready connection. `refresh`: a re-read owed
- * after caught-up runs (src/sync/sync-connection.ts, RefreshPacing), run whatever its process re-read lately.
+ * after caught-up runs (RefreshPacing, exported by src/sync/), run whatever its process re-read lately.
  */
 export type ConnectionSyncJobData = {
   connectionId: string
@@ -178,8 +184,10 @@ export const SAFETY_NET_SYNC_SCHEDULER = 'safety-net-sync'
 // ── matching: a matching run that could not run where it was asked for ──────────────────────────────────────────
 
 /**
- * Matching runs: one waiting job at a time (job id MATCHING_JOB_ID), plus the schedule's. The string names
- * ('reconcile…') are those of earlier versions, kept so jobs and schedules they left are still taken.
+ * Matching runs: one waiting job at a time (job id MATCHING_JOB_ID), plus the schedule's. In code the concept is
+ * "matching"; its stored names (`reconcile`, `reconcile-run`, `reconcile-schedule`) are the earlier word, mapped
+ * here and nowhere else. They stay for compatibility: jobs and the schedule an earlier version left in Redis or
+ * PostgreSQL are still taken after an upgrade, so never rename them.
  */
 export const MATCHING_QUEUE = 'reconcile'
 

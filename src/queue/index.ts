@@ -1,12 +1,9 @@
 export * from './catalogue.js'
-export { createRedisWebhookEventQueue, createInboxForwarder } from './redis-webhook-event-queue.js'
-export type {
-  RedisWebhookEventQueueOptions,
-  InboxForwarder,
-  InboxForwarderOptions,
-  DeadLetter,
-} from './redis-webhook-event-queue.js'
-export { inboxKeys } from './redis-webhook-event-queue.js'
+export { createRedisWebhookEventQueue } from './redis-webhook-event-queue.js'
+export type { RedisWebhookEventQueueOptions } from './redis-webhook-event-queue.js'
+export { createInboxForwarder } from './inbox-forwarder.js'
+export type { InboxForwarder, InboxForwarderOptions, DeadLetter } from './inbox-forwarder.js'
+export { inboxKeys } from './redis-inbox.js'
 export { createPostgresWebhookEventQueue } from './postgres-webhook-event-queue.js'
 export type { PostgresWebhookEventQueueOptions } from './postgres-webhook-event-queue.js'
 export { createBackendQueue, createBackendWorker, describeQueueBackend } from './backend.js'

@@ -20,21 +20,11 @@ export { createBatchingEnqueue } from './batching-enqueue.js'
 export type { Enqueue, BatchingEnqueue, BatchingEnqueueOptions } from './batching-enqueue.js'
 export { createReceiverMetrics } from './metrics.js'
 export type { ReceiverMetrics, DeliveryOutcome } from './metrics.js'
-export {
-  createWebhookReceiver,
-  createWebhookMiddleware,
-  statusOf,
-  DEFAULT_BODY_LIMIT_BYTES,
-} from './webhook-receiver.js'
-export type {
-  DeliveryAnswer,
-  ReceiverErrorCode,
-  WebhookReceiver,
-  WebhookReceiverOptions,
-  Delivery,
-  ReceiverLogger,
-  WebhookMiddleware,
-  WebhookMiddlewareOptions,
-} from './webhook-receiver.js'
+export { createWebhookReceiver, DEFAULT_BODY_LIMIT_BYTES } from './webhook-receiver.js'
+export type { WebhookReceiver, WebhookReceiverOptions, Delivery, ReceiverLogger } from './webhook-receiver.js'
+export { createWebhookMiddleware } from './webhook-middleware.js'
+export type { WebhookMiddleware, WebhookMiddlewareOptions } from './webhook-middleware.js'
+export { statusOf } from './delivery-answer.js'
+export type { DeliveryAnswer, ReceiverErrorCode } from './delivery-answer.js'
 export { createReceiverServer } from './server.js'
 export type { ReceiverServer, ReceiverServerOptions } from './server.js'

@@ -2,7 +2,7 @@ import { Counter, Histogram, Registry } from 'prom-client'
 
 /**
  * What became of a delivery; the metrics count answers by outcome and reason. Here rather than with the answer
- * (webhook-receiver.ts), which imports these metrics.
+ * (delivery-answer.ts), which imports this type.
  */
 export type DeliveryOutcome = 'queued' | 'ignored' | 'duplicate' | 'rejected' | 'unavailable' | 'error'
 

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net'
 import { Registry, collectDefaultMetrics } from 'prom-client'
 import type { WebhookEventQueue } from '../queue/index.js'
 import { createLimitedServer, type ListenerLimits } from '../http-listener/index.js'
+import { UNMATCHED_ROUTE, startServerSpan } from '../observability/index.js'
 import { createReceiverMetrics } from './metrics.js'
+import { errorAnswer, type DeliveryAnswer } from './delivery-answer.js'
 import {
   createWebhookReceiver,
-  errorAnswer,
-  type DeliveryAnswer,
   type WebhookReceiver,
   type WebhookReceiverOptions,
 } from './webhook-receiver.js'
@@ -40,9 +40,19 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text)
 }
 
+/** What the server answers to GET besides the webhook path. */
+const SERVED: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics'])
+
+function pathnameOf(req: IncomingMessage): string {
+  const url = req.url ?? '/'
+  const query = url.indexOf('?')
+  return query === -1 ? url : url.slice(0, query)
+}
+
 /**
  * The standalone receiver on node:http (no framework on the hot path): `POST /webhooks`, `GET /healthz`,
- * `GET /readyz` (the queue answers a ping) and `GET /metrics` (Prometheus).
+ * `GET /readyz` (the queue answers a ping) and `GET /metrics` (Prometheus). With tracing on, every request is a
+ * server span, as in the sidecar.
  */
 export function createReceiverServer(options: ReceiverServerOptions): ReceiverServer {
   const path = options.path ?? '/webhooks'
@@ -56,9 +66,7 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
   const registry = metrics.registry
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = req.url ?? '/'
-    const query = url.indexOf('?')
-    const pathname = query === -1 ? url : url.slice(0, query)
+    const pathname = pathnameOf(req)
     if (pathname === path) {
       if (req.method === 'POST') return receiver.send(res, await receiver.handle(req))
       res.setHeader('allow', 'POST')
@@ -93,13 +101,28 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
   const answerWithout = (req: IncomingMessage, res: ServerResponse, answer: DeliveryAnswer) =>
     receiver.send(res, { ...answer, closeConnection: !req.complete })
 
+  /** The route a request matched, for its span: a path of ours, else UNMATCHED_ROUTE (no raw paths). */
+  const routeOf = (req: IncomingMessage): string => {
+    const pathname = pathnameOf(req)
+    if (pathname === path) return path
+    const served = (req.method === 'GET' || req.method === 'HEAD') && SERVED.has(pathname)
+    return served ? pathname : UNMATCHED_ROUTE
+  }
+
   const server = createLimitedServer((req, res) => {
-    route(req, res).catch((error: unknown) => {
-      options.onError?.(error, { requestId: 'server' })
-      if (!res.headersSent)
-        sendJson(res, 500, { error: { code: 'internal_error', message: 'Unexpected error.' } })
-      else res.destroy()
-    })
+    // The same server span as the sidecar's (startServerSpan): the receiver carries it into the event's job.
+    const span = startServerSpan(req.method ?? 'GET', req.headers)
+    const end = () => span.end(routeOf(req), res.headersSent ? res.statusCode : 0)
+    res.once('finish', end)
+    res.once('close', end)
+    span
+      .run(() => route(req, res))
+      .catch((error: unknown) => {
+        options.onError?.(error, { requestId: 'server' })
+        if (!res.headersSent)
+          sendJson(res, 500, { error: { code: 'internal_error', message: 'Unexpected error.' } })
+        else res.destroy()
+      })
   }, options.limits)
 
   return {

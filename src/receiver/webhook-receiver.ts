@@ -8,15 +8,15 @@ import {
   type BatchingEnqueueOptions,
   type Enqueue,
 } from './batching-enqueue.js'
-import { createReceiverMetrics, type DeliveryOutcome, type ReceiverMetrics } from './metrics.js'
+import { acceptedAnswer, errorAnswer, writeAnswer, type DeliveryAnswer } from './delivery-answer.js'
+import { createReceiverMetrics, type ReceiverMetrics } from './metrics.js'
 import {
   SIGNATURE_HEADER,
   SignatureVerificationError,
   createSignatureVerifier,
-  type SignatureFailureReason,
   type SignatureVerifier,
 } from '../signing/index.js'
-import { parseEnvelope, type EnvelopeRefusal } from '../webhook-envelope/index.js'
+import { parseEnvelope } from '../webhook-envelope/index.js'
 import { currentTraceparent } from '../observability/index.js'
 
 /** The default body limit: 256 KiB, far above any event envelope. */
@@ -70,7 +70,7 @@ export type Delivery = {
   requestId?: string
 }
 
-/** The framework-free core shared by the express middleware and the standalone server. */
+/** The framework-free core shared by the express middleware (webhook-middleware.ts) and the standalone server. */
 export type WebhookReceiver = {
   /**
    * Reads, verifies, parses and queues one delivery. Never rejects. `body`, when defined, is what a body parser
@@ -85,124 +85,6 @@ export type WebhookReceiver = {
   flush(): Promise<void>
   readonly metrics: ReceiverMetrics
 }
-
-// ── the answer: status and body of every outcome ────────────────────────────────────────────────────────────────
-// Pure, and exported for its tests: the status table also covers the envelope's refusals (EnvelopeRefusal).
-
-/** The answer to one delivery, ready to write. */
-export type DeliveryAnswer = {
-  status: number
-  requestId: string
-  outcome: DeliveryOutcome
-  /** `ok`, or the stable code of the error (the signature reason for a verification failure). */
-  reason: string
-  /** Serialized JSON body. */
-  body: string
-  /** The request body was not read to its end, so the connection cannot be reused. */
-  closeConnection: boolean
-}
-
-export type ReceiverErrorCode =
-  | SignatureFailureReason
-  | EnvelopeRefusal
-  | 'unqueueable_event'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'invalid_request'
-  | 'queue_unavailable'
-  | 'internal_error'
-  | 'not_found'
-  | 'method_not_allowed'
-
-/**
- * Status per error code. A missing header or an unverifiable signature is unauthenticated (401); a header that
- * cannot be parsed is a malformed request (400); a body the app parsed before us, or no secret, is our own setup
- * error (500), which the sender retries while the developer fixes it. A body that cannot be stored is 400; an
- * event the queue refused while the rest of its batch was written is 422 (it would fail the same way again).
- */
-const STATUS: Record<ReceiverErrorCode, number> = {
-  missing_header: 401,
-  no_signature: 401,
-  timestamp_outside_tolerance: 401,
-  signature_mismatch: 401,
-  malformed_header: 400,
-  invalid_utf8: 400,
-  invalid_json: 400,
-  not_an_object: 400,
-  too_deep: 400,
-  unstorable_text: 400,
-  unqueueable_event: 422,
-  invalid_request: 400,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  queue_unavailable: 503,
-  parsed_body: 500,
-  no_secret: 500,
-  internal_error: 500,
-  not_found: 404,
-  method_not_allowed: 405,
-}
-
-export function statusOf(code: ReceiverErrorCode): number {
-  return STATUS[code]
-}
-
-function outcomeOf(status: number): DeliveryOutcome {
-  if (status === 503) return 'unavailable'
-  return status >= 500 ? 'error' : 'rejected'
-}
-
-/** An error answer: `{ error: { code, message, requestId, details? } }`. Messages never carry secrets. */
-export function errorAnswer(
-  code: ReceiverErrorCode,
-  message: string,
-  requestId: string,
-  options: { details?: { path: string; message: string }[]; closeConnection?: boolean } = {},
-): DeliveryAnswer {
-  const status = statusOf(code)
-  const error = options.details?.length
-    ? { code, message, requestId, details: options.details }
-    : { code, message, requestId }
-  return {
-    status,
-    requestId,
-    outcome: outcomeOf(status),
-    reason: code,
-    body: JSON.stringify({ error }),
-    closeConnection: options.closeConnection ?? false,
-  }
-}
-
-/** 202 for a newly queued event (also when ignored), 200 for one already queued. */
-export function acceptedAnswer(
-  eventId: string,
-  result: 'queued' | 'duplicate',
-  ignored: string | undefined,
-  requestId: string,
-): DeliveryAnswer {
-  if (result === 'duplicate') {
-    return {
-      status: 200,
-      requestId,
-      outcome: 'duplicate',
-      reason: 'duplicate',
-      body: JSON.stringify({ status: 'duplicate', eventId }),
-      closeConnection: false,
-    }
-  }
-  return {
-    status: 202,
-    requestId,
-    outcome: ignored ? 'ignored' : 'queued',
-    reason: ignored ?? 'ok',
-    body: JSON.stringify(
-      ignored ? { status: 'ignored', eventId, reason: ignored } : { status: 'queued', eventId },
-    ),
-    closeConnection: false,
-  }
-}
-
-// ── the receiver ────────────────────────────────────────────────────────────────────────────────────────────────
 
 const REQUEST_ID = /^[\w.-]{1,128}$/
 
@@ -339,7 +221,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     const parsed = parseEnvelope(delivery.body as Uint8Array | string)
     if (!parsed.ok) return errorAnswer(parsed.code, parsed.message, requestId, { details: parsed.details })
     let result: EnqueueResult
-    // The delivery's server span (src/sidecar/http-observability.ts), carried in the job to the worker's span.
+    // The delivery's server span (startServerSpan, in either server), carried in the job to the worker's span.
     const traceparent = currentTraceparent()
     try {
       result = await enqueue({
@@ -430,15 +312,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       const requestId = delivery.requestId ?? randomUUID()
       return guarded(requestId, () => receiveChecked(delivery, requestId))
     },
-    send(res, answer) {
-      res.writeHead(answer.status, {
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': Buffer.byteLength(answer.body),
-        'x-request-id': answer.requestId,
-        ...(answer.closeConnection ? { connection: 'close' } : {}),
-      })
-      res.end(answer.body)
-    },
+    send: writeAnswer,
     flush: async () => batching?.flush(),
   }
 
@@ -450,31 +324,4 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (size > limit) return tooLarge(requestId)
     return verifiedBody(delivery, requestId)
   }
-}
-
-// ── the express face of the core ────────────────────────────────────────────────────────────────────────────────
-
-export type WebhookMiddlewareOptions = WebhookReceiverOptions
-
-/** An express (or connect) request handler; typed on node:http so the receiver imports no framework. */
-export type WebhookMiddleware = ((
-  req: IncomingMessage & { body?: unknown },
-  res: ServerResponse,
-  next?: (error?: unknown) => void,
-) => void) & { flush(): Promise<void> }
-
-/**
- * The webhook endpoint as express middleware: it reads the raw body itself, so mount it before express.json().
- * It answers every request itself and never calls `next`.
- *
- * @example app.post('/webhooks', createWebhookMiddleware({ secrets, queue }))
- */
-export function createWebhookMiddleware(options: WebhookMiddlewareOptions): WebhookMiddleware {
-  const receiver = createWebhookReceiver(options)
-  const webhookMiddleware = (req: IncomingMessage & { body?: unknown }, res: ServerResponse): void => {
-    // Express 5 leaves req.body undefined unless a parser ran. Bytes from express.raw() are used as they are;
-    // express.json()'s object no longer holds the bytes the signature covers and is answered 500 (parsed_body).
-    void receiver.handle(req, req.body).then((answer) => receiver.send(res, answer))
-  }
-  return Object.assign(webhookMiddleware, { flush: () => receiver.flush() })
 }

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express'
-import { SpanKind, contextFrom, failSpan, runInSpan, startSpan, type Logger } from '../observability/index.js'
+import { UNMATCHED_ROUTE, startServerSpan, type Logger } from '../observability/index.js'
 import type { TrafficMetrics } from './traffic-metrics.js'
 
 export type HttpObservabilityOptions = {
@@ -9,13 +9,10 @@ export type HttpObservabilityOptions = {
   accessLog: boolean
 }
 
-/** What the route of a request that matched none is called (a 404): raw paths would make every scan a series. */
-export const UNMATCHED_ROUTE = 'unmatched'
-
 /**
- * Every request of the sidecar's server, observed once: a server span (continuing the caller's `traceparent`;
- * the receiver carries it into the event's job), its duration and 5xx errors per route template, and the access
- * log line. The route is the template express matched (`/api/invoices/:id`), read when the router sets
+ * Every request of the sidecar's server, observed once: a server span (startServerSpan, continuing the caller's
+ * `traceparent`; the receiver carries it into the event's job), its duration and 5xx errors per route template,
+ * and the access log line. The route is the template express matched (`/api/invoices/:id`), read when the router sets
  * `req.route`, where `req.baseUrl` is still that router's; an error handled outside the router would see the
  * app's. Neither the query string nor any header reaches the log or the span.
  */
@@ -24,12 +21,7 @@ export function observeRequests(options: HttpObservabilityOptions): RequestHandl
   const log = options.accessLog ? logger.info.bind(logger) : logger.debug.bind(logger)
   return function observeRequest(req, res, next) {
     const started = performance.now()
-    const parent = contextFrom(req.headers as Record<string, unknown>)
-    const span = startSpan(req.method, {
-      kind: SpanKind.SERVER,
-      attributes: { 'http.request.method': req.method },
-      parent,
-    })
+    const span = startServerSpan(req.method, req.headers)
     const route = captureRoute(req)
     let done = false
     const finish = () => {
@@ -38,11 +30,7 @@ export function observeRequests(options: HttpObservabilityOptions): RequestHandl
       const template = route() ?? UNMATCHED_ROUTE
       const status = res.headersSent ? res.statusCode : 0
       const seconds = (performance.now() - started) / 1000
-      span.updateName(`${req.method} ${template}`)
-      span.setAttribute('http.route', template)
-      span.setAttribute('http.response.status_code', status)
-      if (status >= 500 || status === 0) failSpan(span, new Error(status ? `HTTP ${status}` : 'aborted'))
-      span.end()
+      span.end(template, status)
       metrics.request({ method: req.method, route: template, status, seconds })
       log(
         {
@@ -57,7 +45,7 @@ export function observeRequests(options: HttpObservabilityOptions): RequestHandl
     }
     res.once('finish', finish)
     res.once('close', finish)
-    runInSpan(parent, span, next)
+    span.run(next)
   }
 }
 

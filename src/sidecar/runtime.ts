@@ -122,7 +122,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     const eventsView = createBackendQueue(WEBHOOK_EVENTS_QUEUE, backend)
     closers.push(() => eventsView.close())
     queues.push(eventsView, syncQueue, alertQueue as Queue)
-    // Events accepted on Redis but not yet forwarded into the webhook-events queue (see src/queue/redis-webhook-event-queue.ts).
+    // Events accepted on Redis but not yet forwarded into the webhook-events queue (see src/queue/redis-inbox.ts).
     let webhookBacklog: (() => Promise<number>) | undefined
     let webhookDeadLetters: (() => Promise<number>) | undefined
     if (backend.kind === 'redis') {

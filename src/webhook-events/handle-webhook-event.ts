@@ -102,7 +102,7 @@ async function claimOnly(
 /**
  * What one queued webhook delivery does, whatever dialect it speaks (interpretEvent). The event id is claimed in
  * the same transaction as the store writes, so a redelivered or retried event writes them once; effects outside
- * the database (queueing a sync, health, alerts) are idempotent by themselves and run first, so a crash between
+ * the database (asking for a sync, health, alerts) are idempotent by themselves and run first, so a crash between
  * them and the claim repeats them on the retried job instead of losing them.
  */
 export async function handleWebhookEvent(
@@ -266,9 +266,13 @@ export type EventWorkerDeps = {
   retention?: EventRetention
 }
 
-/** The envelope's `id` when it has one; else the job id, which the receiver derived from the delivery. */
-function eventIdOf(event: unknown, jobId: string | undefined): string {
-  const id = typeof event === 'object' && event !== null ? (event as { id?: unknown }).id : undefined
+/**
+ * The event id the receiver answered with, which the job carries. A job queued by an earlier version (still in a
+ * queue after an upgrade) has none; for it, that version's rule: the envelope's string `id`, else the job id.
+ */
+export function eventIdOfJob(data: WebhookJobData, jobId: string | undefined): string {
+  if (typeof data.eventId === 'string' && data.eventId !== '') return data.eventId
+  const id = typeof data.event === 'object' && data.event !== null ? data.event.id : undefined
   return typeof id === 'string' ? id : String(jobId)
 }
 
@@ -278,7 +282,7 @@ export function createEventWorker(deps: EventWorkerDeps): Worker<WebhookJobData,
     WEBHOOK_EVENTS_QUEUE,
     deps.backend,
     async (job) => {
-      const eventId = eventIdOf(job.data.event, job.id)
+      const eventId = eventIdOfJob(job.data, job.id)
       const outcome = await handleWebhookEvent(
         deps.db,
         {

@@ -56,6 +56,7 @@ describe('the Redis webhook event queue while deliveries are few', () => {
     expect(await queue.addBatch([one])).toEqual(['duplicate'])
     expect(await redis.llen(keys.inbox)).toBe(0)
     expect((await view.getJob(jobIdFor(one.eventId)))?.data).toEqual({
+      eventId: one.eventId,
       event: one.event,
       receivedAt: one.receivedAt,
     })
@@ -99,7 +100,11 @@ describe('the webhook inbox on Redis', () => {
     expect(await redis.llen(keys.inbox)).toBe(0)
     const forwarded = await view.getJob(jobIdFor(first.eventId))
     expect(forwarded?.name).toBe('test')
-    expect(forwarded?.data).toEqual({ event: first.event, receivedAt: first.receivedAt })
+    expect(forwarded?.data).toEqual({
+      eventId: first.eventId,
+      event: first.event,
+      receivedAt: first.receivedAt,
+    })
     expect(forwarded?.opts.attempts).toBe(WEBHOOK_JOB_OPTIONS.attempts)
     expect((await view.getJob(jobIdFor(ignored.eventId)))?.data.ignored).toBe('reserved_type')
     await queue.close()

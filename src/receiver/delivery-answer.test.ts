@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { acceptedAnswer, errorAnswer, statusOf } from './webhook-receiver.js'
+import { acceptedAnswer, errorAnswer, statusOf } from './delivery-answer.js'
 
 describe('the answer to a delivery', () => {
   it('gives each error its status: unauthenticated 401, unstorable 400, our own setup 500, a full queue 503', () => {
