@@ -9,8 +9,11 @@ import { describe, expect, it } from 'vitest'
 const ROOT = resolve(import.meta.dirname, '../..')
 const HEADING = '## One `transactions.sync_available` event, file by file'
 
-/** Issue 18: one event's path touches at most this many files outside the pure matcher, on either backend. */
-const PATH_FILE_LIMIT = 25
+/**
+ * Issue 18: one event's path touches at most this many files outside the pure matcher, on either backend (25, and
+ * 27 since the app event's sending and dispatching were split apart; issue 28 retires the count).
+ */
+const PATH_FILE_LIMIT = 27
 
 /** One event takes one queue backend: each deployment's path leaves out the other backend's file. */
 const BACKEND_FILES = {
