@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { observe, tick } from './connection-health.js'
+import { observe, tick } from './index.js'
 import { emptyHealth, type HealthEffect, type HealthObservation } from './health-record.js'
 import { connectionNotice } from './connection-notice.js'
 import type { ConnectionRef } from './notice.js'

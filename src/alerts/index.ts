@@ -7,7 +7,9 @@ export {
   parseAlertEnv,
   sinksFor,
 } from './config.js'
-export { observe, tick, compareKeys } from './connection-health.js'
+export { observe } from './health-observe.js'
+export { tick } from './health-tick.js'
+export { compareKeys } from './health-incident.js'
 export { emptyHealth, SEEN_LIMIT, CLOSED_INCIDENT_LIMIT } from './health-record.js'
 export type {
   ConnectionHealth,

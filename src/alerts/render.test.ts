@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { observe } from './connection-health.js'
+import { observe } from './index.js'
 import { emptyHealth } from './health-record.js'
 import { connectionNotice } from './connection-notice.js'
 import type { AlertNotice, ConnectionRef, TransferRef } from './notice.js'

@@ -6,21 +6,11 @@ export {
   stableEventId,
 } from './publish-app-event.js'
 export type { AppEvents } from './publish-app-event.js'
-export {
-  AppEventDeliveryError,
-  appEventEnvelope,
-  createAppEventWorker,
-  sendAppEvent,
-  startAppEventDelivery,
-  startAppEventDispatcher,
-} from './app-event-delivery.js'
-export type {
-  AppEventDelivery,
-  AppEventDeliveryDeps,
-  AppEventDispatcher,
-  AppEventDispatcherDeps,
-  AppEventEnvelope,
-  AppEventOutcome,
-  AppEventWorkerDeps,
-  SendAppEventOptions,
-} from './app-event-delivery.js'
+export { AppEventDeliveryError, appEventEnvelope, sendAppEvent } from './send-app-event.js'
+export type { AppEventEnvelope, SendAppEventOptions } from './send-app-event.js'
+export { createAppEventWorker } from './app-event-worker.js'
+export type { AppEventOutcome, AppEventWorkerDeps } from './app-event-worker.js'
+export { startAppEventDispatcher } from './app-event-dispatcher.js'
+export type { AppEventDispatcher, AppEventDispatcherDeps } from './app-event-dispatcher.js'
+export { startAppEventDelivery } from './app-event-delivery.js'
+export type { AppEventDelivery, AppEventDeliveryDeps } from './app-event-delivery.js'

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
-import { rememberTraceContext } from '../observability/index.js'
+import { currentTraceparent } from '../observability/index.js'
 import { recordAppEvents, type Database } from '../store/index.js'
 
 /**
@@ -28,10 +28,8 @@ export async function publishAppEvents(
   events: readonly AppEventInput[],
 ): Promise<string[]> {
   const parsed = events.map((event) => AppEventInput.parse(event))
-  const recorded = await recordAppEvents(db, parsed)
-  // Their send (on the commit's NOTIFY, outside this context) joins this trace when this process sends them.
-  rememberTraceContext(recorded)
-  return recorded
+  // Their send (on the commit's NOTIFY, in whichever process leases them) continues this trace.
+  return recordAppEvents(db, parsed, currentTraceparent())
 }
 
 /** One event: false when its id was already recorded. */

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely'
 import { z } from 'zod'
 import type { Clock } from '../clock/index.js'
 import { parseCsvRows, type CsvInput, type CsvRowsRefusal } from '../csv-rows/index.js'
-import { InvoiceError, type InvoiceErrorDetail } from '../invoices/index.js'
+import { DomainError, type DomainErrorDetail } from '../errors/index.js'
 import { createListCursorCodec, listCursorMessage, listFingerprint } from '../list-cursor/index.js'
 import { customerPayerKeys } from '../matching/index.js'
 import { normalizeName } from '../matcher/index.js'
@@ -23,8 +23,11 @@ import { validateCustomer, type CustomerInput } from './customer-input.js'
 import { customerWrite } from './customer-keys.js'
 import { customerView, type Customer, type LearnedLink } from './customer-view.js'
 
-/** A customer operation that did not go through; `code` is stable. */
-export class CustomerError extends InvoiceError {}
+/**
+ * A customer operation that did not go through; `code` is stable (validation_error, invalid_cursor, not_found);
+ * every detail names the field at fault. The HTTP layer maps its kind like every other domain error's.
+ */
+export class CustomerError extends DomainError {}
 
 /** What the customer library needs; a `SidecarContext` is one. */
 export type CustomersContext = {
@@ -62,7 +65,7 @@ export const CustomerListQuery = z.object({
     .default(100),
 })
 
-function validationError(details: InvoiceErrorDetail[]): CustomerError {
+function validationError(details: DomainErrorDetail[]): CustomerError {
   return new CustomerError(
     'invalid',
     'validation_error',
@@ -72,7 +75,7 @@ function validationError(details: InvoiceErrorDetail[]): CustomerError {
 }
 
 function validateAll(values: readonly unknown[], many: boolean): CustomerInput[] {
-  const details: InvoiceErrorDetail[] = []
+  const details: DomainErrorDetail[] = []
   const customers: CustomerInput[] = []
   const seen = new Set<string>()
   values.forEach((value, index) => {

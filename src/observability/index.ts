@@ -8,8 +8,6 @@ export {
   failSpan,
   inSpan,
   injectTraceHeaders,
-  recallTraceContext,
-  rememberTraceContext,
   runInSpan,
   startSpan,
   traceLogFields,

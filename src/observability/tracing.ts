@@ -100,26 +100,3 @@ export function traceLogFields(): Record<string, string> {
   if (!isSpanContextValid(spanContext)) return {}
   return { trace_id: spanContext.traceId, span_id: spanContext.spanId }
 }
-
-// An app event is leased and sent by whichever worker process hears its NOTIFY, outside the matching run's
-// context: the run remembers its context per event id, so a send in the same process joins the trace (a send in
-// another process starts its own). Bounded: entries nobody sends here are dropped oldest first.
-const MAX_REMEMBERED = 10_000
-const remembered = new Map<string, Context>()
-
-/** Remembers the active context for these keys (no-op when nothing is traced). */
-export function rememberTraceContext(keys: readonly string[]): void {
-  if (!trace.getActiveSpan()) return
-  const active = context.active()
-  for (const key of keys) {
-    remembered.set(key, active)
-    if (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!)
-  }
-}
-
-/** The context remembered for a key (once), or undefined. */
-export function recallTraceContext(key: string): Context | undefined {
-  const found = remembered.get(key)
-  if (found) remembered.delete(key)
-  return found
-}

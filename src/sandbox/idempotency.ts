@@ -1,3 +1,4 @@
+import { canonicalJson } from '../canonical-json/index.js'
 import { ApiError } from './api-error.js'
 import type { IdempotencyRecord, SandboxState } from './state.js'
 
@@ -13,18 +14,6 @@ export type IdempotentRequest = {
   /** The material payload: same key and a different payload is a conflict. */
   payload: unknown
   now: Date
-}
-
-/** JSON with object keys sorted at every depth, so key order never makes two payloads differ. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
-  }
-  return JSON.stringify(value)
 }
 
 const slot = (request: IdempotentRequest) => `${request.orgId}\u0000${request.operation}\u0000${request.key}`

@@ -9,6 +9,7 @@ import { startTracing, type Logger, type TracingEnv } from '../observability/ind
 import { startWorkerRole, syncRequests, type WorkerRoleDeps } from '../pipeline/index.js'
 import {
   ALERT_DELIVERIES_QUEUE,
+  APP_EVENTS_QUEUE,
   CONNECTION_SYNC_QUEUE,
   createBackendQueue,
   createPostgresWebhookEventQueue,
@@ -121,7 +122,11 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     // Only inspected (depth, age, the queue board); the receiver writes through its own WebhookEventQueue.
     const eventsView = createBackendQueue(WEBHOOK_EVENTS_QUEUE, backend)
     closers.push(() => eventsView.close())
-    queues.push(eventsView, syncQueue, alertQueue as Queue)
+    // The app-events queue is opened by its delivery (worker role, APP_WEBHOOK_URL set); this view puts its depth on
+    // the metrics and the queue board in every role.
+    const appEventsView = createBackendQueue(APP_EVENTS_QUEUE, backend)
+    closers.push(() => appEventsView.close())
+    queues.push(eventsView, syncQueue, alertQueue as Queue, appEventsView)
     // Events accepted on Redis but not yet forwarded into the webhook-events queue (see src/queue/redis-inbox.ts).
     let webhookBacklog: (() => Promise<number>) | undefined
     let webhookDeadLetters: (() => Promise<number>) | undefined

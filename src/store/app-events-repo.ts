@@ -10,6 +10,8 @@ export type StoredAppEvent = {
   deliveredAt: Date | null
   attempts: number
   lastError: string | null
+  /** The W3C traceparent of the run that wrote it, or null when that run was not traced. */
+  traceparent: string | null
 }
 
 /** The NOTIFY channel of new outbox rows in the current schema (md5 keeps it within PostgreSQL's 63 bytes). */
@@ -24,6 +26,8 @@ export const APP_EVENTS_CHANNEL_PREFIX = 'bankrec_app_events_'
 export async function recordAppEvents(
   db: Kysely<Database>,
   events: ReadonlyArray<{ id: string; type: string; data: Record<string, unknown>; createdAt?: Date }>,
+  /** The writer's W3C traceparent, stored on every new row so that its send continues the trace. */
+  traceparent?: string,
 ): Promise<string[]> {
   if (events.length === 0) return []
   const { rows } = await sql<{ id: string }>`
@@ -35,8 +39,8 @@ export async function recordAppEvents(
         ${sql.val(events.map((event) => event.createdAt ?? null))}::timestamptz[]
       ) with ordinality as t(id, type, payload, created_at, n)
     ), inserted as (
-      insert into app_events (id, type, payload, created_at)
-      select id, type, payload::jsonb, coalesce(created_at, now()) from input order by n
+      insert into app_events (id, type, payload, created_at, traceparent)
+      select id, type, payload::jsonb, coalesce(created_at, now()), ${traceparent ?? null}::text from input order by n
       on conflict (id) do nothing
       returning id
     ), announced as (
@@ -56,6 +60,7 @@ function storedAppEventOf(row: Selectable<AppEventsTable>): StoredAppEvent {
     deliveredAt: row.delivered_at,
     attempts: row.attempts,
     lastError: row.last_error,
+    traceparent: row.traceparent,
   }
 }
 

@@ -261,6 +261,8 @@ export type AppEventsTable = {
   last_attempt_at: Timestamp | null
   /** Until when a worker process sending the event in place holds it (migration 0023). */
   lease_until: Timestamp | null
+  /** The W3C traceparent of the run that wrote the event, continued by its send; null untraced (migration 0030). */
+  traceparent: string | null
 }
 
 /** A transfer initiated through bankrec; the request and its key are stored before the bank is called. */

@@ -152,7 +152,9 @@ export type {
 } from './invoices-repo.js'
 export { appendAudit, listAuditEntries, verifyAuditChain } from './audit-log-repo.js'
 export type { AuditAppend, AuditFilter, AuditRow, AuditVerification } from './audit-log-repo.js'
-export { auditEntryHash, canonicalJson, GENESIS_HASH } from './audit-hash.js'
+export { auditEntryHash, GENESIS_HASH } from './audit-hash.js'
+// Re-exported for the matching's allocation diff, which imports it from here (src/canonical-json is its home).
+export { canonicalJson } from '../canonical-json/index.js'
 export type { AuditEntry } from './audit-hash.js'
 export {
   countPendingMatches,

@@ -188,6 +188,8 @@ describe.skipIf(skipBrowserTests)('the dashboard in headless Chromium', () => {
 
     await page.goto(`${sidecar.url}/admin/queues`)
     await page.waitForSelector('text=connection-sync', { timeout: 20_000 })
+    // Issue 28: the app-events queue (retries of the app's events) is on the board with the others.
+    await page.waitForSelector('text=app-events', { timeout: 20_000 })
 
     const origin = new URL(sidecar.url).origin
     expect(browser.requests.length).toBeGreaterThan(0)

@@ -77,6 +77,9 @@ describe('GET /metrics', () => {
     expect(age).toBeGreaterThanOrEqual((before - oldest) / 1000)
     expect(age).toBeLessThanOrEqual((after - oldest) / 1000)
     expect(sampleValue(text, 'bankrec_queue_oldest_waiting_seconds', { queue: 'connection-sync' })).toBe(0)
+    // Issue 28: every queue of the catalogue is reported, the app-events queue's retries among them.
+    expect(sampleValue(text, 'bankrec_queue_jobs', { queue: 'app-events', state: 'waiting' })).toBe(0)
+    expect(sampleValue(text, 'bankrec_queue_oldest_waiting_seconds', { queue: 'app-events' })).toBe(0)
   })
 
   it('reports the events waiting in the inbox for a worker to forward them (a storm leaves them there)', async () => {

@@ -26,6 +26,7 @@ import * as transferLegLookup from './0026-transfer-leg-lookup.js'
 import * as matchingShadow from './0027-matching-shadow.js'
 import * as controls from './0028-controls.js'
 import * as eventRecordsRetention from './0029-event-records-retention.js'
+import * as appEventTraceContext from './0030-app-event-trace-context.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0027-matching-shadow': matchingShadow,
   '0028-controls': controls,
   '0029-event-records-retention': eventRecordsRetention,
+  '0030-app-event-trace-context': appEventTraceContext,
 }

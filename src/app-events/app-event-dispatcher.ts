@@ -1,0 +1,202 @@
+import { createHash } from 'node:crypto'
+import type { Queue } from 'bullmq'
+import type { Kysely } from 'kysely'
+import pLimit from 'p-limit'
+import pg from 'pg'
+import type { Clock } from '../clock/index.js'
+import type { Logger } from '../observability/index.js'
+import {
+  APP_EVENTS_CHANNEL_PREFIX,
+  leaseAppEvents,
+  undeliveredAppEventIds,
+  type Database,
+  type StoredAppEvent,
+} from '../store/index.js'
+import { APP_EVENT_JOB_OPTIONS, appEventJobId, type AppEventJobData } from '../queue/index.js'
+
+// Dispatching the outbox: the dispatcher hears a commit's NOTIFY and sends its rows in place; what fails there,
+// and what the rescan finds, becomes a job of the app-events queue (app-event-worker.ts).
+
+export type AppEventDispatcherDeps = {
+  db: Kysely<Database>
+  /** For the LISTEN connection, which stays open outside the pool. */
+  connectionString: string
+  schema: string
+  queue: Queue<AppEventJobData>
+  clock: Clock
+  logger: Logger
+  /** How often undelivered rows without a job are queued again. @defaultValue 60 */
+  rescanSeconds?: number
+  /** First retry delay of a failed delivery; doubles per attempt. @defaultValue 2000 */
+  retryDelayMs?: number
+  /**
+   * Sends an event in place as its NOTIFY arrives (the worker role); a failure goes to the queue for its
+   * retries. Without it every event becomes a job.
+   */
+  send?: (event: StoredAppEvent) => Promise<void>
+  /** In-place sends at a time. @defaultValue 4 */
+  concurrency?: number
+}
+
+export type AppEventDispatcher = {
+  /**
+   * Queues every undelivered event recorded more than `graceMs` ago (5 s by default: younger ones are left to
+   * their NOTIFY); returns how many it queued.
+   */
+  requeue(graceMs?: number): Promise<number>
+  close(): Promise<void>
+}
+
+const RESCAN_BATCH = 500
+/** How long an in-place send holds its row: longer than a send's timeout, so no one else sends it meanwhile. */
+const LEASE_MS = 30_000
+const RECONNECT_MS = 5_000
+/** A row younger than this is left to its NOTIFY, which is on its way. */
+const RESCAN_GRACE_MS = 5_000
+
+/**
+ * Turns committed outbox rows into deliveries: at once through LISTEN/NOTIFY (sent by publishAppEvents, delivered
+ * by PostgreSQL only on commit), and by a periodic rescan that queues rows nobody sent (a crash before the send,
+ * a dropped LISTEN connection, a job that used all its attempts). With `send`, the NOTIFYs of one commit are
+ * leased together and sent in place, with no queue hop: every listening process hears them, and the lease lets
+ * one send each. What fails in place, and everything without `send`, becomes a job; a job id is the event id,
+ * so an event queued twice still has one job at a time.
+ */
+export async function startAppEventDispatcher(deps: AppEventDispatcherDeps): Promise<AppEventDispatcher> {
+  const channel = `${APP_EVENTS_CHANNEL_PREFIX}${createHash('md5').update(deps.schema).digest('hex')}`
+  let closed = false
+  let client: pg.Client | undefined
+  let reconnect: NodeJS.Timeout | undefined
+  const jobOptions = {
+    ...APP_EVENT_JOB_OPTIONS,
+    backoff: {
+      ...APP_EVENT_JOB_OPTIONS.backoff,
+      delay: deps.retryDelayMs ?? APP_EVENT_JOB_OPTIONS.backoff.delay,
+    },
+  }
+
+  const enqueue = async (ids: readonly string[], delay?: number) => {
+    if (ids.length === 0) return
+    await deps.queue.addBulk(
+      ids.map((eventId) => ({
+        name: 'app-event',
+        data: { eventId },
+        opts: { ...jobOptions, jobId: appEventJobId(eventId), delay },
+      })),
+    )
+  }
+
+  const limit = pLimit(deps.concurrency ?? 4)
+  const sendInPlace = async (ids: readonly string[], send: (event: StoredAppEvent) => Promise<void>) => {
+    const now = deps.clock.now()
+    const leased = await leaseAppEvents(deps.db, ids, { now, until: new Date(now.getTime() + LEASE_MS) })
+    const failed: string[] = []
+    await Promise.all(
+      leased.map((event) =>
+        limit(() =>
+          send(event).catch((error: unknown) => {
+            deps.logger.warn(
+              {
+                eventId: event.id,
+                type: event.type,
+                error: error instanceof Error ? error.message : String(error),
+              },
+              'app event not delivered; will retry',
+            )
+            failed.push(event.id)
+          }),
+        ),
+      ),
+    )
+    await enqueue(failed, jobOptions.backoff.delay)
+  }
+
+  // The NOTIFYs of one commit arrive together: one lease (or one add) for all of them.
+  let told: string[] = []
+  const flush = () => {
+    const ids = told
+    told = []
+    const handled = deps.send ? sendInPlace(ids, deps.send) : enqueue(ids)
+    handled.catch((error: unknown) =>
+      deps.logger.warn(
+        { err: error, events: ids.length },
+        'could not send or queue app events; the rescan will',
+      ),
+    )
+  }
+
+  const listen = async () => {
+    const next = new pg.Client({ connectionString: deps.connectionString })
+    next.on('notification', (message) => {
+      if (message.channel !== channel || !message.payload) return
+      if (told.push(message.payload) === 1) setImmediate(flush)
+    })
+    next.on('error', (error) => {
+      deps.logger.warn({ err: error }, 'app event listener lost its database connection; reconnecting')
+      void next.end().catch(() => undefined)
+      if (client === next) client = undefined
+      scheduleReconnect()
+    })
+    await next.connect()
+    await next.query(`listen ${channel}`)
+    if (closed) {
+      await next.end()
+      return
+    }
+    client = next
+  }
+
+  const scheduleReconnect = () => {
+    if (closed || reconnect) return
+    reconnect = setTimeout(() => {
+      reconnect = undefined
+      listen()
+        .then(() => requeue(0))
+        .catch((error: unknown) => {
+          deps.logger.warn({ err: error }, 'app event listener could not reconnect; retrying')
+          scheduleReconnect()
+        })
+    }, RECONNECT_MS)
+    reconnect.unref()
+  }
+
+  const requeue = async (graceMs = RESCAN_GRACE_MS) => {
+    // No cutoff at grace 0: the database stamps rows in microseconds and the clock reads milliseconds, so a row
+    // written in the current millisecond would fall after a cutoff of "now".
+    const now = deps.clock.now()
+    const ids = await undeliveredAppEventIds(deps.db, {
+      before: graceMs > 0 ? new Date(now.getTime() - graceMs) : undefined,
+      now,
+      limit: RESCAN_BATCH,
+    })
+    await enqueue(ids)
+    return ids.length
+  }
+
+  await listen()
+  // Rows committed before this process listened got their NOTIFY nowhere.
+  await requeue(0)
+  let scanning = false
+  const timer = setInterval(
+    () => {
+      if (scanning) return
+      scanning = true
+      requeue()
+        .catch((error: unknown) => deps.logger.warn({ err: error }, 'app event rescan failed'))
+        .finally(() => (scanning = false))
+    },
+    (deps.rescanSeconds ?? 60) * 1000,
+  )
+  timer.unref()
+
+  return {
+    requeue,
+    async close() {
+      closed = true
+      clearInterval(timer)
+      if (reconnect) clearTimeout(reconnect)
+      await client?.end().catch(() => undefined)
+      client = undefined
+    },
+  }
+}

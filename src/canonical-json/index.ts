@@ -1,0 +1,1 @@
+export { canonicalJson } from './canonical-json.js'
