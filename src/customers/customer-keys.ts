@@ -3,9 +3,12 @@ import type { CustomerWrite } from '../store/index.js'
 import type { CustomerInput } from './customer-input.js'
 
 /** Bump when any rule below changes: the sidecar re-keys stored customers of an older version at start-up. */
-export const CUSTOMER_KEYS_VERSION = 1
+export const CUSTOMER_KEYS_VERSION = 2
 
-/** What payers are compared by, worked out by the matcher's rules (version 1: names also as a bank cuts them). */
+/**
+ * What payers are compared by, worked out by the matcher's rules (version 1: names also as a bank cuts them;
+ * version 2: names folded with German transliteration, Cyrillic and Greek transliterated).
+ */
 export function customerKeys(customer: Pick<CustomerInput, 'name' | 'aliases' | 'bankAccounts'>) {
   return {
     nameKeys: nameLookupKeys([customer.name, ...customer.aliases]),

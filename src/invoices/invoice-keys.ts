@@ -2,9 +2,12 @@ import { invoiceMatchKeys, nameLookupKeys, normalizedInvoiceNumber } from '../ma
 import type { InvoiceKeys } from '../store/index.js'
 
 /** Bump when any rule below changes: the sidecar re-keys stored invoices of an older version at start-up. */
-export const INVOICE_KEYS_VERSION = 2
+export const INVOICE_KEYS_VERSION = 3
 
-/** The normalized customer name and aliases, and the same cut where a bank cuts names (version 2). */
+/**
+ * The normalized customer name and aliases, and the same cut where a bank cuts names (version 2); names folded
+ * with German transliteration, Cyrillic and Greek transliterated (version 3).
+ */
 export function customerKeys(
   name: string | null | undefined,
   aliases: readonly string[] | null | undefined,

@@ -4,7 +4,8 @@ import { tokenize, type Token } from './tokenize.js'
 /** What stands between the numbers of a list (`4711, 4712`, `4711/4712`, `2024-0315 + 2024-0316`). */
 const LIST_GAP = /^[\s,;/&+.-]*$/
 
-function isDigitToken(token: Token): boolean {
+/** Whether a token is a number (tokens are runs of digits or of letters). */
+export function isDigitToken(token: Token): boolean {
   const code = token.text.charCodeAt(0)
   return code >= 48 && code <= 57
 }

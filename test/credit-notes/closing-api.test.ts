@@ -6,7 +6,7 @@ import { createVirtualClock } from '../../src/clock/index.js'
 import { loadConfig } from '../../src/config/index.js'
 import type { InvoiceChangeListener } from '../../src/invoices/index.js'
 import { createLogger, silentLogger } from '../../src/observability/index.js'
-import { runMatching } from '../../src/matching/index.js'
+import { readAutoApplyMode, runMatching, type MatchingService } from '../../src/matching/index.js'
 import { answerApiError, assignRequestId } from '../../src/sidecar/api-error.js'
 import { creditNoteRoutes } from '../../src/sidecar/api/credit-notes.js'
 import { invoiceRoutes } from '../../src/sidecar/api/invoices.js'
@@ -26,6 +26,9 @@ const env = loadConfig({
   APPROVAL_THRESHOLD_AMOUNT: '500,JPY=50000',
   MATCH_WRITE_OFF_ACCOUNTS: 'credit_note=4100,discount=4900',
   MATCH_WRITE_OFF_ACCOUNT: '6800',
+  MATCH_INVOICE_DATE_GRACE_DAYS: '3',
+  MATCH_RETURN_HORIZON_DAYS: '90',
+  MATCH_AUTO_APPLY: 'shadow',
 })
 const clock = createVirtualClock({ start: new Date('2026-03-02T09:00:00Z'), followRealTime: false })
 let database: TestDatabase
@@ -35,8 +38,10 @@ const acme = { currency: 'EUR', customerId: 'cus_acme' }
 
 beforeAll(async () => {
   database = await createTestDatabase('closing_api')
-  const reconcile: InvoiceChangeListener = {
+  const reconcile: InvoiceChangeListener & Pick<MatchingService, 'autoApplyMode'> = {
     invoicesWritten: (trx, ids) => enqueueMatches(trx, 'invoice', ids),
+    // Nothing stored: the mode in force is the environment's MATCH_AUTO_APPLY.
+    autoApplyMode: () => readAutoApplyMode(database.db, env.MATCH_AUTO_APPLY),
   }
   const context = {
     store: { db: database.db, pool: database.pool },
@@ -131,6 +136,17 @@ describe('closing the books over the API', () => {
       credit_note: '4100',
       discount: '4900',
       bank_fee: '6800',
+    })
+  })
+
+  it('GET /api/matching/config shows the date settings and the automatic-matching mode in force', async () => {
+    const response = await request(app).get('/api/matching/config').set(auth)
+    expect(response.status).toBe(200)
+    expect(response.body).toMatchObject({
+      invoiceDateGraceDays: 3,
+      returnHorizonDays: 90,
+      autoApply: 'shadow',
+      autoApplySource: 'environment',
     })
   })
 

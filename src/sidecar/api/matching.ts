@@ -58,12 +58,15 @@ export function presentMatchConfig(config: MatchConfig) {
     ),
     maxSuggestionSetSize: config.maxSuggestionSetSize,
     transferLegWindowSeconds: config.transferLegWindowSeconds,
+    // Dates as evidence (issue 25 rule 7): MATCH_INVOICE_DATE_GRACE_DAYS and MATCH_RETURN_HORIZON_DAYS.
+    invoiceDateGraceDays: config.invoiceDateGraceDays,
+    returnHorizonDays: config.returnHorizonDays,
   }
 }
 
 /**
- * GET /api/matching/config: the present configuration (tolerances, write-off accounts, thresholds, the approval
- * threshold and window, the chart of accounts).
+ * GET /api/matching/config: the present configuration (tolerances, write-off accounts, thresholds, date grace and
+ * return horizon, the automatic-matching mode in force, the approval threshold and window, the chart of accounts).
  * POST /api/matching/dry-run: the engine over the current unmatched payments with the present configuration or
  * a proposed one (`config`), showing what would change. Nothing is written.
  */
@@ -71,11 +74,15 @@ export function matchingRoutes(context: SidecarContext): Router {
   const router = Router()
   router.get(
     '/matching/config',
-    handle((_req, res) => {
+    handle(async (_req, res) => {
       const threshold = context.config.APPROVAL_THRESHOLD_AMOUNT
       const { policy, chart } = controlsOf(context.config)
+      // The mode in force: the stored one, else MATCH_AUTO_APPLY (GET /api/settings/matching tells who set it).
+      const mode = await context.matching.autoApplyMode()
       res.json({
         ...presentMatchConfig(matchConfigOf(context.config)),
+        autoApply: mode.autoApply,
+        autoApplySource: mode.source,
         // What one person may do alone (docs/security.md#segregation-of-duties).
         approvalThreshold: threshold ? { amount: threshold.all, byCurrency: threshold.byCurrency } : null,
         approvalWindowHours: policy.windowHours,

@@ -275,6 +275,10 @@ export const MatchConfig = z.looseObject({
   writeOffAccount: z.string(),
   writeOffAccounts: z.record(z.string(), z.string()),
   maxSuggestionSetSize: z.number().int(),
+  invoiceDateGraceDays: z.number().int(),
+  returnHorizonDays: z.number().int(),
+  autoApply: z.enum(['off', 'shadow', 'on']),
+  autoApplySource: z.enum(['stored', 'environment']),
   approvalThreshold: z.looseObject({}).nullable(),
 })
 
