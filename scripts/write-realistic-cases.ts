@@ -13,6 +13,7 @@ import { loadBook } from '../test/support/realistic-book.js'
 import { formatCases } from './realistic/formats.js'
 import { guardCases } from './realistic/guards.js'
 import { interactionCases } from './realistic/interactions.js'
+import { oddAmountCases } from './realistic/odd-amounts.js'
 import { returnCases } from './realistic/returns.js'
 
 const GROUPS = [
@@ -29,6 +30,12 @@ const GROUPS = [
     seed: 404,
     write: interactionCases,
     about: 'duplicates, amended invoices, batches',
+  },
+  {
+    file: 'odd-amounts',
+    seed: 505,
+    write: oddAmountCases,
+    about: 'whole numbers at amounts other than what is open: test transfers, odd parts',
   },
 ] as const
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { plausiblePart } from './amount-guards.js'
+import { plausiblePart, tokenAmount } from './amount-guards.js'
 import { toUnits } from './money.js'
 
 describe('plausiblePart', () => {
@@ -18,5 +18,20 @@ describe('plausiblePart', () => {
     expect(part('119.00', '2380.00')).toBe(false)
     expect(part('1000.00', '1000.00')).toBe(false)
     expect(part('1200.00', '1190.00')).toBe(false)
+  })
+})
+
+describe('tokenAmount', () => {
+  const token = (amount: string, open: string) => tokenAmount(toUnits(amount), toUnits(open))
+
+  it('is at most one currency unit and at most 1 % of what is open', () => {
+    expect(token('0.01', '238.00')).toBe(true)
+    expect(token('1.00', '100.00')).toBe(true)
+  })
+
+  it('is not a unit of a small invoice, nor more than a unit of a large one', () => {
+    expect(token('1.00', '99.99')).toBe(false)
+    expect(token('1.01', '10000.00')).toBe(false)
+    expect(token('0.00', '100.00')).toBe(false)
   })
 })

@@ -27,6 +27,27 @@ export function plausiblePart(amount: bigint, open: bigint): boolean {
   return false
 }
 
+/** Units of a whole currency unit (1.00). */
+const UNIT = 10n ** BigInt(SCALE)
+
+/**
+ * Rule 2: whether `amount` is a token: at most one currency unit and at most 1 % of what the named invoices have
+ * open. Test transfers and account verifications are such amounts; no one settles an invoice a cent at a time.
+ */
+export function tokenAmount(amount: bigint, open: bigint): boolean {
+  return amount > 0n && amount <= UNIT && amount * 100n <= open
+}
+
+/** Rule 2: a token amount that names an invoice: a test of the account, not a payment of the invoice. */
+export function amountIsToken(amount: string): Evidence {
+  return {
+    code: 'conflict_token_amount',
+    points: 0,
+    text: `${amount} is at most one currency unit and at most 1 % of what the named invoices have open: a test transfer or an account check names an invoice as well, so a person decides`,
+    conflict: 'unexplained',
+  }
+}
+
 /** Rule 2: a whole number from a payer bankrec does not recognise, at an amount that does not fit. */
 export function amountUnsupported(amount: string): Evidence {
   return {

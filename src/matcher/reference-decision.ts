@@ -12,7 +12,7 @@ import type { ReferenceHit, TransactionReferences } from './find-references.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
 import { customerLabel, isRejected, openFor, openInvoicesOf, type MatchContext } from './match-context.js'
 import { centsOf, formatUnits, toUnits } from './money.js'
-import { amountUnsupported, plausiblePart, shortOfSet } from './amount-guards.js'
+import { amountIsToken, amountUnsupported, plausiblePart, shortOfSet, tokenAmount } from './amount-guards.js'
 import { issuedAfterPayment } from './date-evidence.js'
 import { otherFields, textGuards } from './field-guards.js'
 import { explainShortfall, statedFeeMismatch } from './residuals.js'
@@ -221,6 +221,8 @@ export function allocateByReference(
     } else if ((hit.kind === 'full' || hit.kind === 'swift') && payer.customers.length === 0 && !plausible) {
       evidence.push(amountUnsupported(formatUnits(payment.amount)))
     }
+    if (!corroborated && tokenAmount(payment.amount, open))
+      evidence.push(amountIsToken(formatUnits(payment.amount)))
     const late = issuedAfterPayment(ledger.invoice, transaction, context.config.invoiceDateGraceDays)
     if (late) evidence.push(late)
     if (guards.advance && (hit.kind === 'core' || !amountFits)) evidence.push(guards.advance)
