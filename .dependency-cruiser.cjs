@@ -33,11 +33,12 @@ module.exports = {
       comment:
         'Pure readers decide from their inputs alone: the one reading of the webhook envelope (shared by the ' +
         'receiver and the worker, so it imports neither), what a sync page does to the mirror, the sync ' +
-        'dialects and what PostgreSQL can store. No database, queue, HTTP server or file system, not even ' +
+        'dialects, what PostgreSQL can store, canonical JSON and the alert rules and notices (alerts/: sending is ' +
+        'alert-delivery/). No database, queue, HTTP server or file system, not even ' +
         'through the store barrel; types are fine.',
       from: {
         path: [
-          '^src/(webhook-envelope|storable-json)/',
+          '^src/(webhook-envelope|storable-json|alerts|canonical-json)/',
           '^src/sync/plan-sync-page[.]ts$',
           '^src/api-client/sync-dialect[.]ts$',
         ],

@@ -1,18 +1,9 @@
 import { UnrecoverableError, type Job, type Worker } from 'bullmq'
 import { sql, type Kysely } from 'kysely'
 import pRetry from 'p-retry'
-import {
-  AlertDeliveryError,
-  logAlert,
-  renderJsonAlert,
-  renderSlackMessage,
-  sendJsonAlert,
-  sendSlackAlert,
-  type AlertConfig,
-  type AlertNotice,
-  type SinkDeps,
-} from '../alerts/index.js'
+import { renderJsonAlert, renderSlackMessage, type AlertConfig, type AlertNotice } from '../alerts/index.js'
 import type { Clock } from '../clock/index.js'
+import { AlertDeliveryError, logAlert, sendJsonAlert, sendSlackAlert, type SinkDeps } from './alert-sinks.js'
 import type { Logger } from '../observability/index.js'
 import { createBackendWorker, type QueueBackendConfig } from '../queue/index.js'
 import { findDelivery, recordDeliveryAttempt, type Database } from '../store/index.js'

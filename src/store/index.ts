@@ -165,16 +165,18 @@ export {
 } from './pending-matches-repo.js'
 export type { PendingMatch, PendingMatchKind } from './pending-matches-repo.js'
 export {
-  deleteTransactionReferences,
-  loadExceptionsInScope,
-  loadInvoiceStates,
   loadInvoicesByNumber,
   loadInvoicesById,
   loadInvoicesByNumberKeys,
-  loadManualMatches,
-  loadMatchTransactions,
   loadInvoicesForTexts,
   loadOpenInvoicesOfCustomers,
+} from './matching-invoices-repo.js'
+export {
+  deleteTransactionReferences,
+  loadExceptionsInScope,
+  loadInvoiceStates,
+  loadManualMatches,
+  loadMatchTransactions,
   transactionInputs,
   saveInvoiceStates,
   saveTransactionReferences,

@@ -4,15 +4,17 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   AlertDeliveryError,
-  connectionNotice,
-  emptyHealth,
   logAlert,
-  observe,
-  renderJsonAlert,
-  renderSlackMessage,
   sendJsonAlert,
   sendSlackAlert,
   type AlertLogger,
+} from '../../src/alert-delivery/index.js'
+import {
+  connectionNotice,
+  emptyHealth,
+  observe,
+  renderJsonAlert,
+  renderSlackMessage,
   type AlertNotice,
 } from '../../src/alerts/index.js'
 

@@ -1,7 +1,5 @@
 import { SIGNATURE_HEADER, signPayload } from '../signing/index.js'
-import type { AlertSinkName } from './config.js'
-import type { AlertNotice } from './notice.js'
-import type { JsonAlertBody, SlackMessage } from './render.js'
+import type { AlertNotice, AlertSinkName, JsonAlertBody, SlackMessage } from '../alerts/index.js'
 
 export type AlertDeliveryFailure = 'status' | 'network' | 'timeout'
 
