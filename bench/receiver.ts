@@ -30,7 +30,7 @@
  */
 import { execFile, execFileSync, spawn } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -41,7 +41,6 @@ import express from 'express'
 import { Redis } from 'ioredis'
 import { createRedisWebhookEventQueue } from '../src/queue/index.js'
 import { createReceiverServer, createWebhookMiddleware } from '../src/receiver/index.js'
-import { spawnBankrec } from '../test/support/chaos/bankrec-process.js'
 import {
   createTestDatabase,
   dropSidecarSchemas,
@@ -66,6 +65,7 @@ const SECRET = 'whsec_bench_7b1e'
 const BODY_BYTES = 800
 const SCRIPT = fileURLToPath(new URL('./wrk/signed-deliveries.lua', import.meta.url))
 const MINIMAL = fileURLToPath(new URL('./minimal-receiver/server.ts', import.meta.url))
+const CLI = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url))
 const run = promisify(execFile)
 
 /** What the wrk script prints when a run ends. */
@@ -84,6 +84,7 @@ type Measured = {
   p50Ms: number
   p99Ms: number
   maxMs: number
+  /** Non-2xx answers plus socket errors, wrk's 2 s timeout included. */
   failed: number
   /** CPU time of the server's process per answered request (Redis and PostgreSQL not included). */
   cpuUsPerRequest: number
@@ -173,21 +174,30 @@ async function listen(server: Server): Promise<Running> {
   }
 }
 
-/** bench/minimal-receiver/server.ts as its own process, through tsx like the bankrec processes. */
-async function startMinimal(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MINIMAL], {
-    env: { PATH: process.env.PATH ?? '', MINIMAL_SECRET: SECRET, PORT: '0', NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+/**
+ * A server as its own process, through tsx (like the chaos cluster's bankrec processes): resolves once it prints
+ * `listening on <base URL>`. Its output goes to `<logDir>/<name>.log`; stop() is SIGTERM and waits for the exit
+ * (so a `--cpu-prof` profile gets written).
+ */
+async function startProcess(name: string, nodeArgs: string[], env: Record<string, string>): Promise<Running> {
+  const log = createWriteStream(path.join(logDir, `${name}.log`))
+  const child = spawn(process.execPath, [...nodeArgs], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
+  child.stderr!.pipe(log)
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()))
   const url = await new Promise<string>((resolve, reject) => {
     let out = ''
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString()
-      const match = /listening on (http:\/\/\S+)/.exec(out)
+      const match = /listening on (http:\/\/[^\s/]+)/.exec(out)
       if (match) resolve(`${match[1]}/webhooks`)
     })
-    void exited.then(() => reject(new Error(`the minimal receiver exited before listening:\n${out}`)))
+    void exited.then(() => {
+      const logged = readFileSync(path.join(logDir, `${name}.log`), 'utf8').slice(-2000)
+      reject(new Error(`${name} exited before listening:\n${out}${logged}`))
+    })
   })
   return {
     url,
@@ -220,43 +230,33 @@ async function startDeployed(queue: 'redis' | 'postgres'): Promise<Running> {
   await database.db.destroy()
   const prefix = `bench-deployed-${queue}-${suffix}`
   if (queue === 'redis') redisPrefixes.push(prefix)
-  const receiver = await spawnBankrec({
-    name: `receiver-${queue}`,
-    args: ['receiver'],
-    logDir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? tmpdir(),
-      NODE_ENV: 'production',
-      // A real bank's URL: no sandbox in the process. The receiver role never calls it.
-      BANK_API_URL: 'http://127.0.0.1:9',
-      BANK_API_KEY: 'bench-unused',
-      DATABASE_URL: TEST_DATABASE_URL,
-      BANKREC_SECRET_KEY: TEST_SECRET_KEY,
-      BANKREC_SCHEMA: database.schema,
-      QUEUE_PREFIX: prefix,
-      ...(queue === 'redis' ? { REDIS_URL } : {}),
-      WEBHOOK_SECRETS: SECRET,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ...(CPU_PROF_DIR
-        ? {
-            NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF_DIR} --cpu-prof-name=receiver-${queue}.cpuprofile`,
-          }
-        : {}),
-    },
+  const profile = CPU_PROF_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, `--cpu-prof-name=receiver-${queue}.cpuprofile`]
+    : []
+  return startProcess(`receiver-${queue}`, [...profile, '--import', 'tsx', CLI, 'receiver'], {
+    // A real bank's URL: no sandbox in the process. The receiver role never calls it.
+    BANK_API_URL: 'http://127.0.0.1:9',
+    BANK_API_KEY: 'bench-unused',
+    DATABASE_URL: TEST_DATABASE_URL,
+    BANKREC_SECRET_KEY: TEST_SECRET_KEY,
+    BANKREC_SCHEMA: database.schema,
+    QUEUE_PREFIX: prefix,
+    ...(queue === 'redis' ? { REDIS_URL } : {}),
+    WEBHOOK_SECRETS: SECRET,
+    PORT: '0',
+    HOST: '127.0.0.1',
   })
-  return {
-    url: `${receiver.url}/webhooks`,
-    cpuMicros: () => processCpuMicros(receiver.pid),
-    stop: () => receiver.stop(),
-  }
 }
 
 async function minimalRedis(): Promise<Running> {
   const prefix = `bench-minimal-${suffix}`
   redisPrefixes.push(prefix)
-  return startMinimal({ MINIMAL_QUEUE: 'redis', REDIS_URL, MINIMAL_PREFIX: prefix })
+  return startProcess('minimal-redis', ['--import', 'tsx', MINIMAL], {
+    MINIMAL_SECRET: SECRET,
+    MINIMAL_QUEUE: 'redis',
+    REDIS_URL,
+    MINIMAL_PREFIX: prefix,
+  })
 }
 
 async function minimalPostgres(): Promise<Running> {
@@ -265,7 +265,12 @@ async function minimalPostgres(): Promise<Running> {
   await database.db.destroy()
   const table = `${database.schema}.minimal_inbox`
   await createPostgresInboxTable(TEST_DATABASE_URL, table)
-  return startMinimal({ MINIMAL_QUEUE: 'postgres', DATABASE_URL: TEST_DATABASE_URL, MINIMAL_TABLE: table })
+  return startProcess('minimal-postgres', ['--import', 'tsx', MINIMAL], {
+    MINIMAL_SECRET: SECRET,
+    MINIMAL_QUEUE: 'postgres',
+    DATABASE_URL: TEST_DATABASE_URL,
+    MINIMAL_TABLE: table,
+  })
 }
 
 async function library(): Promise<Running> {
@@ -365,7 +370,7 @@ async function main(): Promise<void> {
       'p50 ms',
       'p99 ms',
       'max ms',
-      'non-2xx',
+      'failed',
       'CPU µs/req',
       'share',
       'CPU share',
@@ -403,7 +408,7 @@ async function main(): Promise<void> {
               `${share >= phase.target && worstP99 <= 10 && failed === 0 ? 'met' : 'NOT met'}`
       process.stdout.write(
         `  ${phase.label}: ${fixed(share * 100)}% of the req/s (${fixed(cpuShare * 100)}% by server CPU per ` +
-          `request), worst p99 ${fixed(worstP99, 2)} ms, non-2xx ${failed}${verdict}\n`,
+          `request), worst p99 ${fixed(worstP99, 2)} ms, failed (non-2xx or wrk socket error/2 s timeout) ${failed}${verdict}\n`,
       )
     })
   } finally {
