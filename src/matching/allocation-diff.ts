@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js'
 import type { Allocation, Evidence } from '../matcher/index.js'
-import { canonicalJson } from '../store/index.js'
+import { canonicalJson } from '../canonical-json/index.js'
 
 /** An active allocation as the store holds it. */
 export type StoredAllocation = {

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
+import { MATCHING_LOCK_WORD } from '../queue/index.js'
 import {
   appendAudit,
   loadExceptionsInScope,
@@ -80,11 +81,10 @@ export function matchClosedSet(
 
 /**
  * The advisory lock every matching run holds for its transaction. Advisory locks are database-wide, so the name
- * carries bankrec's schema, as the sync worker's does. The word `reconcile` is the name earlier versions used:
- * kept, so a rolling upgrade's old and new processes still exclude each other.
+ * carries bankrec's schema, as the sync worker's does; its word is a stored name (src/queue/catalogue.ts).
  */
 export function matchLockName(namespace: string): string {
-  return `${namespace}:reconcile`
+  return `${namespace}:${MATCHING_LOCK_WORD}`
 }
 
 /**

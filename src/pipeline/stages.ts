@@ -40,7 +40,7 @@ import type { ConnectionLookup, WebhookEventEffects } from '../webhook-events/in
  *      the matching lock up to 2 s; a longer wait, or a failed run, sends the request to [matching], one waiting
  *      job at most (`createMatchInPlace`, src/matching/match-in-place.ts).
  * ③→④ the run's app events commit with its results (app_events outbox); their NOTIFY reaches every worker
- *      process, one of which sends them in place (src/app-events/app-event-delivery.ts); a failed send is retried
+ *      process, one of which sends them in place (src/app-events/app-event-dispatcher.ts); a failed send is retried
  *      through [app-events]. Alerts (status changes, unreadable events) go through [alert-deliveries]: the hand-offs
  *      of ① are `eventEffects`, those of ② are `syncWorker`'s.
  *

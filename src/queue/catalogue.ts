@@ -189,6 +189,12 @@ export const SAFETY_NET_SYNC_SCHEDULER = 'safety-net-sync'
  * here and nowhere else. They stay for compatibility: jobs and the schedule an earlier version left in Redis or
  * PostgreSQL are still taken after an upgrade, so never rename them.
  */
+/**
+ * The word in the matching run's advisory lock (`matchLockName`): the earlier name too, kept so a rolling
+ * upgrade's old and new processes still exclude each other.
+ */
+export const MATCHING_LOCK_WORD = 'reconcile'
+
 export const MATCHING_QUEUE = 'reconcile'
 
 export type MatchingJobData = { reason: string; sweep?: boolean }

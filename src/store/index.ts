@@ -154,7 +154,6 @@ export { appendAudit, listAuditEntries, verifyAuditChain } from './audit-log-rep
 export type { AuditAppend, AuditFilter, AuditRow, AuditVerification } from './audit-log-repo.js'
 export { auditEntryHash, GENESIS_HASH } from './audit-hash.js'
 // Re-exported for the matching's allocation diff, which imports it from here (src/canonical-json is its home).
-export { canonicalJson } from '../canonical-json/index.js'
 export type { AuditEntry } from './audit-hash.js'
 export {
   countPendingMatches,
