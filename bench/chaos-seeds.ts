@@ -31,7 +31,12 @@ console.log(`chaos seeds: profile ${profile}, queues ${queues.join(', ')}, seeds
 const results: ChaosRunResult[] = []
 for (const seed of seeds) {
   for (const queue of queues) {
-    const result = await runChaosScenario({ queue, profile, seed })
+    const result = await runChaosScenario({
+      queue,
+      profile,
+      seed,
+      log: (line) => console.log(`  ${queue} ${seed} ${line}`),
+    })
     results.push(result)
     const violations = result.checks.reduce((n, check) => n + check.violations.length, 0)
     console.log(
