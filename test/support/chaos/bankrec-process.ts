@@ -32,9 +32,15 @@ export type SpawnBankrecOptions = {
   args: string[]
   env: Record<string, string>
   logDir: string
-  /** @defaultValue 60000 (several processes starting through tsx on two cores) */
+  /** @defaultValue {@link START_TIMEOUT_MS} */
   startTimeoutMs?: number
 }
+
+/**
+ * Several processes start through tsx on two cores that other test runs share: under a load of 20 a start (or a
+ * `bankrec sync` from start to exit) took over 60 s, and the run failed on that wait rather than on a check.
+ */
+const START_TIMEOUT_MS = 180_000
 
 /** Runs `bankrec <args>` (the sources, through tsx) and resolves once it announces its URL. Output goes to `<logDir>/<name>.log`. */
 export async function spawnBankrec(options: SpawnBankrecOptions): Promise<BankrecProcess> {
@@ -56,11 +62,13 @@ export async function spawnBankrec(options: SpawnBankrecOptions): Promise<Bankre
     })
   })
   child.stderr!.pipe(log, { end: false })
-  const url = await announcedUrl(child, log, exit, options.startTimeoutMs ?? 60_000).catch(async (error) => {
-    child.kill('SIGKILL')
-    await exit
-    throw new Error(`${options.name} did not start: ${(error as Error).message}\n${tail(logFile)}`)
-  })
+  const url = await announcedUrl(child, log, exit, options.startTimeoutMs ?? START_TIMEOUT_MS).catch(
+    async (error) => {
+      child.kill('SIGKILL')
+      await exit
+      throw new Error(`${options.name} did not start: ${(error as Error).message}\n${tail(logFile)}`)
+    },
+  )
   const signal = (name: NodeJS.Signals) => {
     if (!exited) child.kill(name)
   }
@@ -95,10 +103,12 @@ export async function runBankrec(options: SpawnBankrecOptions): Promise<string> 
   let output = ''
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const timeoutMs = options.startTimeoutMs ?? 60_000
+  const timeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
   const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)))
   clearTimeout(timer)
+  if (code === null)
+    throw new Error(`bankrec ${options.args.join(' ')} killed after ${timeoutMs} ms:\n${output}`)
   if (code !== 0) throw new Error(`bankrec ${options.args.join(' ')} exited with ${code}:\n${output}`)
   return output
 }

@@ -31,7 +31,8 @@ export const CHAOS_PROFILES: Record<ChaosProfileName, ChaosProfile> = {
     transfers: 4,
     bankSyncs: 2,
     otherChanges: 20,
-    quiesceTimeoutMs: 100_000,
+    // On this 2-core machine shared with other test runs (load average 40), quiescence took 117 s.
+    quiesceTimeoutMs: 180_000,
   },
   long: {
     invoices: 5_000,

@@ -61,6 +61,8 @@ const INSTITUTIONS = [
 /** Share of app event deliveries the test app answers 503, so bankrec must retry them. */
 const APP_FAIL_RATE = 0.05
 const WORKERS = 3
+/** How long a re-authentication episode waits for bankrec's alert, then its recovery: two safety-net syncs (30 s). */
+const EPISODE_WAIT_MS = 60_000
 
 /**
  * The chaos scenario of issue 9: a bank with several entities and connections paying a thousand or more invoices
@@ -384,14 +386,20 @@ async function runChaos(context: ChaosContext) {
       injected.reauthEpisodes = episodes.length
       log(`connection ${connectionId} → reauthRequired`)
       // Back to active once bankrec has alerted, and free for another episode once it has seen the recovery (each
-      // within a bound): two episodes never blur into one incident because no poll fell between them.
+      // within a bound): two episodes never blur into one incident because no poll fell between them. The bound is
+      // two safety-net intervals (SYNC_INTERVAL_SECONDS), which catch a dropped status webhook: at 15 s, a machine
+      // at load 30 turned an episode back to active before bankrec had seen it (seed 1714564714, PostgreSQL queue).
       tasks.push(
         (async () => {
-          await waitAtMost(15_000, () => noticesOf(connectionId, 'alert') > alertsBefore, 250)
+          const alerted = () => noticesOf(connectionId, 'alert') > alertsBefore
+          if (!(await waitAtMost(EPISODE_WAIT_MS, alerted, 250)))
+            log(`connection ${connectionId}: no alert yet`)
           await delay(1_000)
           await control(cluster, 'POST', `/_sandbox/connections/${connectionId}/status`, { status: 'active' })
           log(`connection ${connectionId} → active`)
-          await waitAtMost(15_000, () => noticesOf(connectionId, 'recovery') > recoveriesBefore, 250)
+          const recovered = () => noticesOf(connectionId, 'recovery') > recoveriesBefore
+          if (!(await waitAtMost(EPISODE_WAIT_MS, recovered, 250)))
+            log(`connection ${connectionId}: no recovery yet`)
           inEpisode.delete(connectionId)
         })(),
       )

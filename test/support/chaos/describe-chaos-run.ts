@@ -11,6 +11,8 @@ export function describeChaosRun(queue: 'redis' | 'postgres'): void {
   const seed = chaosSeed()
   describe(`the chaos run (CI profile) on the ${queue} queue`, () => {
     it('keeps the mirror, invoices, alerts, app events and accepted webhooks intact through faults, kills and restarts', async () => {
+      // Printed first, so a run that times out can still be replayed.
+      console.info(`chaos run on the ${queue} queue, seed ${seed} (replay: CHAOS_SEED=${seed})`)
       const result = await runChaosScenario({ queue, profile: 'ci', seed })
       const report = formatChaosReport([result])
       console.info(report)
