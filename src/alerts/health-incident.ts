@@ -9,7 +9,7 @@ import {
   type IncidentKind,
   type InfoEffect,
   type ObservationKey,
-  type ObservationSource,
+  type ObservedStatus,
   type OpenIncident,
   type RecoveryEffect,
   type SeenObservation,
@@ -79,6 +79,20 @@ export type Opening = {
   supersedes: string | null
 }
 
+/** The incident an observed problem status opens, replacing `supersedes` when another was open. */
+export function openingOf(obs: Normalized & { status: IncidentKind }, supersedes: string | null): Opening {
+  return {
+    kind: obs.status,
+    startedAt: obs.observedAt,
+    openedAt: obs.observedAt,
+    status: obs.status,
+    errorCode: obs.errorCode,
+    errorMessage: obs.errorMessage,
+    lastSyncedAt: null,
+    supersedes,
+  }
+}
+
 export function alertFor(connectionId: string, opening: Opening, now: Date): AlertEffect {
   const incidentId = incidentIdFor(connectionId, opening.kind, opening.openedAt)
   return {
@@ -141,16 +155,7 @@ export function infoFor(
   }
 }
 
-export type Normalized = {
-  status: ConnectionStatus
-  errorCode: string | null
-  errorMessage: string | null
-  observedAt: string
-  lastSyncedAt: string | null
-  source: ObservationSource
-  eventId: string | null
-  enteredFrom: ConnectionStatus | null
-}
+export type Normalized = ObservedStatus & { enteredFrom: ConnectionStatus | null }
 
 export function normalize(observation: HealthObservation): Normalized {
   return {

@@ -21,7 +21,7 @@ import {
   recoveryFor,
   remember,
   type Normalized,
-  type Opening,
+  openingOf,
 } from './health-incident.js'
 import { tick } from './health-tick.js'
 
@@ -44,20 +44,7 @@ function applyCurrent(record: ConnectionHealth, obs: Normalized, now: Date): Hea
     // A different problem (reauthRequired becoming revoked, say) replaces the open incident with a new alert;
     // the connection did not recover, so no recovery is sent for the old one.
     if (open !== null) next = closeIncident(next, obs.observedAt)
-    return openIncident(
-      next,
-      {
-        kind: obs.status,
-        startedAt: obs.observedAt,
-        openedAt: obs.observedAt,
-        status: obs.status,
-        errorCode: obs.errorCode,
-        errorMessage: obs.errorMessage,
-        lastSyncedAt: null,
-        supersedes: open?.id ?? null,
-      },
-      now,
-    )
+    return openIncident(next, openingOf({ ...obs, status: obs.status }, open?.id ?? null), now)
   }
   if (obs.status === 'active') {
     // A stale-sync incident closes only once a sync is fresh again (tick); every other kind closes on active.
@@ -110,16 +97,7 @@ function coveredAt(record: ConnectionHealth, at: number): boolean {
  */
 function applyLate(record: ConnectionHealth, obs: Normalized, now: Date): HealthTransition {
   if (!isStatusIncident(obs.status) || coveredAt(record, ms(obs.observedAt))) return { record, effects: [] }
-  const opening: Opening = {
-    kind: obs.status,
-    startedAt: obs.observedAt,
-    openedAt: obs.observedAt,
-    status: obs.status,
-    errorCode: obs.errorCode,
-    errorMessage: obs.errorMessage,
-    lastSyncedAt: null,
-    supersedes: null,
-  }
+  const opening = openingOf({ ...obs, status: obs.status }, null)
   for (const later of record.seen.filter((s) => compareKeys(s, obs) > 0)) {
     if (coveredAt(record, ms(later.observedAt))) return { record, effects: [] }
     if (later.status === 'active') {

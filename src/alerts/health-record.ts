@@ -63,10 +63,8 @@ export type ConnectionHealth = {
   seen: SeenObservation[]
 }
 
-/** Every observation goes to the status history; `applied: false` when it was a duplicate or arrived late. */
-export type HistoryEffect = {
-  type: 'history'
-  connectionId: string
+/** What one observation says of a connection's status, with its fields filled in. */
+export type ObservedStatus = {
   status: ConnectionStatus
   errorCode: string | null
   errorMessage: string | null
@@ -74,6 +72,12 @@ export type HistoryEffect = {
   lastSyncedAt: string | null
   source: ObservationSource
   eventId: string | null
+}
+
+/** Every observation goes to the status history; `applied: false` when it was a duplicate or arrived late. */
+export type HistoryEffect = ObservedStatus & {
+  type: 'history'
+  connectionId: string
   applied: boolean
   duplicate: boolean
 }
