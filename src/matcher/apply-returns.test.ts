@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { matchPayments, type MatchPaymentsInput } from './match-payments.js'
-import type { MatchInvoice, MatchTransaction } from './types.js'
+import { tx } from '../../test/support/match-case-table.js'
+import type { MatchInvoice } from './types.js'
 
 const inv = (id: string, number: string, amount: string): MatchInvoice => ({
   id,
@@ -8,16 +9,6 @@ const inv = (id: string, number: string, amount: string): MatchInvoice => ({
   amount,
   currency: 'EUR',
   customerName: 'Acme Ltd',
-})
-
-const tx = (id: string, amount: string, extra: Partial<MatchTransaction> = {}): MatchTransaction => ({
-  id,
-  accountId: 'acc',
-  amount,
-  currency: 'EUR',
-  status: 'posted',
-  postedDate: '2024-03-01',
-  ...extra,
 })
 
 const invoices = [inv('a', 'INV-1001', '100.00'), inv('b', 'INV-1002', '50.00')]

@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { matchConfig } from './config.js'
 import { matchPayments } from './match-payments.js'
+import { tx } from '../../test/support/match-case-table.js'
 import type { MatchInvoice, MatchTransaction } from './types.js'
 
 const invoices: MatchInvoice[] = [
   { id: 'a', number: 'INV-1001', amount: '250.00', currency: 'EUR', customerName: 'Acme Ltd' },
 ]
-const tx = (id: string, amount: string, fields: Partial<MatchTransaction> = {}): MatchTransaction => ({
-  id,
-  accountId: 'acc',
-  amount,
-  currency: 'EUR',
-  status: 'posted',
-  postedDate: '2024-03-01',
-  ...fields,
-})
 const paid = tx('in', '250.00', {
   paymentReference: 'INV-1001',
   counterpartyName: 'ACME LTD',
