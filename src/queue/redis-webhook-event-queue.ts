@@ -30,7 +30,8 @@ export type RedisWebhookEventQueueOptions = {
   timeoutMs?: number
   /**
    * While events arrive slower than this (per second), each write adds its BullMQ jobs itself; faster, it appends
-   * them to the inbox for a forwarder to add (redis-inbox.ts). @defaultValue 1000
+   * them to the inbox for a forwarder to add (redis-inbox.ts). Given, the rate alone decides; by default (1000) a
+   * write that finds an earlier one still in flight (a backlog) takes the inbox too.
    */
   directBelowEventsPerSecond?: number
   /**
@@ -49,11 +50,13 @@ type IngestingRedis = Redis & {
 }
 
 /**
- * The webhook event queue on Redis, in two ways chosen per write by the arrival rate. Quiet: one MULTI that, per
+ * The webhook event queue on Redis, in two ways chosen per write by the backlog and the arrival rate. Quiet: one MULTI that, per
  * event, sets its seen key (`SET NX EX`, which tells new from duplicate) and adds its BullMQ job; the event is in
  * the queue when the sender is answered. Busy (a storm of deliveries): one script call that sets the seen keys and
  * appends the new events to the inbox, a few µs per event where a BullMQ add costs ~40 µs of this process's CPU and
- * as much of Redis's; forwarders in the workers move the inbox into the queue. Both ways share the seen keys, so a
+ * as much of Redis's; forwarders in the workers move the inbox into the queue. A write that finds another still in
+ * flight is busy whatever the rate: a receiver short of CPU falls behind at any rate, and must not then take the
+ * costlier way. Both ways share the seen keys, so a
  * redelivery is a duplicate whichever way its first delivery went.
  */
 export function createRedisWebhookEventQueue(options: RedisWebhookEventQueueOptions = {}): WebhookEventQueue {
@@ -62,6 +65,7 @@ export function createRedisWebhookEventQueue(options: RedisWebhookEventQueueOpti
   const ttlSeconds = options.dedupeTtlSeconds ?? DEDUPE_TTL_SECONDS
   const timeoutMs = options.timeoutMs ?? 5_000
   const directBelow = options.directBelowEventsPerSecond ?? 1_000
+  const backlogDecides = options.directBelowEventsPerSecond === undefined
   const onError = options.onError ?? (() => undefined)
   const connection = queueConnection(options, onError) as IngestingRedis
   // ioredis sends it by digest (EVALSHA) and loads it again whenever Redis lost it.
@@ -84,6 +88,7 @@ export function createRedisWebhookEventQueue(options: RedisWebhookEventQueueOpti
     forwarder.start()
   }
   const arrivals = createArrivalRate()
+  let writesInFlight = 0
 
   const addDirectly = async (jobs: readonly WebhookJob[]): Promise<EnqueueResult[]> => {
     const multi = (await queue.backend.client).multi() as IRedisTransaction & {
@@ -122,7 +127,14 @@ export function createRedisWebhookEventQueue(options: RedisWebhookEventQueueOpti
     async addBatch(jobs) {
       if (jobs.length === 0) return []
       await whenReady(connection, timeoutMs)
-      return arrivals.note(jobs.length, Date.now()) < directBelow ? addDirectly(jobs) : appendToInbox(jobs)
+      const backlogged = backlogDecides && writesInFlight > 0
+      const quiet = arrivals.note(jobs.length, Date.now()) < directBelow && !backlogged
+      writesInFlight++
+      try {
+        return await (quiet ? addDirectly(jobs) : appendToInbox(jobs))
+      } finally {
+        writesInFlight--
+      }
     },
     backlog: () => connection.llen(keys.inbox),
     deadLetters: () => connection.llen(keys.dead),

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import getRawBody from 'raw-body'
 import type { EnqueueResult, WebhookEventQueue } from '../queue/index.js'
 import {
   UnqueueableJobError,
@@ -10,6 +9,7 @@ import {
 } from './batching-enqueue.js'
 import { acceptedAnswer, errorAnswer, writeAnswer, type DeliveryAnswer } from './delivery-answer.js'
 import { createReceiverMetrics, type ReceiverMetrics } from './metrics.js'
+import { readBody as readRequestBody } from './read-body.js'
 import {
   SIGNATURE_HEADER,
   SignatureVerificationError,
@@ -269,28 +269,25 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   }
 
   const readBody = async (req: IncomingMessage, requestId: string): Promise<Buffer | DeliveryAnswer> => {
-    try {
-      return await getRawBody(req, { length: req.headers['content-length'], limit })
-    } catch (error) {
-      const type = (error as { type?: unknown }).type
-      if (type === 'entity.too.large') return tooLarge(requestId)
-      if (type === 'stream.not.readable') {
-        return errorAnswer(
-          'parsed_body',
-          'The request body was already read by another middleware. Mount the webhook middleware before ' +
-            'express.json() (or any body parser), so it receives the raw bytes the signature covers.',
-          requestId,
-        )
-      }
+    const read = await readRequestBody(req, limit)
+    if (Buffer.isBuffer(read)) return read
+    if (read === 'too_large') return tooLarge(requestId)
+    if (read === 'not_readable') {
       return errorAnswer(
-        'invalid_request',
-        'The request body could not be read to its declared length.',
+        'parsed_body',
+        'The request body was already read by another middleware. Mount the webhook middleware before ' +
+          'express.json() (or any body parser), so it receives the raw bytes the signature covers.',
         requestId,
-        {
-          closeConnection: true,
-        },
       )
     }
+    return errorAnswer(
+      'invalid_request',
+      'The request body could not be read to its declared length.',
+      requestId,
+      {
+        closeConnection: true,
+      },
+    )
   }
 
   return {

@@ -35,10 +35,13 @@ export function parseRequest<T extends z.ZodType>(
   )
 }
 
+/** The caller's X-Request-Id when it is a plain token, else a fresh one. */
+export function requestIdFrom(incoming: string | string[] | undefined): string {
+  return typeof incoming === 'string' && /^[\w.-]{1,100}$/.test(incoming) ? incoming : `req_${randomUUID()}`
+}
+
 export const assignRequestId: RequestHandler = (req, res, next) => {
-  const incoming = req.headers['x-request-id']
-  const requestId =
-    typeof incoming === 'string' && /^[\w.-]{1,100}$/.test(incoming) ? incoming : `req_${randomUUID()}`
+  const requestId = requestIdFrom(req.headers['x-request-id'])
   res.locals.requestId = requestId
   res.setHeader('Request-Id', requestId)
   next()

@@ -1,7 +1,7 @@
+import type { RequestListener } from 'node:http'
 import express from 'express'
 import { sql } from 'kysely'
 import type { WebhookEventQueue } from '../queue/index.js'
-import { createWebhookMiddleware } from '../receiver/index.js'
 import { SidecarApiError, answerApiError, assignRequestId, handle } from './api-error.js'
 import { apiRoutes } from './api/index.js'
 import { refuseUnstorableText } from './api/refuse-unstorable-text.js'
@@ -14,17 +14,20 @@ import { observeRequests } from './http-observability.js'
 import { refuseLargeBody } from './refuse-large-body.js'
 import { securityHeaders } from './security-headers.js'
 import type { SidecarContext, SidecarRole } from './context.js'
+import { createWebhookRoute } from './webhook-route.js'
 
 /** JSON bodies of the HTTP API; the invoice CSV import has its own, larger limit. */
 const API_JSON_LIMIT_BYTES = 10 * 1024 * 1024
 
 export type SidecarApp = express.Express & {
+  /** The server's request listener: POST /webhooks on its own lean path (webhook-route.ts), the rest to express. */
+  listener: RequestListener
   /** Writes the receiver's pending queue batches (after the server stopped taking requests). */
   flushReceiver(): Promise<void>
 }
 
 /**
- * The sidecar's one HTTP server: POST /webhooks (receiver role; raw body, mounted before any JSON parser),
+ * The sidecar's one HTTP server: POST /webhooks (receiver role; answered before express, see `listener`),
  * /api (Bearer KIT_API_TOKEN or a user's token), the dashboard at / and the queue board at /admin/queues (api role), /healthz,
  * /readyz and /metrics.
  */
@@ -47,21 +50,10 @@ export function createSidecarApp(
   )
   if (options.drain) app.use(options.drain.middleware)
 
-  let flushReceiver: () => Promise<void> = async () => undefined
-  if (options.roles.has('receiver') && options.eventQueue) {
-    const webhooks = createWebhookMiddleware({
-      // Closures with no `this`: passed as they are.
-      secrets: context.webhookSecrets.current,
-      onSecretMiss: context.webhookSecrets.refreshOnMiss,
-      queue: options.eventQueue,
-      toleranceSeconds: context.config.WEBHOOK_TOLERANCE_SECONDS,
-      bodyLimitBytes: context.config.WEBHOOK_BODY_LIMIT_BYTES,
-      logger: context.logger,
-      metrics: context.metrics.receiver,
-    })
-    flushReceiver = () => webhooks.flush()
-    app.post('/webhooks', webhooks)
-  }
+  const webhooks =
+    options.roles.has('receiver') && options.eventQueue
+      ? createWebhookRoute(context, { eventQueue: options.eventQueue, drain: options.drain })
+      : undefined
 
   app.get(
     '/metrics',
@@ -122,5 +114,8 @@ export function createSidecarApp(
     next(new SidecarApiError(404, 'not_found', `No endpoint ${req.method} ${req.path}.`))
   })
   app.use(answerApiError((error) => context.logger.error({ err: error }, 'unexpected error in the HTTP API')))
-  return Object.assign(app, { flushReceiver: () => flushReceiver() })
+  const listener: RequestListener = webhooks
+    ? (req, res) => (webhooks.matches(req) ? webhooks.serve(req, res) : app(req, res))
+    : app
+  return Object.assign(app, { listener, flushReceiver: async () => webhooks?.flush() })
 }

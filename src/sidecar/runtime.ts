@@ -257,7 +257,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
 
     const drain = createDrain()
     const app = createSidecarApp(context, { roles: options.roles, eventQueue, drain })
-    const server = createLimitedServer(app)
+    const server = createLimitedServer(app.listener)
     await new Promise<void>((resolve, reject) => {
       const onError = (error: Error) =>
         reject(explainListenError(error, { port: config.PORT, host: config.HOST, setting: 'PORT' }))
