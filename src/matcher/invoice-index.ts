@@ -178,12 +178,12 @@ export class InvoiceIndex {
 
   /** Invoice numbers found as runs of whole tokens, leftmost-longest, in the order written. */
   scan(tokens: readonly string[]): TrieMatch<MatchInvoice>[] {
-    return this.byNumber.scan(tokens).map(invoicesOf)
+    return this.byNumber.scanAs(tokens, recall)
   }
 
   /** Number cores (digit tokens of prefixed numbers) found as runs of whole tokens of `tokens[from, to)`. */
   scanCores(tokens: readonly string[], from?: number, to?: number): TrieMatch<MatchInvoice>[] {
-    return this.byCore.scan(tokens, from, to).map(invoicesOf)
+    return this.byCore.scanAs(tokens, recall, from, to)
   }
 
   /** The invoices whose number core is exactly these digits, written together (20260007 for INV-2026-0007). */
@@ -262,10 +262,6 @@ function named(found: readonly InvoiceFacts[] | undefined): readonly MatchInvoic
 }
 
 /** A match's invoices; the facts of the last become the last asked about (the caller asks for it next). */
-function invoicesOf(match: TrieMatch<InvoiceFacts>): TrieMatch<MatchInvoice> {
-  return { start: match.start, end: match.end, values: match.values.map(recall) }
-}
-
 /** The customer key the first invoice of a customer's map carries (the one its invoices share). */
 function firstKey(invoices: Map<string, MatchInvoice>): CustomerKey {
   const first = invoices.values().next().value as MatchInvoice

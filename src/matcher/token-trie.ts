@@ -16,6 +16,10 @@ function shapeOf(token: string): number {
  */
 type Slot = string | number
 
+function itself<T>(value: T): T {
+  return value
+}
+
 function slotOf(token: string): Slot {
   const length = token.length
   if (length > 9 || (length > 1 && token.charCodeAt(0) === 48)) return token
@@ -130,7 +134,12 @@ export class TokenTrie<T> {
    * overlapping; positions index `tokens`.
    */
   scan(tokens: readonly string[], from = 0, to = tokens.length): TrieMatch<T>[] {
-    const matches: TrieMatch<T>[] = []
+    return this.scanAs(tokens, itself, from, to)
+  }
+
+  /** `scan`, each value read through `read` as it is found (no second list of matches built). */
+  scanAs<U>(tokens: readonly string[], read: (value: T) => U, from = 0, to = tokens.length): TrieMatch<U>[] {
+    const matches: TrieMatch<U>[] = []
     const root = this.root.children
     if (!root) return matches
     const shapes = this.firstShapes
@@ -144,10 +153,12 @@ export class TokenTrie<T> {
       let entry = root.get(slotOf(first))
       let end = -1
       let values: readonly T[] | null = null
+      let bare: T | undefined = undefined
       for (let index = start + 1; entry !== undefined; index++) {
         if (!(entry instanceof TrieNode)) {
           end = index
-          values = [entry]
+          bare = entry
+          values = null
           break
         }
         if (entry.values) {
@@ -157,8 +168,8 @@ export class TokenTrie<T> {
         if (index >= to || !entry.children) break
         entry = entry.children.get(slotOf(tokens[index] as string))
       }
-      if (values) {
-        matches.push({ start, end, values })
+      if (end !== -1) {
+        matches.push({ start, end, values: values === null ? [read(bare as T)] : values.map(read) })
         start = end
       } else {
         start++
