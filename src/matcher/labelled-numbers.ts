@@ -1,0 +1,42 @@
+import type { TransactionReferences } from './find-references.js'
+import { customerKeyOf } from './invoice-facts.js'
+import type { MatchContext } from './match-context.js'
+import type { Payment } from './payment.js'
+import { allocateByPayer } from './payer-decision.js'
+import type { Evidence } from './types.js'
+
+type Named = Extract<TransactionReferences, { outcome: 'named' }>
+
+/**
+ * Rule 3 for a verified payer: when every number the chosen field names stands under a label for another kind of
+ * number (`Auftrags-Nr.`, `PO`, `Vertrags-Nr.`, …) and names only invoices of customers other than the payer's,
+ * the payment names no invoice. The number is not evidence for the other customer's invoice, and it does not keep
+ * the payer's own rules from deciding (its one open invoice at the amount), with what was set aside as evidence.
+ * Returns whether the rule held (and the payer's rules decided).
+ */
+export function allocateLabelledForOthers(context: MatchContext, payment: Payment, found: Named): boolean {
+  const evidence = labelledForOthers(context, payment, found)
+  if (evidence) allocateByPayer(context, payment, evidence)
+  return evidence !== null
+}
+
+function labelledForOthers(context: MatchContext, payment: Payment, found: Named): Evidence[] | null {
+  if (found.others) return null
+  const payer = context.payer(payment)
+  const own = payer.customers[0]
+  if (!payer.verified || payer.customers.length !== 1 || own === undefined) return null
+  const evidence: Evidence[] = []
+  for (const hit of [...found.hits, ...found.setAside]) {
+    const label = hit.conflicts.find((conflict) => conflict.code === 'labelled')
+    if (!label) return null
+    for (const id of hit.invoiceIds) {
+      if (customerKeyOf(context.allocator.ledger(id, payment.transaction.id).invoice) === own) return null
+    }
+    evidence.push({
+      code: 'set_aside',
+      points: 0,
+      text: `“${hit.reference}” was not read as an invoice reference: ${label.text}; it names no invoice of the payer`,
+    })
+  }
+  return evidence
+}
