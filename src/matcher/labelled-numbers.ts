@@ -20,8 +20,12 @@ export function allocateLabelledForOthers(context: MatchContext, payment: Paymen
   return evidence !== null
 }
 
+const isLabelled = (hit: Named['hits'][number]) =>
+  hit.conflicts.some((conflict) => conflict.code === 'labelled')
+
 function labelledForOthers(context: MatchContext, payment: Payment, found: Named): Evidence[] | null {
-  if (found.others) return null
+  // Most payments name a clean reference: that is decided before the payer is asked.
+  if (found.others || !found.hits.every(isLabelled)) return null
   const payer = context.payer(payment)
   const own = payer.customers[0]
   if (!payer.verified || payer.customers.length !== 1 || own === undefined) return null

@@ -59,7 +59,7 @@ describe('statedInstalment', () => {
     expect(statedInstalment(tx('1', text))).toMatchObject({ n, m }),
   )
 
-  it.each(['RATE 3 VON 2', 'INV-2025-00299', 'Rate 1/1', 'payment 1 of 2 invoices'])(
+  it.each(['RATE 3 VON 2', 'INV-2025-00299', 'Rate 1/1', 'payment 1 of 2 invoices', 'RATA 01/02/2026'])(
     'reads “%s” as none',
     (text) => expect(statedInstalment(tx('1', text))).toBeNull(),
   )

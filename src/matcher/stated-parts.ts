@@ -11,12 +11,17 @@ export type StatedInstalment = { n: number; m: number; written: string }
 
 const PART_WORD = 'rate|teilzahlung|instal?lment|echeance|versement|termijn|plazo|rata'
 const OF_WORD = 'von|aus|of|sur|van|de|di|/'
-/** `1. Rate von 2`, `Rate 1/3`, `instalment 2 of 4`, `échéance 1/2`, `1e échéance sur 3`, `termijn 1 van 2`. */
+/**
+ * `1. Rate von 2`, `Rate 1/3`, `instalment 2 of 4`, `échéance 1/2`, `1e échéance sur 3`, `termijn 1 van 2`; not a
+ * date (`rata 01/02/2026`).
+ */
 const INSTALMENTS = [
   new RegExp(
-    `\\b(\\d{1,2})\\s*(?:\\.|st|nd|rd|th|e|er|ere|eme|re)?\\s+(?:${PART_WORD})\\s*(?:${OF_WORD})\\s*(\\d{1,2})\\b`,
+    `\\b(\\d{1,2})\\s*(?:\\.|st|nd|rd|th|e|er|ere|eme|re)?\\s+(?:${PART_WORD})\\s*(?:${OF_WORD})\\s*(\\d{1,2})\\b(?![./-]?\\d)`,
   ),
-  new RegExp(`\\b(?:${PART_WORD})\\s+(?:(?:no|nr|n)\\.?\\s*)?(\\d{1,2})\\s*(?:${OF_WORD})\\s*(\\d{1,2})\\b`),
+  new RegExp(
+    `\\b(?:${PART_WORD})\\s+(?:(?:no|nr|n)\\.?\\s*)?(\\d{1,2})\\s*(?:${OF_WORD})\\s*(\\d{1,2})\\b(?![./-]?\\d)`,
+  ),
 ]
 
 /** Advance wording followed by a word for invoice: what follows names the invoice the advance is paid on. */
