@@ -57,3 +57,22 @@ describe('labelled numbers of other customers (rule 14)', () => {
     expect(result.allocations).toEqual([])
   })
 })
+
+describe('another document’s prefix on another customer’s number (rule 14)', () => {
+  const quote: MatchInvoice = { ...strangers, id: 'quote-twin', number: 'INV-2026-00118', amount: '78.84' }
+  const sepa = (paymentReference: string): MatchTransaction => ({
+    ...mt940(''),
+    description: 'VIREMENT SEPA RECU',
+    paymentReference,
+  })
+
+  it('lets an acompte on a quote wait although its number is the core of another customer’s invoice', () => {
+    const result = matchPayments({
+      invoices: [own, quote],
+      customers,
+      transactions: [sepa('ACOMPTE 30 % DEVIS D-2026-118')],
+    })
+    expect(result.allocations).toEqual([])
+    expect(result.exceptions[0]).toMatchObject({ type: 'unmatched_payment', invoiceIds: [] })
+  })
+})
