@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
 import pRetry, { AbortError } from 'p-retry'
+import { APP_EVENT_LEASE_MS } from '../src/app-events/index.js'
 import { createVirtualClock } from '../src/clock/index.js'
 import { APP_EVENTS_QUEUE, MATCHING_QUEUE } from '../src/queue/index.js'
 import { startAppEndpoint } from '../test/support/chaos/app-endpoint.js'
@@ -310,27 +311,50 @@ async function run(queue: ChaosQueue, load: Load) {
       }
     }
     const result = { ...stats(fromEmit), fromPayment: stats(fromPayment) }
-    // Where the time goes: the matching run's clock (the event's createdAt, taken as the run starts) splits each
-    // latency into "until matching started" (webhook, queue, sync, matching queue) and "after" (the run itself,
-    // NOTIFY, the app event queue, the POST).
-    const { rows } = await sql<{ invoice_id: string; created_at: Date }>`
-      select payload->>'invoiceId' as invoice_id, created_at from app_events where type = 'invoice.paid'
+    // Where the time goes, from the rows' own clocks (same host): the payment's row mirrored (`mirrored_at`, its
+    // sync's page transaction), the matching run's start (the event's `createdAt`), the event leased for sending in
+    // place (`lease_until` less the lease) and the arrival at the app. Segments: webhook, receiver, queue and sync
+    // until the page; the page's commit, matching's outbox and lock; the run, its commit and NOTIFY; the POST.
+    const { rows: events } = await sql<{ invoice_id: string; created_at: Date; lease_until: Date | null }>`
+      select payload->>'invoiceId' as invoice_id, created_at, lease_until from app_events where type = 'invoice.paid'
     `.execute(cluster.database.db)
-    const createdAt = new Map(rows.map((r) => [r.invoice_id, r.created_at.getTime()]))
+    const { rows: mirrored } = await sql<{ reference: string; mirrored_at: Date }>`
+      select payment_reference as reference, mirrored_at from transactions where payment_reference like 'BEN-%'
+    `.execute(cluster.database.db)
+    const eventOf = new Map(events.map((r) => [r.invoice_id, r]))
+    const mirroredAt = new Map(mirrored.map((r) => [r.reference, r.mirrored_at.getTime()]))
+    const numberOf = new Map(invoices.map((i) => [i.id, i.number]))
     const offset = Date.now() - performance.now()
-    const untilMatching: number[] = []
-    const afterMatching: number[] = []
+    const segments: Record<string, number[]> = {
+      'emit → mirrored': [],
+      'mirrored → matching starts': [],
+      'matching starts → leased': [],
+      'leased → arrival': [],
+    }
     for (const m of measured) {
       const emitted = (emits.get(m.connectionId) ?? []).find((t) => t >= m.at)
-      const created = createdAt.get(m.invoiceId)
+      const event = eventOf.get(m.invoiceId)
       const arrived = arrivalsWall.get(m.invoiceId)
-      if (emitted === undefined || created === undefined || arrived === undefined) continue
-      untilMatching.push(created - (emitted + offset))
-      afterMatching.push(arrived - created)
+      const synced = mirroredAt.get(numberOf.get(m.invoiceId) ?? '')
+      if (emitted === undefined || event === undefined || arrived === undefined) continue
+      const created = event.created_at.getTime()
+      if (synced !== undefined) {
+        segments['emit → mirrored']!.push(synced - (emitted + offset))
+        segments['mirrored → matching starts']!.push(created - synced)
+      }
+      // A row sent by the app-events queue's job (after a failed send) or sent before the lease: no lease time.
+      if (event.lease_until !== null) {
+        const leased = event.lease_until.getTime() - APP_EVENT_LEASE_MS
+        segments['matching starts → leased']!.push(leased - created)
+        segments['leased → arrival']!.push(arrived - leased)
+      }
     }
-    console.log(
-      `${queue} ${load} breakdown (ms): emit → matching run starts ${JSON.stringify(stats(untilMatching))}; run start → arrival ${JSON.stringify(stats(afterMatching))}`,
-    )
+    for (const [segment, values] of Object.entries(segments)) {
+      const { p50, p90, p99, max, arrived } = stats(values)
+      console.log(
+        `${queue} ${load} breakdown, ${segment} (ms, ${arrived} payments): ${JSON.stringify({ p50, p90, p99, max })}`,
+      )
+    }
     console.log(`${queue} ${load}: ${JSON.stringify(result)}`)
     return result
   } finally {

@@ -12,6 +12,7 @@ import {
 import { startAppEventDispatcher, type AppEventDispatcher } from './app-event-dispatcher.js'
 import { createAppEventWorker } from './app-event-worker.js'
 import { deliverAppEvent } from './deliver-app-event.js'
+import { createDeliveredMarks } from './delivered-marks.js'
 
 // Starting delivery of the outbox to the company's app (the worker role): the app-events queue, its worker
 // (app-event-worker.ts) and the dispatcher that sends committed rows in place (app-event-dispatcher.ts), each
@@ -62,6 +63,7 @@ export async function startAppEventDelivery(deps: AppEventDeliveryDeps): Promise
     logger: deps.logger,
     concurrency: deps.concurrency,
     fetch: deps.fetch,
+    markDelivered: createDeliveredMarks(deps.db),
   }
   const worker: Worker = createAppEventWorker(workerDeps) as unknown as Worker
   worker.on('error', (error) => deps.logger.error({ err: error, queue: APP_EVENTS_QUEUE }, 'worker error'))

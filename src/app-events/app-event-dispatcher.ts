@@ -49,7 +49,7 @@ export type AppEventDispatcher = {
 
 const RESCAN_BATCH = 500
 /** How long an in-place send holds its row: longer than a send's timeout, so no one else sends it meanwhile. */
-const LEASE_MS = 30_000
+export const APP_EVENT_LEASE_MS = 30_000
 const RECONNECT_MS = 5_000
 /** A row younger than this is left to its NOTIFY, which is on its way. */
 const RESCAN_GRACE_MS = 5_000
@@ -89,7 +89,7 @@ export async function startAppEventDispatcher(deps: AppEventDispatcherDeps): Pro
   const limit = pLimit(deps.concurrency ?? 4)
   const sendInPlace = async (ids: readonly string[], send: (event: StoredAppEvent) => Promise<void>) => {
     const now = deps.clock.now()
-    const leased = await leaseAppEvents(deps.db, ids, { now, until: new Date(now.getTime() + LEASE_MS) })
+    const leased = await leaseAppEvents(deps.db, ids, { now, until: new Date(now.getTime() + APP_EVENT_LEASE_MS) })
     const failed: string[] = []
     await Promise.all(
       leased.map((event) =>
