@@ -38,7 +38,11 @@ it('stores the marks of sends finished in one turn in one statement, each with i
   await Promise.all(ids.map((id, i) => mark(id, at(i))))
   expect(marks(statements)).toBe(1)
   for (const [i, id] of ids.entries()) {
-    expect(await getAppEvent(database.db, id)).toMatchObject({ deliveredAt: at(i), attempts: 1, lastError: null })
+    expect(await getAppEvent(database.db, id)).toMatchObject({
+      deliveredAt: at(i),
+      attempts: 1,
+      lastError: null,
+    })
   }
 })
 
