@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
@@ -113,6 +114,18 @@ for (const r of results) {
   console.log(
     `target on ${r.queue}, ${r.load} (${p50}p99 ≤ ${target.p99} ms, every payment told): ${met ? 'met' : 'MISSED'}${failed}`,
   )
+}
+
+/** User + system CPU of a process, from /proc (Linux), in ms; 0 when it is gone or there is no /proc. */
+function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (USER_HZ, 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return 0
+  }
 }
 
 /** A process spinning on one core until killed: the other workload of a shared machine. */
@@ -229,6 +242,18 @@ async function run(queue: ChaosQueue, load: Load) {
       ;(depths.pending_matches ??= []).push(Number(rows[0]?.n ?? 0))
     }
     const sampler = setInterval(() => void sampleDepths().catch(() => undefined), 5_000)
+    // CPU time is the figure a shared machine leaves steady: the cluster's processes (receiver, workers) and their
+    // PostgreSQL sessions, from the first payment until every invoice.paid arrived.
+    const sessionPids = async () =>
+      (
+        await sql<{ pid: number }>`
+          select pid from pg_stat_activity where application_name like ${`${cluster.applicationName}_%`}
+        `.execute(cluster.database.db)
+      ).rows.map((row) => row.pid)
+    const clusterPids = () => [cluster.receiver.pid, ...cluster.workers.flatMap((w) => (w ? [w.pid] : []))]
+    const cpuAt = async () =>
+      new Map([...clusterPids(), ...(await sessionPids())].map((pid) => [pid, processCpuMs(pid)]))
+    const cpuBefore = await cpuAt()
     hog = load === 'busy' ? startCpuHog() : undefined
     const start = performance.now()
     const inFlight = new Set<Promise<unknown>>()
@@ -283,7 +308,15 @@ async function run(queue: ChaosQueue, load: Load) {
       timeoutMs: 60_000,
       intervalMs: 200,
     }).catch((error: unknown) => console.error(String(error).split('\n')[0]))
+    const cpuAfter = await cpuAt()
     await hog?.stop()
+    const cpuUsed = (pids: number[]) =>
+      pids.reduce((sum, pid) => sum + (cpuAfter.get(pid) ?? 0) - (cpuBefore.get(pid) ?? 0), 0)
+    const bankrecCpuMs = cpuUsed(clusterPids())
+    const postgresCpuMs = cpuUsed([...cpuAfter.keys()].filter((pid) => !clusterPids().includes(pid)))
+    console.log(
+      `${queue} ${load} CPU per payment (ms, ${made.length} payments): bankrec processes ${(bankrecCpuMs / made.length).toFixed(2)}, their PostgreSQL sessions ${(postgresCpuMs / made.length).toFixed(2)}`,
+    )
 
     const fromEmit: number[] = []
     const fromPayment: number[] = []
