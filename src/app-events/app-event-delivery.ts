@@ -35,8 +35,10 @@ export type AppEventDeliveryDeps = {
   target: { url: string; secret: string } | null
   /** @defaultValue 60 */
   rescanSeconds?: number
-  /** @defaultValue 4 */
+  /** Retry jobs at once (WORKER_CONCURRENCY). @defaultValue 4 */
   concurrency?: number
+  /** Events sent in place at once as their NOTIFYs arrive (APP_EVENTS_CONCURRENCY). @defaultValue 16 */
+  sendConcurrency?: number
   /** First retry delay of a failed delivery; doubles per attempt. @defaultValue 2000 */
   retryDelayMs?: number
   fetch?: typeof fetch
@@ -79,7 +81,7 @@ export async function startAppEventDelivery(deps: AppEventDeliveryDeps): Promise
       rescanSeconds: deps.rescanSeconds,
       retryDelayMs: deps.retryDelayMs,
       send: (event) => deliverAppEvent(workerDeps, event),
-      concurrency: deps.concurrency,
+      concurrency: deps.sendConcurrency ?? 16,
     })
   } catch (error) {
     await worker.close()
