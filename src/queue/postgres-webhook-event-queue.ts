@@ -26,11 +26,11 @@ export type PostgresWebhookEventQueueOptions = {
 /**
  * The webhook event queue on BullMQ's PostgreSQL backend (runs without REDIS_URL). Each batch is ONE statement
  * (issue 17, finding 13): the event ids are marked seen and the jobs of the fresh ones added together, set-based,
- * on bankrec's connection (writeWebhookJobRows: the rows BullMQ's own batched add writes). So "duplicate" always means "queued before": never a seen
- * mark without its job (a crash rolls both back), never a job added for an event answered duplicate. A seen mark
- * older than the dedupe window counts as absent and is pruned; a redelivery after it is queued again, and a job
- * still kept under the same id (job id = event id) makes that add a no-op, while the worker's processed-events
- * claim keeps its effects once.
+ * on bankrec's connection (writeWebhookJobRows: the rows BullMQ's own batched add writes), and the workers are
+ * woken after it commits. So "duplicate" always means "queued before": never a seen mark without its job (a crash
+ * rolls both back), never a job added for an event answered duplicate. A seen mark older than the dedupe window
+ * counts as absent and is pruned; a redelivery after it is queued again, and a job still kept under the same id
+ * (job id = event id) is left as it is, while the worker's processed-events claim keeps its effects once.
  */
 export function createPostgresWebhookEventQueue(
   options: PostgresWebhookEventQueueOptions,
