@@ -60,6 +60,8 @@ export async function applySyncPage(
     })),
   )
   // Every CTE reads the snapshot from before the statement: `previous` sees the dates the page is replacing.
+  // `previous` probes the primary key once per id: as `id = any(…)` the planner chose a scan of the whole table
+  // for mirrors up to a few hundred thousand rows, so every page cost time in proportion to the mirror.
   const { rows } = await sql<{ advanced: number; deleted: number; earliest: string | null }>`
     with cas as (
       update sync_streams
@@ -68,7 +70,8 @@ export async function applySyncPage(
       where connection_id = ${page.connectionId} and cursor = ${page.from}
       returning 1
     ), previous as (
-      select min(posted_date)::text as earliest from transactions where id = any(${touched}::uuid[])
+      select min((select t.posted_date from transactions t where t.id = touched.id))::text as earliest
+      from unnest(${touched}::uuid[]) as touched(id)
     ), upserted as (
       ${transactionUpsertStatement(page.upserts, sql`exists (select 1 from cas)`)}
       returning 1
