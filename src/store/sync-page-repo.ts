@@ -61,7 +61,8 @@ export async function applySyncPage(
   )
   // Every CTE reads the snapshot from before the statement: `previous` sees the dates the page is replacing.
   // `previous` probes the primary key once per id: as `id = any(…)` the planner chose a scan of the whole table
-  // for mirrors up to a few hundred thousand rows, so every page cost time in proportion to the mirror.
+  // for mirrors up to a few hundred thousand rows, so every page cost time in proportion to the mirror. The
+  // touched ids travel once, for `previous` and matching's outbox (`queued`) alike.
   const { rows } = await sql<{ advanced: number; deleted: number; earliest: string | null }>`
     with cas as (
       update sync_streams
@@ -69,9 +70,11 @@ export async function applySyncPage(
         last_success_at = case when ${page.endsRun === true} then ${page.now}::timestamptz else last_success_at end
       where connection_id = ${page.connectionId} and cursor = ${page.from}
       returning 1
+    ), touched as (
+      select id from unnest(${touched}::text[]) as id
     ), previous as (
-      select min((select t.posted_date from transactions t where t.id = touched.id))::text as earliest
-      from unnest(${touched}::uuid[]) as touched(id)
+      select min((select t.posted_date from transactions t where t.id = touched.id::uuid))::text as earliest
+      from touched
     ), upserted as (
       ${transactionUpsertStatement(page.upserts, sql`exists (select 1 from cas)`)}
       returning 1
@@ -88,7 +91,7 @@ export async function applySyncPage(
       on conflict (connection_id) do update set due_from = least(balance_proof_due.due_from, excluded.due_from)
     ), queued as (
       insert into pending_matches (kind, entity_id)
-      select 'transaction', id from unnest(${touched}::text[]) as id where exists (select 1 from cas)
+      select 'transaction', id from touched where exists (select 1 from cas)
     ), quarantined as (
       insert into sync_quarantine (connection_id, event_id, transaction_id, problem, detail, raw, cursor,
         quarantined_at)
