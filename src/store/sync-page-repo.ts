@@ -59,10 +59,12 @@ export async function applySyncPage(
       raw: q.raw,
     })),
   )
-  // Every CTE reads the snapshot from before the statement: `previous` sees the dates the page is replacing.
-  // `previous` probes the primary key once per id: as `id = any(…)` the planner chose a scan of the whole table
-  // for mirrors up to a few hundred thousand rows, so every page cost time in proportion to the mirror. The
-  // touched ids travel once, for `previous` and matching's outbox (`queued`) alike.
+  // Every CTE reads the snapshot from before the statement, so `previous` sees the dates the page is replacing. It
+  // reads them only for the rows the page replaced (an upsert that updated a row, whose new version holds the
+  // lock of the conflict in xmax; a fresh insert's xmax is 0) and deleted (their old values come back from the
+  // delete): a new transaction, most of a stream, had no date before. Each replaced row costs one primary-key
+  // probe; `id = any(…)` over every touched id made the planner scan the whole mirror per page for mirrors of up
+  // to a few hundred thousand rows.
   const { rows } = await sql<{ advanced: number; deleted: number; earliest: string | null }>`
     with cas as (
       update sync_streams
@@ -70,18 +72,20 @@ export async function applySyncPage(
         last_success_at = case when ${page.endsRun === true} then ${page.now}::timestamptz else last_success_at end
       where connection_id = ${page.connectionId} and cursor = ${page.from}
       returning 1
-    ), touched as (
-      select id from unnest(${touched}::text[]) as id
-    ), previous as (
-      select min((select t.posted_date from transactions t where t.id = touched.id::uuid))::text as earliest
-      from touched
     ), upserted as (
       ${transactionUpsertStatement(page.upserts, sql`exists (select 1 from cas)`)}
-      returning 1
+      returning id, xmax <> 0 as replaced
     ), deleted as (
       delete from transactions
       where id = any(${[...page.deletes]}::uuid[]) and exists (select 1 from cas)
-      returning 1
+      returning posted_date
+    ), previous as (
+      select min(old.posted_date)::text as earliest from (
+        select (select t.posted_date from transactions t where t.id = u.id) as posted_date
+        from upserted u where u.replaced
+        union all
+        select posted_date from deleted
+      ) old
     ), owed as (
       insert into balance_proof_due (connection_id, due_from)
       select ${page.connectionId}, d from (
@@ -91,7 +95,7 @@ export async function applySyncPage(
       on conflict (connection_id) do update set due_from = least(balance_proof_due.due_from, excluded.due_from)
     ), queued as (
       insert into pending_matches (kind, entity_id)
-      select 'transaction', id from touched where exists (select 1 from cas)
+      select 'transaction', id from unnest(${touched}::text[]) as id where exists (select 1 from cas)
     ), quarantined as (
       insert into sync_quarantine (connection_id, event_id, transaction_id, problem, detail, raw, cursor,
         quarantined_at)
