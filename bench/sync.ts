@@ -7,8 +7,9 @@
  * Targets: end-to-end ≥ 20,000 tx/s and ≥ 50% of the baseline; memory flat (it does not grow with the mirror).
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test); each run uses schemas of its own, dropped after.
  */
-import { fork } from 'node:child_process'
+import { execFileSync, fork } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
@@ -38,6 +39,14 @@ if (!Number.isSafeInteger(ROWS) || ROWS < 500) throw new Error('--rows must be a
 const PAGE = 500
 const BASELINE_CHUNK = 20_000
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+/** /proc/<pid>/stat counts CPU in clock ticks. */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100
+  } catch {
+    return 100
+  }
+})()
 
 type Peak = { rssMb: number; heapMb: number }
 type Measured<T> = {
@@ -109,10 +118,11 @@ async function measured<T>(work: () => Promise<T>): Promise<Measured<T>> {
 }
 
 async function openSchema(label: string): Promise<StoreDatabase> {
-  const store = createDatabase({
-    connectionString: DATABASE_URL,
-    schema: `bench_sync_${label}_${randomBytes(3).toString('hex')}`,
-  })
+  const schema = `bench_sync_${label}_${randomBytes(3).toString('hex')}`
+  // Named after its schema, so that backendCpu finds the pool's PostgreSQL backends.
+  const url = new URL(DATABASE_URL)
+  url.searchParams.set('application_name', schema)
+  const store = createDatabase({ connectionString: url.toString(), schema })
   await migrateToLatest(store.db, store.schema)
   return store
 }
@@ -169,6 +179,34 @@ async function startBankProcess(): Promise<BankProcess> {
   }
 }
 
+/**
+ * The CPU time so far of the PostgreSQL backends serving `store`'s pool, per backend pid, read from /proc: with
+ * PostgreSQL on this host, the database's share of a phase whatever else the machine runs. Undefined elsewhere.
+ */
+async function backendCpu(store: StoreDatabase): Promise<Map<number, number> | undefined> {
+  const { rows } = await sql<{ pid: number }>`
+    select pid from pg_stat_activity where application_name = ${store.schema}
+  `.execute(store.db)
+  const ticks = new Map<number, number>()
+  try {
+    for (const { pid } of rows) {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+      ticks.set(pid, (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS)
+    }
+  } catch {
+    return undefined
+  }
+  return ticks
+}
+
+/** Seconds of backend CPU between two backendCpu readings (backends opened meanwhile started at 0). */
+function backendSeconds(before?: Map<number, number>, after?: Map<number, number>): number | undefined {
+  if (!before || !after) return undefined
+  let seconds = 0
+  for (const [pid, now] of after) seconds += now - (before.get(pid) ?? 0)
+  return seconds
+}
+
 const nullSink = () =>
   new Writable({
     write(_chunk, _encoding, done) {
@@ -212,8 +250,10 @@ async function main(): Promise<void> {
       await profiler.post('Profiler.start')
     }
     const bankCpuBefore = await bank.request({ kind: 'cpu' }, 'cpu')
+    const e2eDbBefore = await backendCpu(e2e)
     const sync = await measured(() => runConnectionSync(deps, connection.id))
     const bankCpu = (await bank.request({ kind: 'cpu' }, 'cpu')).seconds - bankCpuBefore.seconds
+    const e2eDbCpu = backendSeconds(e2eDbBefore, await backendCpu(e2e))
     if (profiler) {
       const { profile } = await profiler.post('Profiler.stop')
       ;(await import('node:fs')).writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile))
@@ -222,8 +262,9 @@ async function main(): Promise<void> {
       throw new Error(`the sync applied ${sync.result.upserted} rows, not ${ROWS}`)
     const e2eRate = ROWS / sync.seconds
 
-    let baseline: { seconds: number; cpuSeconds: number } | undefined
+    let baseline: { seconds: number; cpuSeconds: number; dbCpu?: number | undefined } | undefined
     if (!values['skip-baseline']) {
+      const baseDbBefore = await backendCpu(base)
       // The rows come over IPC in chunks outside the timed part: only the upserts are the baseline.
       baseline = { seconds: 0, cpuSeconds: 0 }
       for (let from = 0; from < ROWS; from += BASELINE_CHUNK) {
@@ -241,6 +282,7 @@ async function main(): Promise<void> {
         baseline.seconds += chunk.seconds
         baseline.cpuSeconds += chunk.cpuSeconds
       }
+      baseline.dbCpu = backendSeconds(baseDbBefore, await backendCpu(base))
     }
     const baseRate = baseline ? ROWS / baseline.seconds : undefined
 
@@ -254,15 +296,16 @@ async function main(): Promise<void> {
     console.log(
       `\nsync bench: ${fmt(ROWS)} transactions, ${PAGE}-event pages, mirror holds ${fmt(mirrored)} rows`,
     )
-    const cpu = (m: { seconds: number; cpuSeconds: number }) =>
-      `${m.seconds.toFixed(2)} s, this process's CPU ${m.cpuSeconds.toFixed(2)} s`
+    const cpu = (m: { seconds: number; cpuSeconds: number }, dbCpu: number | undefined) =>
+      `${m.seconds.toFixed(2)} s, this process's CPU ${m.cpuSeconds.toFixed(2)} s` +
+      (dbCpu === undefined ? '' : `, PostgreSQL's ${dbCpu.toFixed(2)} s`)
     console.log(
-      `  end-to-end (sandbox → client → mirror): ${fmt(e2eRate)} tx/s  (${cpu(sync)}, ` +
+      `  end-to-end (sandbox → client → mirror): ${fmt(e2eRate)} tx/s  (${cpu(sync, e2eDbCpu)}, ` +
         `the bank process's ${bankCpu.toFixed(2)} s; ${availableParallelism()} CPUs)`,
     )
     if (baseline && baseRate !== undefined) {
       console.log(
-        `  baseline (upsertTransactions × ${PAGE}):       ${fmt(baseRate)} tx/s  (${cpu(baseline)})`,
+        `  baseline (upsertTransactions × ${PAGE}):       ${fmt(baseRate)} tx/s  (${cpu(baseline, baseline.dbCpu)})`,
       )
       console.log(`  ratio end-to-end / baseline:             ${((e2eRate / baseRate) * 100).toFixed(0)}%`)
     }

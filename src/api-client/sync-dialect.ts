@@ -180,15 +180,19 @@ export function readSyncEvent(raw: unknown, dialect?: SyncDialect | null): SyncE
   }
   const eventId = optionalString(raw.eventId)
   const eventAt = optionalString(raw.eventAt)
-  const named = namedTransactionId(raw)
-  const unreadable = (problem: SyncEventProblem, detail: string): SyncEventReading => ({
-    ok: false,
-    raw,
-    problem,
-    detail,
-    eventId,
-    transactionId: named.id !== null && Uuid.safeParse(named.id).success ? named.id : null,
-  })
+  // Only removed and unreadable events need it: an added or modified one carries its transaction whole.
+  const named = () => namedTransactionId(raw).id
+  const unreadable = (problem: SyncEventProblem, detail: string): SyncEventReading => {
+    const id = named()
+    return {
+      ok: false,
+      raw,
+      problem,
+      detail,
+      eventId,
+      transactionId: id !== null && Uuid.safeParse(id).success ? id : null,
+    }
+  }
   const kind = findKind(raw, dialect?.kindField)
   if (!kind) {
     const present = SYNC_KIND_FIELDS.filter((field) => field in raw)
@@ -200,8 +204,9 @@ export function readSyncEvent(raw: unknown, dialect?: SyncDialect | null): SyncE
         )
   }
   if (kind.type === 'removed') {
-    if (named.id === null) return unreadable('no_transaction', 'a removed event names no transaction id')
-    if (!Uuid.safeParse(named.id).success)
+    const id = named()
+    if (id === null) return unreadable('no_transaction', 'a removed event names no transaction id')
+    if (!Uuid.safeParse(id).success)
       return unreadable('invalid_transaction', 'the removed transaction id is not a UUID')
     const embedded = isRecord(raw.transaction) ? raw.transaction : {}
     return {
@@ -210,7 +215,7 @@ export function readSyncEvent(raw: unknown, dialect?: SyncDialect | null): SyncE
         eventId,
         eventAt,
         type: 'removed',
-        transaction: { ...(embedded as Partial<Transaction>), id: named.id },
+        transaction: { ...(embedded as Partial<Transaction>), id },
       },
     }
   }

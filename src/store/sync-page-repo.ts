@@ -59,7 +59,12 @@ export async function applySyncPage(
       raw: q.raw,
     })),
   )
-  // Every CTE reads the snapshot from before the statement: `previous` sees the dates the page is replacing.
+  // Every CTE reads the snapshot from before the statement, so `previous` sees the dates the page is replacing. It
+  // reads them only for the rows the page replaced (an upsert that updated a row, whose new version holds the
+  // lock of the conflict in xmax; a fresh insert's xmax is 0) and deleted (their old values come back from the
+  // delete): a new transaction, most of a stream, had no date before. Each replaced row costs one primary-key
+  // probe; `id = any(…)` over every touched id made the planner scan the whole mirror per page for mirrors of up
+  // to a few hundred thousand rows.
   const { rows } = await sql<{ advanced: number; deleted: number; earliest: string | null }>`
     with cas as (
       update sync_streams
@@ -67,15 +72,20 @@ export async function applySyncPage(
         last_success_at = case when ${page.endsRun === true} then ${page.now}::timestamptz else last_success_at end
       where connection_id = ${page.connectionId} and cursor = ${page.from}
       returning 1
-    ), previous as (
-      select min(posted_date)::text as earliest from transactions where id = any(${touched}::uuid[])
     ), upserted as (
       ${transactionUpsertStatement(page.upserts, sql`exists (select 1 from cas)`)}
-      returning 1
+      returning id, xmax <> 0 as replaced
     ), deleted as (
       delete from transactions
       where id = any(${[...page.deletes]}::uuid[]) and exists (select 1 from cas)
-      returning 1
+      returning posted_date
+    ), previous as (
+      select min(old.posted_date)::text as earliest from (
+        select (select t.posted_date from transactions t where t.id = u.id) as posted_date
+        from upserted u where u.replaced
+        union all
+        select posted_date from deleted
+      ) old
     ), owed as (
       insert into balance_proof_due (connection_id, due_from)
       select ${page.connectionId}, d from (

@@ -15,7 +15,14 @@ import {
   type SyncStream,
 } from '../store/index.js'
 import { planSyncPage, transactionToRow } from './plan-sync-page.js'
+import { readAhead } from './read-ahead.js'
 import { recheckQuarantine, reportQuarantine, toQuarantined, type QuarantineDeps } from './sync-quarantine.js'
+
+/**
+ * Pages read ahead of the one being written: the bank answers the next while the mirror writes this one, and a
+ * page is parsed and planned while the one before it is written.
+ */
+const READ_AHEAD_PAGES = 1
 
 /** What one run needs: the quarantine's deps (db, client, clock, onQuarantineProblems) and these. */
 export type ConnectionSyncDeps = QuarantineDeps & {
@@ -168,55 +175,55 @@ async function streamPages(
   let storedDialect = stream.dialect
   let quarantined = stream.quarantined
   const limit = deps.pageSize ?? 500
-  const fetchPage = (from: string) => {
-    const page = deps.client.transactions.sync({ connectionId, limit, ...(from ? { cursor: from } : {}) })
-    // Awaited in the next turn of the loop; until then a failure must not count as unhandled.
-    page.catch(() => undefined)
-    return page
-  }
   // Seed rule 6: a retried call reuses the same cursor; it is persisted only with its applied page.
-  let next = fetchPage(cursor)
+  const pages = readAhead(
+    (from: string) =>
+      deps.client.transactions.sync({ connectionId, limit, ...(from ? { cursor: from } : {}) }),
+    (page) => ({ page, plan: planSyncPage(page.events) }),
+    cursor,
+    READ_AHEAD_PAGES,
+  )
   let dialect = parseDialect(storedDialect)
-  for (;;) {
-    const page = await next
-    // Read ahead while this page is written: reading persists nothing, and the page after it is applied only
-    // once this one and its cursor are committed (or dropped with the run if this one fails).
-    if (page.hasMore) next = fetchPage(page.nextCursor)
-    const plan = planSyncPage(page.events)
-    const from = cursor
-    // An event that fits no dialect does not halt the stream: it is quarantined with its page (rule 6 holds:
-    // the cursor never passes an event that is neither applied nor recorded).
-    const applied = await applySyncPage(deps.db, {
-      connectionId,
-      from,
-      next: page.nextCursor,
-      upserts: plan.upserts,
-      deletes: plan.deletes,
-      quarantine: page.unreadable.map(toQuarantined),
-      now: deps.clock.now(),
-      endsRun: !page.hasMore,
-    })
-    if (applied === null) throw new ConcurrentSyncError(connectionId)
-    if (page.unreadable.length > 0) {
-      quarantined = true
-      result.quarantined += page.unreadable.length
-      await reportQuarantine(deps, connectionId, page.unreadable)
+  try {
+    for (;;) {
+      const { page, plan } = await pages.take()
+      const from = cursor
+      // An event that fits no dialect does not halt the stream: it is quarantined with its page (rule 6 holds:
+      // the cursor never passes an event that is neither applied nor recorded).
+      const applied = await applySyncPage(deps.db, {
+        connectionId,
+        from,
+        next: page.nextCursor,
+        upserts: plan.upserts,
+        deletes: plan.deletes,
+        quarantine: page.unreadable.map(toQuarantined),
+        now: deps.clock.now(),
+        endsRun: !page.hasMore,
+      })
+      if (applied === null) throw new ConcurrentSyncError(connectionId)
+      if (page.unreadable.length > 0) {
+        quarantined = true
+        result.quarantined += page.unreadable.length
+        await reportQuarantine(deps, connectionId, page.unreadable)
+      }
+      const found = page.dialect && newDialect(dialect, page.dialect)
+      if (found) {
+        dialect = found
+        storedDialect = JSON.stringify(found)
+        await saveStreamDialect(deps.db, connectionId, storedDialect)
+        await deps.onDialect?.(connectionId, found)
+      }
+      // A removed or re-dated transaction changes the balance of the day it had: re-read balances from there too.
+      noteDate(result, applied.earliestPreviousPostedDate)
+      result.deleted += applied.deleted
+      result.pagesApplied++
+      result.upserted += plan.upserts.length
+      noteDate(result, plan.earliestPostedDate)
+      cursor = page.nextCursor
+      if (!page.hasMore) return { ...stream, cursor, dialect: storedDialect, quarantined }
     }
-    const found = page.dialect && newDialect(dialect, page.dialect)
-    if (found) {
-      dialect = found
-      storedDialect = JSON.stringify(found)
-      await saveStreamDialect(deps.db, connectionId, storedDialect)
-      await deps.onDialect?.(connectionId, found)
-    }
-    // A removed or re-dated transaction changes the balance of the day it had: re-read balances from there too.
-    noteDate(result, applied.earliestPreviousPostedDate)
-    result.deleted += applied.deleted
-    result.pagesApplied++
-    result.upserted += plan.upserts.length
-    noteDate(result, plan.earliestPostedDate)
-    cursor = page.nextCursor
-    if (!page.hasMore) return { ...stream, cursor, dialect: storedDialect, quarantined }
+  } finally {
+    pages.stop()
   }
 }
 
