@@ -12,10 +12,10 @@ import type { ReferenceHit } from './reference-hit.js'
 
 const SHORT_CORE_DIGITS = 4
 
-// Per-text scratch lists, reused: `readText` runs once or twice per field and never inside itself, and these two
-// lists were a third of what reading a reference allocated. Only their first `tokens.length` entries are read.
+// The taken flags of a text, reused: `readText` runs once or twice per field and never inside itself. Only the first
+// `tokens.length` flags are read. (The token keys are not reused: storing new strings in a long-lived list costs
+// a write barrier each, more than a new list.)
 const TAKEN: boolean[] = []
-const KEYS: string[] = []
 
 /** The digits of the digit tokens keys[from, to) together (token keys have no leading zeros). */
 function digitCount(keys: readonly string[], from: number, to: number): number {
@@ -45,13 +45,10 @@ export class FieldScan extends FieldHits {
   /** Free text: issued references first, then whole numbers, then number cores, each on what is left. */
   readText(tokens: readonly Token[], impliedInvoiceWord = false): void {
     const taken = TAKEN
-    const keys = KEYS
-    for (let at = 0; at < tokens.length; at++) {
-      taken[at] = false
-      keys[at] = (tokens[at] as Token).text
-    }
+    for (let at = 0; at < tokens.length; at++) taken[at] = false
     if (this.index.hasIssuedReferences) readIssued(this, tokens, taken)
-    for (const match of this.index.scan(keys, tokens.length)) {
+    const keys = tokens.map((token) => token.text)
+    for (const match of this.index.scan(keys)) {
       if (anyTaken(taken, match.start, match.end)) continue
       for (let index = match.start; index < match.end; index++) taken[index] = true
       const first = tokens[match.start] as Token

@@ -176,9 +176,9 @@ export class InvoiceIndex {
     return this.byNumber.get(key).map(recall)
   }
 
-  /** Invoice numbers found as runs of whole tokens of `tokens[0, to)`, leftmost-longest, in the order written. */
-  scan(tokens: readonly string[], to = tokens.length): TrieMatch<MatchInvoice>[] {
-    return this.byNumber.scanAs(tokens, recall, 0, to)
+  /** Invoice numbers found as runs of whole tokens, leftmost-longest, in the order written. */
+  scan(tokens: readonly string[]): TrieMatch<MatchInvoice>[] {
+    return this.byNumber.scanAs(tokens, recall)
   }
 
   /** Number cores (digit tokens of prefixed numbers) found as runs of whole tokens of `tokens[from, to)`. */
