@@ -15,6 +15,7 @@ import { guardCases } from './realistic/guards.js'
 import { interactionCases } from './realistic/interactions.js'
 import { oddAmountCases } from './realistic/odd-amounts.js'
 import { returnCases } from './realistic/returns.js'
+import { statedPartCases } from './realistic/stated-parts.js'
 
 const GROUPS = [
   { file: 'formats', seed: 101, write: formatCases, about: 'ordinary lines in real formats, each applied' },
@@ -36,6 +37,13 @@ const GROUPS = [
     seed: 505,
     write: oddAmountCases,
     about: 'whole numbers at amounts other than what is open: test transfers, odd parts',
+  },
+  {
+    file: 'stated-parts',
+    seed: 606,
+    write: statedPartCases,
+    about:
+      'parts stated in the text: remittance per invoice, instalments, advances on an invoice, labelled numbers',
   },
 ] as const
 

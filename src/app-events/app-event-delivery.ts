@@ -12,6 +12,7 @@ import {
 import { startAppEventDispatcher, type AppEventDispatcher } from './app-event-dispatcher.js'
 import { createAppEventWorker } from './app-event-worker.js'
 import { deliverAppEvent } from './deliver-app-event.js'
+import { createDeliveredMarks } from './delivered-marks.js'
 
 // Starting delivery of the outbox to the company's app (the worker role): the app-events queue, its worker
 // (app-event-worker.ts) and the dispatcher that sends committed rows in place (app-event-dispatcher.ts), each
@@ -34,8 +35,10 @@ export type AppEventDeliveryDeps = {
   target: { url: string; secret: string } | null
   /** @defaultValue 60 */
   rescanSeconds?: number
-  /** @defaultValue 4 */
+  /** Retry jobs at once (WORKER_CONCURRENCY). @defaultValue 4 */
   concurrency?: number
+  /** Events sent in place at once as their NOTIFYs arrive (APP_EVENTS_CONCURRENCY). @defaultValue 16 */
+  sendConcurrency?: number
   /** First retry delay of a failed delivery; doubles per attempt. @defaultValue 2000 */
   retryDelayMs?: number
   fetch?: typeof fetch
@@ -62,6 +65,7 @@ export async function startAppEventDelivery(deps: AppEventDeliveryDeps): Promise
     logger: deps.logger,
     concurrency: deps.concurrency,
     fetch: deps.fetch,
+    markDelivered: createDeliveredMarks(deps.db),
   }
   const worker: Worker = createAppEventWorker(workerDeps) as unknown as Worker
   worker.on('error', (error) => deps.logger.error({ err: error, queue: APP_EVENTS_QUEUE }, 'worker error'))
@@ -77,7 +81,7 @@ export async function startAppEventDelivery(deps: AppEventDeliveryDeps): Promise
       rescanSeconds: deps.rescanSeconds,
       retryDelayMs: deps.retryDelayMs,
       send: (event) => deliverAppEvent(workerDeps, event),
-      concurrency: deps.concurrency,
+      concurrency: deps.sendConcurrency ?? 16,
     })
   } catch (error) {
     await worker.close()

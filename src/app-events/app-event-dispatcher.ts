@@ -49,7 +49,7 @@ export type AppEventDispatcher = {
 
 const RESCAN_BATCH = 500
 /** How long an in-place send holds its row: longer than a send's timeout, so no one else sends it meanwhile. */
-const LEASE_MS = 30_000
+export const APP_EVENT_LEASE_MS = 30_000
 const RECONNECT_MS = 5_000
 /** A row younger than this is left to its NOTIFY, which is on its way. */
 const RESCAN_GRACE_MS = 5_000
@@ -57,9 +57,9 @@ const RESCAN_GRACE_MS = 5_000
 /**
  * Turns committed outbox rows into deliveries: at once through LISTEN/NOTIFY (sent by publishAppEvents, delivered
  * by PostgreSQL only on commit), and by a periodic rescan that queues rows nobody sent (a crash before the send,
- * a dropped LISTEN connection, a job that used all its attempts). With `send`, the NOTIFYs of one commit are
- * leased together and sent in place, with no queue hop: every listening process hears them, and the lease lets
- * one send each. What fails in place, and everything without `send`, becomes a job; a job id is the event id,
+ * a dropped LISTEN connection, a job that used all its attempts). With `send`, the notified rows are leased as
+ * this process has room to send them, and sent in place, with no queue hop: every listening process hears them,
+ * the lease lets one send each, and a process busy sending leaves the rest to the others. What fails in place, and everything without `send`, becomes a job; a job id is the event id,
  * so an event queued twice still has one job at a time.
  */
 export async function startAppEventDispatcher(deps: AppEventDispatcherDeps): Promise<AppEventDispatcher> {
@@ -86,42 +86,69 @@ export async function startAppEventDispatcher(deps: AppEventDispatcherDeps): Pro
     )
   }
 
-  const limit = pLimit(deps.concurrency ?? 4)
-  const sendInPlace = async (ids: readonly string[], send: (event: StoredAppEvent) => Promise<void>) => {
-    const now = deps.clock.now()
-    const leased = await leaseAppEvents(deps.db, ids, { now, until: new Date(now.getTime() + LEASE_MS) })
-    const failed: string[] = []
-    await Promise.all(
-      leased.map((event) =>
-        limit(() =>
-          send(event).catch((error: unknown) => {
-            deps.logger.warn(
-              {
-                eventId: event.id,
-                type: event.type,
-                error: error instanceof Error ? error.message : String(error),
-              },
-              'app event not delivered; will retry',
-            )
-            failed.push(event.id)
-          }),
-        ),
-      ),
-    )
-    await enqueue(failed, jobOptions.backoff.delay)
+  // Sends in place, pulled as this process can make them: it holds at most two rounds of sends leased (in flight
+  // and next), and leases more of what it was told as they finish. Every process hears the same NOTIFYs, so what
+  // one cannot send soon the others lease; leasing a whole commit at once had one process queue all its sends
+  // while the others, told the same ids, sat idle (docs/performance.md, End-to-end latency).
+  const concurrency = deps.concurrency ?? 4
+  const limit = pLimit(concurrency)
+  const unleased: string[] = []
+  let held = 0
+  let leasing = false
+  const sendOne = (event: StoredAppEvent, send: (event: StoredAppEvent) => Promise<void>) =>
+    limit(() => send(event))
+      .catch(async (error: unknown) => {
+        deps.logger.warn(
+          {
+            eventId: event.id,
+            type: event.type,
+            error: error instanceof Error ? error.message : String(error),
+          },
+          'app event not delivered; will retry',
+        )
+        await enqueue([event.id], jobOptions.backoff.delay)
+      })
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error, eventId: event.id }, 'could not queue an app event; the rescan will'),
+      )
+      .finally(() => {
+        held--
+        void leaseMore(send)
+      })
+  const leaseMore = async (send: (event: StoredAppEvent) => Promise<void>) => {
+    if (leasing) return
+    leasing = true
+    try {
+      while (unleased.length > 0 && held < concurrency) {
+        // Ids not won here were sent, or are held by another process: either way not this one's.
+        const ids = unleased.splice(0, 2 * concurrency - held)
+        const now = deps.clock.now()
+        const leased = await leaseAppEvents(deps.db, ids, {
+          now,
+          until: new Date(now.getTime() + APP_EVENT_LEASE_MS),
+        })
+        held += leased.length
+        for (const event of leased) void sendOne(event, send)
+      }
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'could not lease app events; the rescan will send them')
+    } finally {
+      leasing = false
+    }
   }
 
-  // The NOTIFYs of one commit arrive together: one lease (or one add) for all of them.
+  // The NOTIFYs of one commit arrive together: one lease (or one add) for as many of them as fit.
   let told: string[] = []
   const flush = () => {
     const ids = told
     told = []
-    const handled = deps.send ? sendInPlace(ids, deps.send) : enqueue(ids)
-    handled.catch((error: unknown) =>
-      deps.logger.warn(
-        { err: error, events: ids.length },
-        'could not send or queue app events; the rescan will',
-      ),
+    if (deps.send) {
+      unleased.push(...ids)
+      void leaseMore(deps.send)
+      return
+    }
+    enqueue(ids).catch((error: unknown) =>
+      deps.logger.warn({ err: error, events: ids.length }, 'could not queue app events; the rescan will'),
     )
   }
 

@@ -2,11 +2,12 @@ import type { Kysely } from 'kysely'
 import type { Clock } from '../clock/index.js'
 import { SpanKind, contextFrom, inSpan } from '../observability/index.js'
 import {
-  markAppEventDelivered,
+  markAppEventsDelivered,
   recordAppEventFailure,
   type Database,
   type StoredAppEvent,
 } from '../store/index.js'
+import type { MarkDelivered } from './delivered-marks.js'
 import { appEventEnvelope, sendAppEvent } from './send-app-event.js'
 
 // Sending one outbox row: the signed POST in its client span, then the row marked delivered or its failure noted.
@@ -22,6 +23,8 @@ export type AppEventSender = {
   fetch?: typeof fetch
   /** @defaultValue 10000 */
   timeoutMs?: number
+  /** Stores a send's delivered mark; the delivery's group commit (createDeliveredMarks). @defaultValue one statement per send */
+  markDelivered?: MarkDelivered
 }
 
 /**
@@ -54,5 +57,8 @@ export async function deliverAppEvent(deps: AppEventSender, event: StoredAppEven
     await recordAppEventFailure(deps.db, event.id, message, deps.clock.now())
     throw error
   }
-  await markAppEventDelivered(deps.db, event.id, deps.clock.now())
+  const at = deps.clock.now()
+  await (deps.markDelivered
+    ? deps.markDelivered(event.id, at)
+    : markAppEventsDelivered(deps.db, [{ id: event.id, at }]))
 }

@@ -207,6 +207,12 @@ export const BankrecEnv = z
     TRANSFER_SCAN_SECONDS: whole(1, 3600).default(5),
     /** How often undelivered app events whose job was lost are queued again. */
     APP_EVENTS_RESCAN_SECONDS: whole(1, 86_400).default(60),
+    /**
+     * App events each worker process sends at once as their commits are announced (retries run as jobs, at
+     * WORKER_CONCURRENCY). A send waits mostly for the app's answer: on a busy machine 4 at a time capped two
+     * processes at about 50 events/s (docs/performance.md, End-to-end latency).
+     */
+    APP_EVENTS_CONCURRENCY: whole(1, 256).default(16),
     WEBHOOK_BODY_LIMIT_BYTES: whole(1_024, 64 * 1024 * 1024).default(256 * 1024),
     WEBHOOK_TOLERANCE_SECONDS: whole(1, 86_400).default(300),
     WORKER_CONCURRENCY: whole(1, 64).default(4),

@@ -8,6 +8,8 @@ describe('loadConfig', () => {
     const config = loadConfig({})
     expect(config.PORT).toBe(8080)
     expect(config.SYNC_INTERVAL_SECONDS).toBe(900)
+    // A send waits for the app's answer: 4 at a time per process fell behind 50 events/s on a busy machine.
+    expect(config.APP_EVENTS_CONCURRENCY).toBe(16)
     expect(config.BANK_API_URL).toBeUndefined()
   })
 

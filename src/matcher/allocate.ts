@@ -168,13 +168,14 @@ export class Allocator {
   /**
    * Pays `amount` into the ledgers in order, each up to its open amount (settled money) or its open amount not
    * yet held by pending money (tentative money). What is left over is an overpayment of the last invoice.
+   * `keep_rest`: a rest the last invoice is left with stays open (a remittance stated why it is short).
    */
   distribute(
     payment: Payment,
     amount: bigint,
     ledgers: readonly InvoiceLedger[],
     describe: (ledger: InvoiceLedger) => Described,
-    stated: StatedWriteOff | null = null,
+    stated: StatedWriteOff | 'keep_rest' | null = null,
   ): void {
     const { transaction } = payment
     const settled = payment.phase === 'settled'
@@ -190,7 +191,7 @@ export class Allocator {
       const credits = settled && ledger.credits > 0n ? ledger.bookCredits() : 0n
       // A remittance advice's write-off explains the rest when it is exactly that much.
       const shortfall =
-        credits === 0n && left > 0n && ledger === ledgers[ledgers.length - 1]
+        credits === 0n && left > 0n && ledger === ledgers[ledgers.length - 1] && stated !== 'keep_rest'
           ? settled && stated?.units === left
             ? stated
             : explainShortfall(this.config, payment, ledger, left)

@@ -5,11 +5,13 @@ import { hasUnexplainedConflict, payerCode, POINTS, reasonsOf, score } from './e
 import type { InvoiceLedger } from './invoice-ledger.js'
 import { openInvoicesOf, type MatchContext } from './match-context.js'
 import { centsOf, formatUnits } from './money.js'
+import { wordBefore } from './number-labels.js'
 import { OTHER_LABELS } from './reference-words.js'
 import { compareAge } from './invoice-age.js'
 import { advanceWording, awaitingInvoice, unknownInvoiceNumbers } from './not-yet-invoiced.js'
 import { suggestionKey, suggestMatch } from './suggest.js'
 import { tokenize, type Token } from './tokenize.js'
+import { remittancePurpose } from './unwrap-remittance.js'
 import { referenceTexts, type Evidence, type MatchTransaction } from './types.js'
 
 /**
@@ -20,8 +22,10 @@ import { referenceTexts, type Evidence, type MatchTransaction } from './types.js
 export function unexplainedNumbers(transaction: MatchTransaction): string[] {
   const amount = String(transaction.amount).replace(/^-/, '').split('.')[0] ?? ''
   const found: string[] = []
-  for (const text of referenceTexts(transaction)) {
-    if (!text) continue
+  for (const written of referenceTexts(transaction)) {
+    if (!written) continue
+    // The bank's own subfields (an MT940 line's prima nota, BIC, IBAN) are no document numbers.
+    const text = remittancePurpose(written)
     const tokens = tokenize(text)
     let dates: ReturnType<typeof dateSpans> | null = null
     for (let at = 0; at < tokens.length; at++) {
@@ -29,8 +33,9 @@ export function unexplainedNumbers(transaction: MatchTransaction): string[] {
       // A token of digits is nothing but digits as written: four or more of them, read without a slice.
       const first = token.text.charCodeAt(0)
       if (token.end - token.start < 4 || first < 48 || first > 57 || token.text === amount) continue
-      const before = tokens[at - 1]?.text
-      if (before !== undefined && OTHER_LABELS.has(before)) continue
+      // The label may stand before a word for number (`Auftrags-Nr. 2600716`).
+      const before = wordBefore(tokens, at)
+      if (before !== null && OTHER_LABELS.has(before)) continue
       dates ??= dateSpans(text)
       if (overlaps(dates, token.start, token.end)) continue
       found.push(text.slice(token.start, token.end))

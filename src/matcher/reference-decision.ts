@@ -16,6 +16,9 @@ import { amountIsToken, amountUnsupported, plausiblePart, shortOfSet, tokenAmoun
 import { issuedAfterPayment } from './date-evidence.js'
 import { otherFields, textGuards } from './field-guards.js'
 import { explainShortfall, statedFeeMismatch } from './residuals.js'
+import { advanceOnInvoice, instalmentEvidence, statedInstalment } from './stated-parts.js'
+import { allocateByRemittance } from './stated-remittance.js'
+import { allocateLabelledForOthers } from './labelled-numbers.js'
 import type { Evidence, ReferenceField } from './types.js'
 
 type Named = { ledger: InvoiceLedger; hit: ReferenceHit; field: ReferenceField }
@@ -114,15 +117,17 @@ function exactElsewhere(
 }
 
 /**
- * Rules 1–4 with evidence: every invoice the chosen field names is weighed (how it was named, the amount, the
- * payer, conflicts). All of them reaching the threshold with no unexplained conflict are applied, in the order
- * named; otherwise the likeliest set is suggested with its reasons, never applied.
+ * Rules 1–4 with evidence, after rules 12 and 14 (which decide first): every invoice the chosen field names is
+ * weighed (how it was named, the amount, the payer, conflicts). All of them reaching the threshold with no
+ * unexplained conflict are applied, in the order named; otherwise the likeliest set is suggested, never applied.
  */
 export function allocateByReference(
   context: MatchContext,
   payment: Payment,
   found: Extract<TransactionReferences, { outcome: 'named' }>,
 ): void {
+  if (allocateByRemittance(context, payment, found) || allocateLabelledForOthers(context, payment, found))
+    return
   const { allocator } = context
   const { transaction } = payment
   const field = found.field
@@ -180,6 +185,7 @@ export function allocateByReference(
   for (const item of live) anyCore ||= item.hit.kind === 'core'
   const guards =
     amountFits && !anyCore ? NO_GUARDS : textGuards(context, payment, amountFits, corroborated, anyCore)
+  const instalment = corroborated ? null : statedInstalment(transaction)
   const weighed = live.map(({ ledger, hit, field: where }) => {
     const evidence = referenceEvidence(hit, where, ledger.invoice.number)
     evidence.push(amount)
@@ -225,7 +231,12 @@ export function allocateByReference(
       evidence.push(amountIsToken(formatUnits(payment.amount)))
     const late = issuedAfterPayment(ledger.invoice, transaction, context.config.invoiceDateGraceDays)
     if (late) evidence.push(late)
-    if (guards.advance && (hit.kind === 'core' || !amountFits)) evidence.push(guards.advance)
+    const whole = payerVerified && hit.kind !== 'core'
+    if (guards.advance && (hit.kind === 'core' || !amountFits))
+      evidence.push(whole ? advanceOnInvoice(guards.advance, transaction, hit) : guards.advance)
+    const part =
+      instalment && instalmentEvidence(instalment, payment, ledger, open, whole && live.length === 1)
+    if (part) evidence.push(part)
     if (guards.awaiting) evidence.push(guards.awaiting)
     if (fields) evidence.push(fields.evidence)
     if (short) evidence.push(short)
@@ -234,7 +245,7 @@ export function allocateByReference(
         code: 'conflict_amount_elsewhere',
         points: 0,
         text: `invoice ${elsewhere.map((other) => other.invoice.number).join(', ')} of the same customer has exactly ${formatUnits(payment.amount)} open`,
-        conflict: 'unexplained',
+        conflict: part?.code === 'instalment_stated' ? 'explained' : 'unexplained',
       })
     }
     evidence.push(...setAside)

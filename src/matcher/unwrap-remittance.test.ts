@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { unwrapRemittance } from './unwrap-remittance.js'
+import { remittancePurpose, unwrapRemittance } from './unwrap-remittance.js'
 
 describe('unwrapRemittance', () => {
   it('reads MT940 purpose subfields filled to 27 characters as one line, a number broken at ?21/?22 joined', () => {
@@ -25,5 +25,19 @@ describe('unwrapRemittance', () => {
   it('leaves a text without line breaks or subfields as it is', () => {
     const text = 'SVWZ+Rechnung INV-2024-0102 ?'
     expect(unwrapRemittance(text)).toBe(text)
+  })
+})
+
+describe('remittancePurpose', () => {
+  it('keeps only the purpose subfields of an MT940 :86:, read whole', () => {
+    expect(
+      remittancePurpose(
+        '166?00SEPA-UEBERWEISUNG?109310?20EREF+NOTPROVIDED?21SVWZ+Zahlung Rechnung INV-2?22024-0103?30BYLADEMMXXX?31DE51500105176511349705?32JAEGER BAU GMBH?34000',
+      ),
+    ).toBe('EREF+NOTPROVIDED SVWZ+Zahlung Rechnung INV-2024-0103')
+  })
+
+  it('reads any other text with its wrapped lines joined', () => {
+    expect(remittancePurpose('Rechnung 4711')).toBe('Rechnung 4711')
   })
 })

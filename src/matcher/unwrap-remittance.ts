@@ -34,8 +34,11 @@ function isPurpose(code: number): boolean {
   return (code >= 20 && code <= 29) || (code >= 60 && code <= 63)
 }
 
-/** MT940 `:86:` with subfields: the purpose lines read whole, the other subfields kept apart. */
-function unwrapSubfields(text: string): string {
+/**
+ * MT940 `:86:` with subfields: the purpose lines read whole, the other subfields kept apart (`purposeOnly`: left
+ * out).
+ */
+function unwrapSubfields(text: string, purposeOnly = false): string {
   const parts: string[] = []
   let purpose: string[] = []
   let last = 0
@@ -47,7 +50,7 @@ function unwrapSubfields(text: string): string {
     }
     if (purpose.length > 0) parts.push(joinLines(purpose))
     purpose = []
-    if (content) parts.push(content)
+    if (content && !purposeOnly) parts.push(content)
   }
   for (const match of text.matchAll(SUBFIELD)) {
     flush(text.slice(last, match.index))
@@ -65,4 +68,14 @@ export function unwrapRemittance(text: string): string {
   if (!subfields && !text.includes('\n')) return text
   if (subfields) return unwrapSubfields(text.replace(/\r?\n/g, ''))
   return joinLines(text.split(/\r?\n/))
+}
+
+/**
+ * What the payer wrote: of an MT940 `:86:` only the purpose subfields, read whole (not the bank's posting text,
+ * prima nota, BIC, IBAN and name subfields); any other text with its wrapped lines read whole.
+ */
+export function remittancePurpose(text: string): string {
+  return text.includes('?2') && PURPOSE_SUBFIELD.test(text)
+    ? unwrapSubfields(text.replace(/\r?\n/g, ''), true)
+    : unwrapRemittance(text)
 }

@@ -155,6 +155,7 @@ async function startOutbound(deps: WorkerRoleDeps): Promise<OutboundWorkers> {
         : null,
     rescanSeconds: config.APP_EVENTS_RESCAN_SECONDS,
     concurrency: config.WORKER_CONCURRENCY,
+    sendConcurrency: config.APP_EVENTS_CONCURRENCY,
   })
   const tracker = startTransferTracker(deps.tracker, { scanSeconds: config.TRANSFER_SCAN_SECONDS })
   return {

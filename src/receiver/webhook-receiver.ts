@@ -103,19 +103,25 @@ function requestIdOf(header: string | string[] | undefined): string {
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID()
 }
 
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 /** A verifier that follows a changing secret list, re-preparing its keys only when the list changes. */
 function liveVerifier(
   secrets: () => readonly string[],
   toleranceSeconds: number | undefined,
 ): SignatureVerifier {
-  let cachedFor = ''
+  let cachedFor: readonly string[] = []
   let cached = createSignatureVerifier({ secrets: [], toleranceSeconds })
   return (params) => {
     const current = secrets()
-    const key = current.join('\n')
-    if (key !== cachedFor) {
+    // Compared element by element with a copy: no string built per delivery, and a list changed in place counts.
+    if (!sameList(current, cachedFor)) {
       cached = createSignatureVerifier({ secrets: current, toleranceSeconds })
-      cachedFor = key
+      cachedFor = [...current]
     }
     return cached(params)
   }

@@ -52,11 +52,18 @@ export function createTrafficMetrics(registry: Registry): TrafficMetrics {
     labelNames: ['method', 'endpoint', 'error'],
     registers,
   })
+  const requestSeries = new Map<string, { observe(seconds: number): void }>()
   return {
     request({ method, route, status, seconds }) {
-      const labels = { method, route, status_code: String(status) }
-      requestDuration.observe(labels, seconds)
-      if (status >= 500) requestErrors.inc(labels)
+      // Every request observes: its series is looked up once (prom-client hashes the labels on each call).
+      const key = `${method} ${route} ${status}`
+      let series = requestSeries.get(key)
+      if (!series) {
+        series = requestDuration.labels(method, route, String(status))
+        requestSeries.set(key, series)
+      }
+      series.observe(seconds)
+      if (status >= 500) requestErrors.inc({ method, route, status_code: String(status) })
     },
     job(queue, outcome, seconds) {
       jobDuration.observe({ queue, outcome }, seconds)

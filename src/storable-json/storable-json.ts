@@ -52,6 +52,9 @@ export function unstorableJsonAt(root: unknown, base: string): JsonProblem | und
  * do not count): cheap enough for every webhook body, and it refuses a pathological body before it is parsed.
  */
 export function jsonTextNestsDeeperThan(text: string, max: number): boolean {
+  // Nesting deeper than max takes more than max opening brackets: counted with indexOf (a native scan), most
+  // bodies hold a few and skip the character loop below.
+  if (openingBracketsAtMost(text, max)) return false
   let depth = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {
@@ -66,4 +69,14 @@ export function jsonTextNestsDeeperThan(text: string, max: number): boolean {
     } else if (c === 0x7d || c === 0x5d) depth--
   }
   return false
+}
+
+function openingBracketsAtMost(text: string, max: number): boolean {
+  let count = 0
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      if (++count > max) return false
+    }
+  }
+  return true
 }

@@ -90,7 +90,7 @@ export {
   recordAppEvents,
   getAppEvent,
   leaseAppEvents,
-  markAppEventDelivered,
+  markAppEventsDelivered,
   recordAppEventFailure,
   undeliveredAppEventIds,
   APP_EVENTS_CHANNEL_PREFIX,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   connectionReadDue,
   noteProved,
+  noteStatusRead,
   proofDue,
   startRefreshClocks,
   type RefreshPacing,
@@ -34,8 +35,29 @@ describe('the re-read clocks of one locked loop', () => {
   })
 
   it("counts a proof in the process's pacing, from which later caught-up runs put off theirs", () => {
-    const pacing: RefreshPacing = { everyMs: 1_000, lastAt: new Map(), owe: async () => undefined }
+    const pacing: RefreshPacing = {
+      everyMs: 1_000,
+      lastAt: new Map(),
+      statusReadAt: new Map(),
+      owe: async () => undefined,
+    }
     noteProved(startRefreshClocks(START), pacing, 'conn_1', START + 42)
     expect(pacing.lastAt.get('conn_1')).toBe(START + 42)
+  })
+
+  it("counts a loop's status read from its process's last one, not from the loop's start", () => {
+    const pacing: RefreshPacing = {
+      everyMs: 1_000,
+      lastAt: new Map(),
+      statusReadAt: new Map(),
+      owe: async () => undefined,
+    }
+    // A process that never read it reads it in its first loop that is not caught up.
+    expect(connectionReadDue(startRefreshClocks(START), false, START)).toBe(true)
+    noteStatusRead(startRefreshClocks(START), pacing, 'conn_1', START)
+    // A later loop of the same process, within the second: not yet; a second after the read: due.
+    const next = startRefreshClocks(START + 400, pacing.statusReadAt.get('conn_1'))
+    expect(connectionReadDue(next, false, START + 400)).toBe(false)
+    expect(connectionReadDue(next, false, START + 1_000)).toBe(true)
   })
 })

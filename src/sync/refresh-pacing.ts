@@ -18,6 +18,11 @@ export type RefreshPacing = {
   everyMs: number
   /** When this process last re-read each connection (clock ms). */
   lastAt: Map<string, number>
+  /**
+   * When this process last read each connection's status (clock ms), with or without the rest: a locked loop's
+   * once-a-second status read counts from it (RefreshClocks), not from the loop's start.
+   */
+  statusReadAt: Map<string, number>
   owe(connectionId: string, dueAtMs: number): Promise<void>
 }
 
@@ -37,6 +42,7 @@ export function createRefreshPacing(
   return {
     everyMs,
     lastAt: new Map(),
+    statusReadAt: new Map(),
     async owe(connectionId, dueAtMs) {
       if (owedUntil.get(connectionId) === dueAtMs) return
       await queue.add(
@@ -83,7 +89,10 @@ const PROOF_EVERY_MS = 5_000
  * coming, the connection's status every second (a re-authentication episode may be short, and a dropped webhook
  * leaves this read to see it) and the accounts, balances and proof every 5 s (the proof's days are owed durably
  * with each page in balance_proof_due, so a connection that keeps receiving payments syncs again without waiting
- * for it after every run).
+ * for it after every run). The status's second counts from this process's last read of it (RefreshPacing): under
+ * a stream of payments the lock passes between processes every few runs, and a loop that read the status at its
+ * start whatever its process had read just before held the lock for a bank call and its statements a third of
+ * the time (docs/performance.md, End-to-end latency).
  */
 export type RefreshClocks = {
   /** When the loop last read the connection's status (clock ms); never, at its start. */
@@ -92,8 +101,23 @@ export type RefreshClocks = {
   provedAt: number
 }
 
-export function startRefreshClocks(nowMs: number): RefreshClocks {
-  return { connectionReadAt: Number.NEGATIVE_INFINITY, provedAt: nowMs }
+export function startRefreshClocks(
+  nowMs: number,
+  /** This process's last read of the connection's status (RefreshPacing.statusReadAt); never, when none. */
+  statusReadAt = Number.NEGATIVE_INFINITY,
+): RefreshClocks {
+  return { connectionReadAt: statusReadAt, provedAt: nowMs }
+}
+
+/** A status read done: the loop's clock, and the process's, from which later loops count. */
+export function noteStatusRead(
+  clocks: RefreshClocks,
+  pacing: RefreshPacing | undefined,
+  connectionId: string,
+  nowMs: number,
+): void {
+  clocks.connectionReadAt = nowMs
+  pacing?.statusReadAt.set(connectionId, nowMs)
 }
 
 export function connectionReadDue(clocks: RefreshClocks, caughtUp: boolean, nowMs: number): boolean {

@@ -9,6 +9,7 @@ import { refreshAccountsAndBalances, refreshConnection } from './refresh-mirror.
 import {
   connectionReadDue,
   noteProved,
+  noteStatusRead,
   proofDue,
   putOffRefresh,
   startRefreshClocks,
@@ -50,7 +51,10 @@ export async function runUntilCaughtUp(
     unproved: null,
     requested: null,
     carried: {},
-    clocks: startRefreshClocks(deps.clock.now().getTime()),
+    clocks: startRefreshClocks(
+      deps.clock.now().getTime(),
+      deps.refreshPacing?.statusReadAt.get(connectionId),
+    ),
   }
   const runDeps = oneRunDeps(deps, connectionId)
   for (;;) {
@@ -81,7 +85,7 @@ async function refreshAfterRun(
   try {
     if (connectionReadDue(loop.clocks, caughtUp, deps.clock.now().getTime())) {
       await refreshConnection(deps, connectionId)
-      loop.clocks.connectionReadAt = deps.clock.now().getTime()
+      noteStatusRead(loop.clocks, deps.refreshPacing, connectionId, deps.clock.now().getTime())
       loop.requested = null
     }
     if (proofDue(loop.clocks, caughtUp, deps.clock.now().getTime())) {

@@ -3,7 +3,7 @@ import { storedWebhookSecrets, webhookSecretsVersion, type Database, type Secret
 
 export type WebhookSecrets = {
   /** Configured secrets first (WEBHOOK_SECRETS, newest first), then those bankrec registered itself. */
-  current(): string[]
+  current(): readonly string[]
   refresh(): Promise<void>
   /**
    * After a delivery no secret verified: resolves once a check that started after the call is done. The check is
@@ -30,14 +30,18 @@ export function createWebhookSecrets(
     onUnreadable?: (registrationId: string) => void
   } = {},
 ): WebhookSecrets {
-  let stored: string[] = []
+  // The list every delivery reads, rebuilt only when a read changes it (the receiver keys its prepared HMAC keys
+  // on it, so an unchanged list costs a delivery nothing).
+  let current: readonly string[] = [...new Set(configured)]
   let readVersion: string | undefined
   let running: Promise<void> | undefined
   let queued: Promise<void> | undefined
   const refresh = async () => {
     // The fingerprint before the secrets: a change in between only costs one more read at the next miss.
     const version = await webhookSecretsVersion(db)
-    stored = await storedWebhookSecrets(db, box, options.onUnreadable)
+    const stored = await storedWebhookSecrets(db, box, options.onUnreadable)
+    const next = [...new Set([...configured, ...stored])]
+    if (next.join('\n') !== current.join('\n')) current = next
     readVersion = version
   }
   // Issue 26: every bad signature used to wait about a second for a re-read, changed or not.
@@ -62,7 +66,7 @@ export function createWebhookSecrets(
   const timer = setInterval(() => void refresh().catch(() => undefined), options.refreshEveryMs ?? 5_000)
   timer.unref()
   return {
-    current: () => [...new Set([...configured, ...stored])],
+    current: () => current,
     refresh,
     refreshOnMiss,
     stop: () => clearInterval(timer),

@@ -15,6 +15,7 @@ import {
   type RefreshPacing,
   type SyncWorkerDeps,
 } from '../../src/sync/index.js'
+import { noteSyncRequest } from '../../src/store/index.js'
 import { mirrorDifferences } from '../support/chaos/mirror-check.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
@@ -118,6 +119,43 @@ describe('pacing the re-read after caught-up syncs', () => {
     expect(await differencesFromBank(connection.id)).toEqual([])
     expect(statusReads).toEqual([connection.id, connection.id])
     expect(deps.refreshPacing.lastAt.get(connection.id)).toBeGreaterThanOrEqual(firstReadAt)
+  })
+
+  it("reads the status in a loop that is not caught up only a second after its process's last read", async () => {
+    const { connection } = await connectReadyBank(harness)
+    const statusReads: string[] = []
+    const deps = {
+      ...pacedDeps(),
+      recordConnection: async (c: { id: string }) => void statusReads.push(c.id),
+    }
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    expect(statusReads).toEqual([connection.id])
+
+    // A request noted during the next loop's first run keeps it from being caught up after that run.
+    await addPayment(connection.id, '42.00')
+    let noted = false
+    const busy = {
+      ...deps,
+      onChangesApplied: async (connectionId: string) => {
+        if (noted) return
+        noted = true
+        await noteSyncRequest(database.db, connectionId)
+      },
+    }
+    await processSyncJob(busy, syncJob(connection.id), undefined)
+    expect(noted).toBe(true)
+    // This process read the status within the second (the clock did not move): no read while the loop ran, and
+    // the caught-up run after it owed its re-read.
+    expect(statusReads).toEqual([connection.id])
+    expect(await owedJobs()).toHaveLength(1)
+    expect((await differencesFromBank(connection.id)).some((d) => d.startsWith('transaction'))).toBe(false)
+
+    // A second later, the same kind of loop reads it again.
+    await harness.sandbox.advance(1)
+    noted = false
+    await addPayment(connection.id, '43.00')
+    await processSyncJob(busy, syncJob(connection.id), undefined)
+    expect(statusReads).toEqual([connection.id, connection.id])
   })
 
   it('re-reads at once when the interval is over, and when pacing is off (SYNC_REFRESH_SECONDS=0)', async () => {

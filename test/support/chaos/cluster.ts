@@ -46,6 +46,8 @@ export type ClusterOptions = {
   receiverRoles?: Array<'receiver' | 'api'>
   /** Further queues counted by queueCounts() and so waited for by quiesce() (e.g. app-events, reconcile). */
   watchQueues?: string[]
+  /** How long each bankrec process may take to announce its URL. @defaultValue spawnBankrec's (180 s) */
+  startTimeoutMs?: number
 }
 
 export type Cluster = {
@@ -166,7 +168,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     })
     const starting = new Set<Promise<BankrecProcess>>()
     const spawnRole = async (name: string, args: string[]) => {
-      const spawned = spawnBankrec({ name, args, env: env(name), logDir })
+      const spawned = spawnBankrec({
+        name,
+        args,
+        env: env(name),
+        logDir,
+        startTimeoutMs: options.startTimeoutMs,
+      })
       starting.add(spawned)
       try {
         const child = await spawned

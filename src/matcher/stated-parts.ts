@@ -1,0 +1,116 @@
+import type { ReferenceHit } from './find-references.js'
+import type { InvoiceLedger } from './invoice-ledger.js'
+import { formatUnits, toUnits } from './money.js'
+import type { Payment } from './payment.js'
+import { tokenKey } from './tokenize.js'
+import { referenceTexts, type Evidence, type MatchTransaction } from './types.js'
+import { unwrapRemittance } from './unwrap-remittance.js'
+
+/** Instalment `n` of `m` as the text states it. */
+export type StatedInstalment = { n: number; m: number; written: string }
+
+const PART_WORD = 'rate|teilzahlung|instal?lment|echeance|versement|termijn|plazo|rata'
+const OF_WORD = 'von|aus|of|sur|van|de|di|/'
+/**
+ * `1. Rate von 2`, `Rate 1/3`, `instalment 2 of 4`, `échéance 1/2`, `1e échéance sur 3`, `termijn 1 van 2`; not a
+ * date (`rata 01/02/2026`).
+ */
+const INSTALMENTS = [
+  new RegExp(
+    `\\b(\\d{1,2})\\s*(?:\\.|st|nd|rd|th|e|er|ere|eme|re)?\\s+(?:${PART_WORD})\\s*(?:${OF_WORD})\\s*(\\d{1,2})\\b(?![./-]?\\d)`,
+  ),
+  new RegExp(
+    `\\b(?:${PART_WORD})\\s+(?:(?:no|nr|n)\\.?\\s*)?(\\d{1,2})\\s*(?:${OF_WORD})\\s*(\\d{1,2})\\b(?![./-]?\\d)`,
+  ),
+]
+
+/** Advance wording followed by a word for invoice: what follows names the invoice the advance is paid on. */
+const ADVANCE_ON_INVOICE =
+  /\b(?:anzahlung|vorauszahlung|abschlagszahlung|abschlag|akonto|a[ -]?conto|acompte|avance|anticipo|acconto|advance payment|advance|pre-?payment|down ?payment|deposit|voorschot|aanbetaling|ennakkomaksu)\s+(?:(?:sur|auf|zur|zu|der|die|on|for|against|to|of|op|van|de|la|su|sulla|della|alla|por|para|a)\s+){0,2}(?:facture|fact|rechnung|rg|invoice|inv|factuur|fattura|factura|lasku|faktura)\b\.?\s*(?:(?:no|nr|n°|nummer|number|num)\.?\s*)?([a-z0-9][a-z0-9/.-]*[a-z0-9])/
+
+const MARKS = /\p{M}+/gu
+
+function plain(text: string): string {
+  return unwrapRemittance(text).toLowerCase().normalize('NFKD').replace(MARKS, '')
+}
+
+/** The instalment the payment's text states (`1. RATE VON 2`), if any: 1 ≤ n ≤ m, 2 ≤ m ≤ 36. */
+export function statedInstalment(transaction: MatchTransaction): StatedInstalment | null {
+  for (const text of referenceTexts(transaction)) {
+    if (!text) continue
+    const lower = plain(text)
+    for (const pattern of INSTALMENTS) {
+      const match = pattern.exec(lower)
+      if (!match) continue
+      const n = Number(match[1])
+      const m = Number(match[2])
+      if (n >= 1 && n <= m && m >= 2 && m <= 36) return { n, m, written: match[0].replace(/\s+/g, ' ') }
+    }
+  }
+  return null
+}
+
+/** Half a cent in money units: an instalment is the invoice's amount divided by `m`, rounded to the cent. */
+const HALF_CENT = toUnits('0.005')
+
+/**
+ * Rule 13 (stated instalment): whether the payment is the stated instalment of the invoice: its amount times `m`
+ * is the invoice's amount within the rounding of each instalment, or it is the last instalment and pays what is
+ * open. When it is and `trusted` (the invoice is the only one named, by its whole number, and the payer is
+ * verified as its customer), the statement explains another invoice of the customer at exactly the amount; when
+ * it is not, the text and the amount disagree: a conflict. Null when it is but not trusted.
+ */
+export function instalmentEvidence(
+  stated: StatedInstalment,
+  payment: Payment,
+  ledger: InvoiceLedger,
+  open: bigint,
+  trusted: boolean,
+): Evidence | null {
+  const gap = payment.amount * BigInt(stated.m) - ledger.amount
+  const fits =
+    (gap < 0n ? -gap : gap) <= HALF_CENT * BigInt(stated.m) ||
+    (stated.n === stated.m && payment.amount === open)
+  const part = `instalment ${stated.n} of ${stated.m} (“${stated.written}”)`
+  if (!fits) {
+    return {
+      code: 'conflict_instalment',
+      points: 0,
+      text: `the text states ${part}, but ${formatUnits(payment.amount)} is not that part of invoice ${ledger.invoice.number}’s ${ledger.amountText}`,
+      conflict: 'unexplained',
+    }
+  }
+  return trusted
+    ? {
+        code: 'instalment_stated',
+        points: 0,
+        text: `the text states ${part} of invoice ${ledger.invoice.number}, and ${formatUnits(payment.amount)} is that part of its ${ledger.amountText}`,
+      }
+    : null
+}
+
+/**
+ * Rule 6's exception (an advance on a named invoice): advance wording followed by a word for invoice and this
+ * hit's number (`ACOMPTE SUR FACTURE INV-2025-01205`, `Anzahlung auf Rechnung …`) is a part payment of that
+ * invoice, not money for another order. The caller takes it only for a whole number of the verified payer's
+ * invoice; the advance evidence is then explained. Otherwise `advance` is returned as it is.
+ */
+export function advanceOnInvoice(
+  advance: Evidence,
+  transaction: MatchTransaction,
+  hit: ReferenceHit,
+): Evidence {
+  const key = tokenKey(hit.reference).join(' ')
+  for (const text of referenceTexts(transaction)) {
+    const named = text ? ADVANCE_ON_INVOICE.exec(plain(text))?.[1] : undefined
+    if (named !== undefined && tokenKey(named).join(' ') === key) {
+      return {
+        code: 'advance_on_invoice',
+        points: 0,
+        text: `the text pays an advance on invoice ${hit.reference} itself: a part payment of that invoice`,
+        conflict: 'explained',
+      }
+    }
+  }
+  return advance
+}
