@@ -1,5 +1,5 @@
 /**
- * Runs the realistic corpus: every case file of fixtures/matching/held-out/ and fixtures/matching/realistic/
+ * Runs the realistic corpus: every case file of fixtures/matching/held-out/, held-out-2/ and realistic/
  * against its generated book. The book's InvoiceIndex is built once; a case that adds invoices or replaces
  * customers gets its own. Each case is one matchPayments run over the whole book (every open invoice is a
  * candidate, as in a team's books) with the case's earlier lines, its payment and its batch.
@@ -23,11 +23,18 @@ import {
 } from './realistic-book.js'
 
 export const HELD_OUT_DIR = new URL('../../fixtures/matching/held-out/', import.meta.url)
+/** The second frozen batch, aimed at rules 12–14 and the advance on a named invoice. */
+export const HELD_OUT_2_DIR = new URL('../../fixtures/matching/held-out-2/', import.meta.url)
+/** The frozen parts, each a directory whose files are pinned by test/matching/held-out-frozen.test.ts. */
+export const HELD_OUT_PARTS = [
+  { part: 'held-out', dir: HELD_OUT_DIR },
+  { part: 'held-out-2', dir: HELD_OUT_2_DIR },
+] as const
 export const REALISTIC_DIR = new URL('../../fixtures/matching/realistic/', import.meta.url)
 
 export type RealisticResult = Judgement & {
   case: Pick<RealisticCase, 'id' | 'title' | 'why' | 'tags'>
-  /** `held-out` or the realistic file's name. */
+  /** `held-out`, `held-out-2` or the realistic file's name. */
   part: string
   paymentId: string
   /** A payment of the case's batch rather than the case's own. */
@@ -47,9 +54,11 @@ function caseFiles(dir: URL): URL[] {
   return names.sort().map((name) => new URL(name, dir))
 }
 
-/** The realistic corpus's parts: the held-out file(s) first, then the others, each with its cases. */
+/** The realistic corpus's parts: the held-out parts first, then the others, each with its cases. */
 export function loadRealisticCorpus(): Array<{ part: string; book: string; cases: RealisticCase[] }> {
-  const held = caseFiles(HELD_OUT_DIR).map((url) => ({ part: 'held-out', ...loadCaseFile(url) }))
+  const held = HELD_OUT_PARTS.flatMap(({ part, dir }) =>
+    caseFiles(dir).map((url) => ({ part, ...loadCaseFile(url) })),
+  )
   const rest = caseFiles(REALISTIC_DIR).map((url) => ({
     part:
       url.pathname
