@@ -1,8 +1,17 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-/** `at`: when it was received (ms since the epoch). */
-export type ReceivedAlert = { headers: IncomingHttpHeaders; raw: string; body: unknown; at: number }
+/**
+ * `at`: when it was received (ms since the epoch). `answerLost`: the sender was gone before the answer was written
+ * (it gave up waiting, or died), so it could not know the alert arrived.
+ */
+export type ReceivedAlert = {
+  headers: IncomingHttpHeaders
+  raw: string
+  body: unknown
+  at: number
+  answerLost: boolean
+}
 
 export type AlertEndpoint = {
   url: string
@@ -22,8 +31,13 @@ export async function startAlertEndpoint(): Promise<AlertEndpoint> {
     req.on('end', () => {
       const status = answers.shift() ?? 200
       const raw = Buffer.concat(chunks).toString('utf8')
-      if (status >= 200 && status < 300)
-        received.push({ headers: req.headers, raw, body: JSON.parse(raw), at: Date.now() })
+      if (status >= 200 && status < 300) {
+        const alert = { headers: req.headers, raw, body: JSON.parse(raw), at: Date.now(), answerLost: false }
+        received.push(alert)
+        res.on('close', () => {
+          if (!res.writableFinished) alert.answerLost = true
+        })
+      }
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'no_service')
     })
   })

@@ -159,18 +159,26 @@ export async function runChaosChecks(input: ChaosChecksInput): Promise<ChaosChec
   return checks
 }
 
-type SlackNotice = {
+export type SlackNotice = {
   id: string
   incidentId: string
   type: string
   connectionId: string | undefined
   at: number
+  answerLost: boolean
 }
+
+/**
+ * The alert sinks' own timeout (src/alert-delivery/alert-sinks.ts): the longest a send can be in flight, so a
+ * death up to this long before a receipt can still be the death between that send and its record.
+ */
+const SEND_IN_FLIGHT_MS = 10_000
 
 /**
  * Each re-authentication episode: one incident, alerted once, recovered once; no other notice. A notice reaches
  * Slack again only as docs/reliability.md allows: at most once more per worker death (a SIGKILL, or every session
- * lost) between its first and its last receipt, the death between a send and its record.
+ * lost) between a send and its record (from a send's longest flight before the first receipt to the last), and
+ * once more per receipt whose answer its sender never got (it gave up waiting, so it could not know).
  */
 function incidentCheck(input: ChaosChecksInput): ChaosCheck {
   const violations: string[] = []
@@ -192,19 +200,10 @@ function incidentCheck(input: ChaosChecksInput): ChaosCheck {
       type,
       connectionId: input.connectionIds.find((c) => message.raw.includes(c)),
       at: message.at,
+      answerLost: message.answerLost,
     })
   }
-  const sent = new Map<string, number[]>()
-  for (const notice of notices) sent.set(notice.id, [...(sent.get(notice.id) ?? []), notice.at])
-  for (const [id, times] of sent) {
-    if (times.length === 1) continue
-    const [first, last] = [Math.min(...times), Math.max(...times)]
-    const deaths = input.workerDeaths.filter((at) => at > first && at <= last).length
-    if (times.length - 1 > deaths)
-      violations.push(
-        `notice ${id} reached Slack ${times.length} times, with ${deaths} worker death(s) between the first and the last`,
-      )
-  }
+  violations.push(...unexplainedRepeats(notices, input.workerDeaths))
   const incidents = new Map<string, SlackNotice[]>()
   for (const notice of notices)
     incidents.set(notice.incidentId, [...(incidents.get(notice.incidentId) ?? []), notice])
@@ -222,7 +221,7 @@ function incidentCheck(input: ChaosChecksInput): ChaosCheck {
       )
   }
   return {
-    name: 'each incident alerted once with one recovery (a repeat only per worker death)',
+    name: 'each incident alerted once with one recovery (a repeat only per worker death or lost answer)',
     checked: input.episodes.length,
     violations,
   }
@@ -273,3 +272,29 @@ function cut(violations: string[]): string[] {
     ? [...violations.slice(0, LIMIT), `… and ${violations.length - LIMIT} more`]
     : violations
 }
+
+/** Each notice received more often than the worker deaths and lost answers around its receipts explain. */
+export function unexplainedRepeats(
+  notices: readonly SlackNotice[],
+  workerDeaths: readonly number[],
+): string[] {
+  const violations: string[] = []
+  const sent = new Map<string, SlackNotice[]>()
+  for (const notice of notices) sent.set(notice.id, [...(sent.get(notice.id) ?? []), notice])
+  for (const [id, receipts] of sent) {
+    if (receipts.length === 1) continue
+    const times = receipts.map((r) => r.at)
+    const [first, last] = [Math.min(...times), Math.max(...times)]
+    const deaths = workerDeaths.filter((at) => at > first - SEND_IN_FLIGHT_MS && at <= last).length
+    const lost = receipts.filter((r) => r.answerLost && r.at < last).length
+    if (receipts.length - 1 > deaths + lost)
+      violations.push(
+        `notice ${id} reached Slack ${receipts.length} times (at ${times.map(iso).join(', ')}), ` +
+          `with ${deaths} worker death(s) from ${SEND_IN_FLIGHT_MS / 1000} s before the first to the last ` +
+          `(deaths at ${workerDeaths.map(iso).join(', ') || 'none'}) and ${lost} answer(s) the sender never got`,
+      )
+  }
+  return violations
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
