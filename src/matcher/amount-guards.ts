@@ -1,6 +1,6 @@
 import type { InvoiceLedger } from './invoice-ledger.js'
 import { openFor } from './match-context.js'
-import { formatUnits, SCALE } from './money.js'
+import { centsOf, formatUnits, SCALE } from './money.js'
 import type { Payment } from './payment.js'
 import type { Evidence } from './types.js'
 
@@ -8,6 +8,10 @@ const CENT = 10n ** BigInt(SCALE - 2)
 /** Shares of an invoice people pay in parts: equal instalments of 2–12, or a round percentage. */
 const INSTALMENTS = [2n, 3n, 4n, 5n, 6n, 10n, 12n]
 const PERCENTAGES = [10n, 20n, 25n, 30n, 40n, 50n, 60n, 70n, 75n, 80n, 90n]
+const INSTALMENT_NUMBERS = INSTALMENTS.map(Number)
+const PERCENTAGE_NUMBERS = PERCENTAGES.map(Number)
+/** Up to this many cents, every product `plausibleInCents` forms (at most 100 × the open amount) is exact. */
+const MAX_CENTS = Math.floor(Number.MAX_SAFE_INTEGER / 100)
 
 /**
  * Rule 2: whether `amount` is a plausible part payment of `open`: an equal instalment (a half, a third, … a
@@ -16,6 +20,10 @@ const PERCENTAGES = [10n, 20n, 25n, 30n, 40n, 50n, 60n, 70n, 75n, 80n, 90n]
  */
 export function plausiblePart(amount: bigint, open: bigint): boolean {
   if (amount <= 0n || amount >= open) return false
+  // Amounts in whole cents (nearly all) are compared in cents as JS integers: each bigint step allocates.
+  const amountCents = centsOf(amount)
+  const openCents = amountCents < 0 ? -1 : centsOf(open)
+  if (openCents >= 0 && openCents <= MAX_CENTS) return plausibleInCents(amountCents, openCents)
   for (const parts of INSTALMENTS) {
     const difference = amount * parts - open
     if ((difference < 0n ? -difference : difference) <= parts * CENT) return true
@@ -24,6 +32,13 @@ export function plausiblePart(amount: bigint, open: bigint): boolean {
     const difference = amount * 100n - open * percent
     if ((difference < 0n ? -difference : difference) < 100n * CENT) return true
   }
+  return false
+}
+
+/** `plausiblePart` in cents: the same tests, exact while `open * 100` is a safe integer. */
+function plausibleInCents(amount: number, open: number): boolean {
+  for (const parts of INSTALMENT_NUMBERS) if (Math.abs(amount * parts - open) <= parts) return true
+  for (const percent of PERCENTAGE_NUMBERS) if (Math.abs(amount * 100 - open * percent) < 100) return true
   return false
 }
 

@@ -9,6 +9,7 @@ import { intermediaryOf } from './intermediaries.js'
 import { namedAs, namesOf, startingWith } from './payer-names.js'
 import { mayBeCut, nameKey, sharesNoWord, type NameKey } from './normalize-name.js'
 import { customerKeyOf, type CustomerKey } from './invoice-facts.js'
+import { PayersByAccount } from './payers-by-account.js'
 import type { MatchCustomer, MatchInvoice } from './types.js'
 
 /** How the payer of a transaction was recognised, strongest first. */
@@ -77,7 +78,7 @@ export class CustomerDirectory {
   private readonly payersByAccount = new Map<string, AccountFact | null>()
   private readonly payersByName = new Map<string, PayerIdentity>()
   /** Payers by shown account and name together (the account's fact weighed against the name). */
-  private readonly payersByBoth = new Map<string, Map<string, PayerIdentity>>()
+  private readonly payersByBoth = new PayersByAccount<PayerIdentity>()
   private payerCount = 0
   /** Customer keys in words, like the payers until the directory changes. */
   private readonly labels = new Map<CustomerKey, string>()
@@ -232,12 +233,10 @@ export class CustomerDirectory {
     let payer: PayerIdentity | null = null
     if (shownAccount) {
       // By account, then name (no key string is built per payment).
-      let byName = this.payersByBoth.get(shownAccount)
-      if (byName === undefined) this.payersByBoth.set(shownAccount, (byName = new Map()))
-      payer = byName.get(name || '') ?? null
+      payer = this.payersByBoth.get(shownAccount, name || '') ?? null
       if (payer === null) {
         payer = this.byAccountAndName(shownAccount, name)
-        byName.set(name || '', payer)
+        this.payersByBoth.set(shownAccount, name || '', payer)
         this.payerCount++
       }
     } else {

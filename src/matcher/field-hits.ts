@@ -67,7 +67,8 @@ export class FieldHits {
     fields: HitFields,
     conflicts: TextConflict[] = [],
   ): void {
-    const meant = narrow(candidates, this.source, this.text.slice(start, end))
+    const reference = this.text.slice(start, end)
+    const meant = narrow(candidates, this.source, reference)
     const invoiceIds = meant.length === 1 ? [(meant[0] as MatchInvoice).id] : meant.map(idOf).sort()
     this.hits.push({
       via: fields.via,
@@ -77,7 +78,7 @@ export class FieldHits {
       invoiceWord: fields.invoiceWord,
       short: fields.short,
       invoiceIds,
-      reference: this.text.slice(start, end),
+      reference,
       conflicts,
     })
     this.starts.push(start)

@@ -12,6 +12,11 @@ import type { ReferenceHit } from './reference-hit.js'
 
 const SHORT_CORE_DIGITS = 4
 
+// The taken flags of a text, reused: `readText` runs once or twice per field and never inside itself. Only the first
+// `tokens.length` flags are read. (The token keys are not reused: storing new strings in a long-lived list costs
+// a write barrier each, more than a new list.)
+const TAKEN: boolean[] = []
+
 /** The digits of the digit tokens keys[from, to) together (token keys have no leading zeros). */
 function digitCount(keys: readonly string[], from: number, to: number): number {
   let digits = 0
@@ -39,7 +44,8 @@ function safeRfCheckDigits(body: string): string {
 export class FieldScan extends FieldHits {
   /** Free text: issued references first, then whole numbers, then number cores, each on what is left. */
   readText(tokens: readonly Token[], impliedInvoiceWord = false): void {
-    const taken = new Array<boolean>(tokens.length).fill(false)
+    const taken = TAKEN
+    for (let at = 0; at < tokens.length; at++) taken[at] = false
     if (this.index.hasIssuedReferences) readIssued(this, tokens, taken)
     const keys = tokens.map((token) => token.text)
     for (const match of this.index.scan(keys)) {
