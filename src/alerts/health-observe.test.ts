@@ -87,6 +87,44 @@ describe('connection health: status incidents', () => {
     expect(record.closedIncidents.map((c) => c.id)).toEqual([first, second])
   })
 
+  it('keeps one incident when a read shows the change before its own event, stamped a moment later', () => {
+    // Chaos seed 99479402: the bank stamps the event a millisecond after the connection's updatedAt, and a poll
+    // (or a sync's read) got there first.
+    const episode = (start: number, id: string) => [
+      poll('reauthRequired', start),
+      event('reauthRequired', start + 0.001, `${id}a`, { enteredFrom: 'active' }),
+      poll('active', start + 60),
+      event('active', start + 60.001, `${id}b`, { enteredFrom: 'reauthRequired' }),
+    ]
+    const { notices, record } = run([event('active', 0, 'e0'), ...episode(100, 'e1'), ...episode(300, 'e2')])
+    const first = incidentIdFor(CONNECTION, 'reauthRequired', isoAt(100))
+    const second = incidentIdFor(CONNECTION, 'reauthRequired', isoAt(300))
+    expect(notices.map((n) => n.id)).toEqual([
+      `${first}:alert`,
+      `${first}:recovery`,
+      `${second}:alert`,
+      `${second}:recovery`,
+    ])
+    expect(record.closedIncidents.map((c) => c.id)).toEqual([first, second])
+  })
+
+  it('still tells a second episode apart after a read-opened incident whose own event came', () => {
+    const { notices } = run([
+      event('active', 0, 'e0'),
+      poll('reauthRequired', 100),
+      event('reauthRequired', 100.001, 'e1', { enteredFrom: 'active' }),
+      // The "active" of the first episode was lost and no poll fell between the two.
+      event('reauthRequired', 300, 'e3', { enteredFrom: 'active' }),
+      event('active', 900, 'e4', { enteredFrom: 'reauthRequired' }),
+    ])
+    expect(summary(notices)).toEqual([
+      'alert:reauthRequired',
+      'recovery:reauthRequired',
+      'alert:reauthRequired',
+      'recovery:reauthRequired',
+    ])
+  })
+
   it('keeps one incident when the stated previous status does not end it, or says nothing new', () => {
     const { notices } = run([
       event('reauthRequired', 0, 'e1'),

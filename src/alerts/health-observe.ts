@@ -27,6 +27,18 @@ import { tick } from './health-tick.js'
 
 // Applying one observation of a connection's status to its health record (the event-driven rules).
 
+/**
+ * The event that told of entering the status `obs` leaves: a change of status is told by its own event (none for a
+ * read); a status only reads have shown so far is told by the first event entering it from another one, which is
+ * the webhook of the very change the read saw (the bank stamps its event a moment after the connection's
+ * updatedAt, so the event looks newer than the read).
+ */
+function enteredByAfter(record: ConnectionHealth, obs: Normalized): string | null | undefined {
+  if (record.status !== obs.status) return obs.eventId
+  if (record.enteredBy !== null) return record.enteredBy
+  return obs.enteredFrom === obs.status ? null : obs.eventId
+}
+
 /** An observation newer than every applied one: it sets the status and may open or close an incident. */
 function applyCurrent(record: ConnectionHealth, obs: Normalized, now: Date): HealthTransition {
   const previous = record.status
@@ -37,6 +49,7 @@ function applyCurrent(record: ConnectionHealth, obs: Normalized, now: Date): Hea
     errorCode: obs.errorCode,
     errorMessage: obs.errorMessage,
     lastApplied: { observedAt: obs.observedAt, eventId: obs.eventId },
+    enteredBy: enteredByAfter(record, obs),
   }
   const open = record.incident
   if (isStatusIncident(obs.status)) {
@@ -65,9 +78,10 @@ function applyCurrent(record: ConnectionHealth, obs: Normalized, now: Date): Hea
 
 /**
  * A current observation the bank says entered its status from another one. When bankrec still believes the
- * status it enters, with the open incident older than the change, the connection left it in between unseen
- * (a lost webhook, a poll between the two): the stated status is applied first, at the same moment, so a
- * recovery and a new incident are not merged into one.
+ * status it enters, with the open incident older than the change, and another event already told of entering
+ * it, the connection left it in between unseen (a lost webhook, a poll between the two): the stated status is
+ * applied first, at the same moment, so a recovery and a new incident are not merged into one. While only reads
+ * have shown the status, the event is the one for the change they saw (seed 99479402), not a second episode.
  */
 function applyEntered(record: ConnectionHealth, obs: Normalized, now: Date): HealthTransition {
   const from = obs.enteredFrom
@@ -75,6 +89,7 @@ function applyEntered(record: ConnectionHealth, obs: Normalized, now: Date): Hea
     from !== null &&
     from !== obs.status &&
     record.status === obs.status &&
+    record.enteredBy !== null &&
     record.incident !== null &&
     ms(record.incident.startedAt) < ms(obs.observedAt)
   if (!missed) return applyCurrent(record, obs, now)

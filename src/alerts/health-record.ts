@@ -56,6 +56,11 @@ export type ConnectionHealth = {
   errorMessage: string | null
   lastSyncedAt: string | null
   lastApplied: ObservationKey | null
+  /**
+   * The status_changed event that told of the connection entering its current status; null while only reads
+   * (polls, syncs) have shown it. Absent from records stored before it was kept, which count as told.
+   */
+  enteredBy?: string | null
   incident: OpenIncident | null
   /** The latest closed incidents, newest last, at most CLOSED_INCIDENT_LIMIT. */
   closedIncidents: ClosedIncident[]
@@ -147,6 +152,7 @@ export function emptyHealth(connectionId: string): ConnectionHealth {
     errorMessage: null,
     lastSyncedAt: null,
     lastApplied: null,
+    enteredBy: null,
     incident: null,
     closedIncidents: [],
     seen: [],

@@ -117,6 +117,40 @@ describe('connection health monitor', () => {
     expect((await notices(connectionId)).map((n) => [n.type, n.kind])).toEqual([['alert', 'revoked']])
   })
 
+  it('makes one incident of a change read by a poll before its webhook, stamped a millisecond later', async () => {
+    // Chaos seed 99479402 (Redis queue): one re-authentication episode alerted and recovered twice.
+    const connectionId = 'conn_read_before_event'
+    const later = (iso: string) => new Date(Date.parse(iso) + 1).toISOString()
+    const read = (status: 'active' | 'reauthRequired', observedAt: string) =>
+      monitor.observe(connectionId, { status, observedAt, source: 'poll' })
+    const told = (status: string, enteredFrom: string, occurredAt: string, eventId: string) =>
+      monitor.observeStatusChange({
+        connectionId,
+        status,
+        enteredFrom,
+        errorCode: null,
+        errorMessage: null,
+        eventId,
+        occurredAt,
+      })
+    await read('active', at(0))
+    for (const [start, id] of [
+      [10, 'evt_first'],
+      [30, 'evt_second'],
+    ] as const) {
+      await read('reauthRequired', at(start))
+      await told('reauthRequired', 'active', later(at(start)), `${id}_reauth`)
+      await read('active', at(start + 5))
+      await told('active', 'reauthRequired', later(at(start + 5)), `${id}_active`)
+    }
+    expect((await notices(connectionId)).map((n) => [n.type, n.kind])).toEqual([
+      ['alert', 'reauthRequired'],
+      ['recovery', 'reauthRequired'],
+      ['alert', 'reauthRequired'],
+      ['recovery', 'reauthRequired'],
+    ])
+  })
+
   it('opens an errored incident on the tick once the connection has been errored past the threshold', async () => {
     const connectionId = 'conn_errored'
     await monitor.observe(connectionId, {
