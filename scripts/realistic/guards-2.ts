@@ -202,4 +202,41 @@ export function guardTwoCases(kit: Kit): void {
       expect: part ? applied([a], { [a.id]: amount }) : person('suggested', [a]),
     })
   }
+  // The share stated between the advance word and the invoice, and a number wrapped at an MT940 line end.
+  {
+    const a = p.pick(
+      (i) => eur(i) && p.country(i) === 'FR' && new Decimal(i.amount).greaterThan(200) && unique(i),
+    )
+    const amount = money(new Decimal(a.amount).times('0.3'))
+    const text = `ACOMPTE 30 % SUR FACTURE ${a.number}`
+    const id = 'g2-acompte-share-stated'
+    add({
+      id,
+      title: 'Acompte of a stated 30 % on the named invoice',
+      why: `camt.053 AddtlNtryInf "VIR SEPA RECU /MOTIF ${text}" from the known IBAN: a part payment of the named invoice`,
+      tags: ['camt', 'advance', 'stated-part', 'ordinary'],
+      payment: tx(id, a, amount, postedAfter(a, p.random.int(5, 30)), {
+        ...sepa(a, text),
+        description: `VIR SEPA RECU /DE ${bankName(nameOf(a))} /MOTIF ${text}`,
+      }),
+      expect: applied([a], { [a.id]: amount }),
+    })
+  }
+  {
+    const a = p.pick(
+      (i) => eur(i) && p.country(i) === 'DE' && /^INV-\d{4}-\d{5}$/.test(i.number) && unique(i),
+    )
+    const amount = money(new Decimal(a.amount).times('0.4'))
+    const [head, tail] = [a.number.slice(0, 4), a.number.slice(4)]
+    const id = 'g2-anzahlung-wrapped'
+    const mt = svwz(a, `Anzahlung auf Rg. ${head}`).description.replace('?30', `?22${tail} 40 Prozent?30`)
+    add({
+      id,
+      title: 'Anzahlung on the named invoice, its number wrapped at the end of ?21',
+      why: `MT940 :86: ?21 "SVWZ+Anzahlung auf Rg. ${head}" ?22 "${tail} 40 Prozent" (27 characters a line) from the known IBAN: 40 % of the named invoice`,
+      tags: ['mt940', 'advance', 'wrapped', 'stated-part', 'ordinary'],
+      payment: tx(id, a, amount, postedAfter(a, p.random.int(5, 30)), { ...svwz(a, ''), description: mt }),
+      expect: applied([a], { [a.id]: amount }),
+    })
+  }
 }

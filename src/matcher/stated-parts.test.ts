@@ -123,6 +123,20 @@ describe('an advance on a named invoice (rule 6)', () => {
     },
   )
 
+  it.each([
+    ['with its share stated', 'ACOMPTE 40 % SUR FACTURE INV-2025-00299'],
+    ['with its number wrapped at a line end', 'Anzahlung auf Rg. INV-\n2025-00299 40 Prozent'],
+  ])('applies an advance on the named invoice %s', (_why, text) => {
+    const result = run(tx('95.20', text))
+    expect(result.allocations.map((item) => [item.invoiceId, item.amount])).toEqual([['named', '95.2']])
+    expect(codes(result)).toContain('advance_on_invoice')
+  })
+
+  it('does not take a longer number that begins with the named one', () => {
+    const result = run(tx('95.20', 'ACOMPTE SUR FACTURE INV-2025-002991'))
+    expect(result.allocations).toEqual([])
+  })
+
   it('applies an advance of the whole open amount of the named invoice', () => {
     const result = run(tx('238.00', 'ACOMPTE SUR FACTURE INV-2025-00299'))
     expect(result.allocations.map((item) => [item.invoiceId, item.amount])).toEqual([['named', '238']])

@@ -25,9 +25,12 @@ const INSTALMENTS = [
   ),
 ]
 
-/** Advance wording followed by a word for invoice: what follows names the invoice the advance is paid on. */
+/**
+ * Advance wording (with a share of it between, `ACOMPTE 30 % SUR FACTURE`) followed by a word for invoice: what
+ * follows names the invoice the advance is paid on.
+ */
 const ADVANCE_ON_INVOICE =
-  /\b(?:anzahlung|vorauszahlung|abschlagszahlung|abschlag|akonto|a[ -]?conto|acompte|avance|anticipo|acconto|advance payment|advance|pre-?payment|down ?payment|deposit|voorschot|aanbetaling|ennakkomaksu)\s+(?:(?:sur|auf|zur|zu|der|die|on|for|against|to|of|op|van|de|la|su|sulla|della|alla|por|para|a)\s+){0,2}(?:facture|fact|rechnung|rg|invoice|inv|factuur|fattura|factura|lasku|faktura)\b\.?\s*(?:(?:no|nr|n°|nummer|number|num)\.?\s*)?([a-z0-9][a-z0-9/.-]*[a-z0-9])/
+  /\b(?:anzahlung|vorauszahlung|abschlagszahlung|abschlag|akonto|a[ -]?conto|acompte|avance|anticipo|acconto|advance payment|advance|pre-?payment|down ?payment|deposit|voorschot|aanbetaling|ennakkomaksu)\s+(?:\d{1,3}(?:[.,]\d{1,2})?\s*(?:%|pct|prozent|percent|pourcent)\s+)?(?:(?:sur|auf|zur|zu|der|die|on|for|against|to|of|op|van|de|la|su|sulla|della|alla|por|para|a)\s+){0,2}(?:facture|fact|rechnung|rg|invoice|inv|factuur|fattura|factura|lasku|faktura)\b\.?\s*(?:(?:no|nr|n°|nummer|number|num)\.?\s*)?(?=[a-z0-9])/g
 
 const MARKS = /\p{M}+/gu
 
@@ -118,10 +121,17 @@ export function advanceOnInvoice(
 ): Evidence {
   const { amount, transaction } = payment
   const open = openFor(payment, ledger)
-  const key = tokenKey(hit.reference).join(' ')
+  const key = tokenKey(hit.reference)
   for (const text of referenceTexts(transaction)) {
-    const named = text ? ADVANCE_ON_INVOICE.exec(plain(text))?.[1] : undefined
-    if (named !== undefined && tokenKey(named).join(' ') === key) {
+    if (!text) continue
+    const lower = plain(text)
+    // What follows the word for invoice begins with the hit's number, token by token (a wrapped `INV-|2026-00311`
+    // reads `INV- 2026-00311`; `INV-2026-003111` is another token, not it).
+    const names = [...lower.matchAll(ADVANCE_ON_INVOICE)].some((match) => {
+      const rest = tokenKey(lower.slice((match.index as number) + match[0].length))
+      return key.every((token, at) => rest[at] === token)
+    })
+    if (names) {
       if (amount > open) {
         return {
           code: 'conflict_advance_over',

@@ -25,8 +25,6 @@ const KNOWN = {
     'h2-sepa-vertrags-nr-and-invoice',
     'h2-ach-po-list-strangers',
     'h2-sepa-lieferschein-prefix',
-    'h2-camt-acompte-sur-facture',
-    'h2-mt940-anzahlung-auf-rechnung-wrapped',
     'h2-ach-advance-on-invoice',
     'h2-camt-acompte-amount-elsewhere',
   ] as string[],
