@@ -12,6 +12,7 @@ import { caseKit, checkDates } from '../test/support/case-kit.js'
 import { loadBook } from '../test/support/realistic-book.js'
 import { formatCases } from './realistic/formats.js'
 import { guardCases } from './realistic/guards.js'
+import { guardTwoCases } from './realistic/guards-2.js'
 import { interactionCases } from './realistic/interactions.js'
 import { oddAmountCases } from './realistic/odd-amounts.js'
 import { returnCases } from './realistic/returns.js'
@@ -45,6 +46,14 @@ const GROUPS = [
     about:
       'parts stated in the text: remittance per invoice, instalments, advances on an invoice, labelled numbers',
   },
+  {
+    // Written against the main book only, after held-out-2 had been seen: its own file name says so.
+    file: 'b3-guards-2',
+    seed: 707,
+    write: guardTwoCases,
+    about: 'the limits of the stated-part paths, each beside a neighbour that applies',
+    books: ['main'],
+  },
 ] as const
 
 /** The books written against: the main one (which the held-out part reads too) and a larger second one. */
@@ -58,6 +67,7 @@ if (!dir) throw new Error('usage: write-realistic-cases.ts <dir>')
 for (const { name, prefix } of BOOKS) {
   const book = loadBook(name)
   for (const group of GROUPS) {
+    if ('books' in group && !(group.books as readonly string[]).includes(name)) continue
     const kit = caseKit(book, group.seed + (prefix ? 1000 : 0), prefix)
     group.write(kit)
     const later = kit.cases.filter((entry) => entry.tags.includes('dates')).map((entry) => entry.id)

@@ -76,3 +76,32 @@ describe('another document’s prefix on another customer’s number (rule 14)',
     expect(result.exceptions[0]).toMatchObject({ type: 'unmatched_payment', invoiceIds: [] })
   })
 })
+
+describe('a number in an invoice’s own printed form under a label (rule 14’s limit)', () => {
+  const printed: MatchInvoice = { ...strangers, id: 'printed', number: 'INV-2026-00785', amount: '31.79' }
+  const sister: MatchCustomer = { id: 'jaeger-at', name: 'Jäger Bau GmbH', bankAccounts: [] }
+  const runWith = (transaction: MatchTransaction, invoice: MatchInvoice) =>
+    matchPayments({
+      invoices: [own, invoice],
+      customers: [...customers, sister],
+      transactions: [transaction],
+    })
+
+  it.each([
+    ['another customer’s invoice', printed],
+    [
+      'the invoice of a customer of the same name (a sister company)',
+      { ...printed, customerId: 'jaeger-at' },
+    ],
+  ])('suggests, at the exact amount from the verified payer, when it names %s', (_why, invoice) => {
+    const result = runWith(mt940('Auftrags-Nr. INV-2026-?2200785'), invoice)
+    expect(result.allocations).toEqual([])
+    expect(result.exceptions[0]?.type).toBe('suggested_match')
+    expect(result.exceptions[0]?.evidence?.map((item) => item.code)).toContain('conflict_labelled_invoice')
+  })
+
+  it('applies the payer’s own invoice named in its printed form under the label', () => {
+    const result = runWith(mt940('Auftrags-Nr. INV-2026-01052'), printed)
+    expect(result.allocations.map((item) => item.invoiceId)).toEqual(['own'])
+  })
+})

@@ -1,9 +1,11 @@
 import type { TransactionReferences } from './find-references.js'
 import { customerKeyOf } from './invoice-facts.js'
 import type { MatchContext } from './match-context.js'
+import { labelBefore } from './number-labels.js'
 import type { Payment } from './payment.js'
 import { allocateByPayer } from './payer-decision.js'
 import type { Evidence } from './types.js'
+import { unwrapRemittance } from './unwrap-remittance.js'
 
 type Named = Extract<TransactionReferences, { outcome: 'named' }>
 
@@ -47,4 +49,41 @@ function labelledForOthers(context: MatchContext, payment: Payment, found: Named
     })
   }
   return evidence
+}
+
+/**
+ * Rule 14's limit: it drops only numbers that are not in an invoice's own printed form. A number printed the way an
+ * invoice prints it (its prefix and separators, `INV-2026-00785`) under a label for another kind of number
+ * (`Auftrags-Nr. INV-2026-00785`) still names that invoice; when the invoice is not the recognised payer's (another
+ * customer, also a sister company of the same name or group), the label and the payer both speak against it: a
+ * conflict the exact amount does not explain, so a person decides. Null when no such number is named.
+ */
+export function labelledPrintedForOthers(
+  context: MatchContext,
+  payment: Payment,
+  found: Named,
+): Evidence | null {
+  const written = payment.transaction[found.field]
+  if (!written || !found.hits.some((hit) => hit.kind === 'full')) return null
+  const payer = context.payer(payment)
+  if (payer.customers.length === 0) return null
+  const text = unwrapRemittance(written)
+  for (const hit of found.hits) {
+    const at = hit.kind === 'full' ? text.indexOf(hit.reference) : -1
+    const label = at < 0 ? null : labelBefore(text, at)
+    if (!label || label.label === 'date') continue
+    const others = hit.invoiceIds.some((id) => {
+      const key = customerKeyOf(context.allocator.ledger(id, payment.transaction.id).invoice)
+      return key === null || !payer.customers.includes(key)
+    })
+    if (others) {
+      return {
+        code: 'conflict_labelled_invoice',
+        points: 0,
+        text: `“${hit.reference}” follows “${label.word}”: the payer calls it ${label.name}, and the invoice it prints is another customer’s`,
+        conflict: 'unexplained',
+      }
+    }
+  }
+  return null
 }

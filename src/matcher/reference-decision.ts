@@ -17,8 +17,7 @@ import { issuedAfterPayment } from './date-evidence.js'
 import { otherFields, textGuards } from './field-guards.js'
 import { explainShortfall, statedFeeMismatch } from './residuals.js'
 import { advanceOnInvoice, instalmentEvidence, statedInstalment } from './stated-parts.js'
-import { allocateByRemittance } from './stated-remittance.js'
-import { allocateLabelledForOthers } from './labelled-numbers.js'
+import { decidedByStatedRules, statedContradictions } from './stated-rules.js'
 import type { Evidence, ReferenceField } from './types.js'
 
 type Named = { ledger: InvoiceLedger; hit: ReferenceHit; field: ReferenceField }
@@ -126,8 +125,7 @@ export function allocateByReference(
   payment: Payment,
   found: Extract<TransactionReferences, { outcome: 'named' }>,
 ): void {
-  if (allocateByRemittance(context, payment, found) || allocateLabelledForOthers(context, payment, found))
-    return
+  if (decidedByStatedRules(context, payment, found)) return
   const { allocator } = context
   const { transaction } = payment
   const field = found.field
@@ -186,9 +184,10 @@ export function allocateByReference(
   const guards =
     amountFits && !anyCore ? NO_GUARDS : textGuards(context, payment, amountFits, corroborated, anyCore)
   const instalment = corroborated ? null : statedInstalment(transaction)
+  const contradictions = statedContradictions(context, payment, found)
   const weighed = live.map(({ ledger, hit, field: where }) => {
     const evidence = referenceEvidence(hit, where, ledger.invoice.number)
-    evidence.push(amount)
+    evidence.push(amount, ...contradictions)
     if (amountFits && hit.invoiceWord) {
       // “Rechnung 20240102” for INV-2024-0102 paid to the cent: the word for invoice and the amount explain a
       // number that also reads as a date or a customer id.
@@ -233,7 +232,7 @@ export function allocateByReference(
     if (late) evidence.push(late)
     const whole = payerVerified && hit.kind !== 'core'
     if (guards.advance && (hit.kind === 'core' || !amountFits))
-      evidence.push(whole ? advanceOnInvoice(guards.advance, transaction, hit) : guards.advance)
+      evidence.push(whole ? advanceOnInvoice(guards.advance, payment, hit, ledger) : guards.advance)
     const part =
       instalment && instalmentEvidence(instalment, payment, ledger, open, whole && live.length === 1)
     if (part) evidence.push(part)

@@ -59,9 +59,14 @@ describe('statedInstalment', () => {
     expect(statedInstalment(tx('1', text))).toMatchObject({ n, m }),
   )
 
-  it.each(['RATE 3 VON 2', 'INV-2025-00299', 'Rate 1/1', 'payment 1 of 2 invoices', 'RATA 01/02/2026'])(
+  it.each(['INV-2025-00299', 'payment 1 of 2 invoices', 'RATA 01/02/2026', 'Rate 1 von 48'])(
     'reads “%s” as none',
     (text) => expect(statedInstalment(tx('1', text))).toBeNull(),
+  )
+
+  it.each(['RATE 3 VON 2', '3. RATE VON 2 RECHNUNG INV-2025-00299', 'Rate 1/1', 'Rate 0 von 3'])(
+    'reads “%s” as an instalment that cannot exist',
+    (text) => expect(statedInstalment(tx('1', text))).toMatchObject({ possible: false }),
   )
 })
 
@@ -74,6 +79,12 @@ describe('stated instalments (rule 13)', () => {
 
   it('suggests when the amount is not the stated instalment', () => {
     const result = run(tx('79.33', 'INV-2025-00299 1. RATE VON 2'))
+    expect(result.allocations).toEqual([])
+    expect(codes(result)).toContain('conflict_instalment')
+  })
+
+  it('suggests an instalment that cannot exist, although the payer is verified and the amount a half', () => {
+    const result = run(tx('119.00', '3. RATE VON 2 RECHNUNG INV-2025-00299'))
     expect(result.allocations).toEqual([])
     expect(codes(result)).toContain('conflict_instalment')
   })
@@ -100,6 +111,35 @@ describe('an advance on a named invoice (rule 6)', () => {
     const result = run(transaction)
     expect(result.allocations).toEqual([])
     expect(codes(result)).toContain('advance_payment')
+  })
+
+  it.each(['285.60', '238.01'])(
+    'suggests an advance of %s on an invoice of 238.00: more than it has open',
+    (amount) => {
+      const result = run(tx(amount, 'ACOMPTE SUR FACTURE INV-2025-00299'))
+      expect(result.allocations).toEqual([])
+      expect(result.exceptions[0]?.type).toBe('suggested_match')
+      expect(codes(result)).toContain('conflict_advance_over')
+    },
+  )
+
+  it.each([
+    ['with its share stated', 'ACOMPTE 40 % SUR FACTURE INV-2025-00299'],
+    ['with its number wrapped at a line end', 'Anzahlung auf Rg. INV-\n2025-00299 40 Prozent'],
+  ])('applies an advance on the named invoice %s', (_why, text) => {
+    const result = run(tx('95.20', text))
+    expect(result.allocations.map((item) => [item.invoiceId, item.amount])).toEqual([['named', '95.2']])
+    expect(codes(result)).toContain('advance_on_invoice')
+  })
+
+  it('does not take a longer number that begins with the named one', () => {
+    const result = run(tx('95.20', 'ACOMPTE SUR FACTURE INV-2025-002991'))
+    expect(result.allocations).toEqual([])
+  })
+
+  it('applies an advance of the whole open amount of the named invoice', () => {
+    const result = run(tx('238.00', 'ACOMPTE SUR FACTURE INV-2025-00299'))
+    expect(result.allocations.map((item) => [item.invoiceId, item.amount])).toEqual([['named', '238']])
   })
 
   it('lets an advance on a quote wait, even at the amount of the payer’s only such invoice', () => {

@@ -84,3 +84,40 @@ describe('stated remittance (rule 12)', () => {
     expect(result.exceptions[0]?.type).toBe('suggested_match')
   })
 })
+
+describe('a remittance that contradicts itself (rule 12’s guard for the other rules)', () => {
+  const codes = (result: ReturnType<typeof run>) =>
+    result.exceptions.flatMap((item) => item.evidence ?? []).map((item) => item.code)
+
+  it.each([
+    [
+      'a line pays more than the total it states (money moved between invoices)',
+      ctx('7517.23', 'RMR*IV*100613*PI*6334.33*6434.33~ADX*-100.00*01~RMR*IV*100039*PI*1182.90*1082.90~'),
+    ],
+    [
+      'the same invoice is listed twice',
+      ctx('12751.56', `RMR*IV*100613*PI*6334.33*6434.33~ADX*-100.00*01~${ADJUSTED}`),
+    ],
+    [
+      'a line pays less than it states without a reason',
+      ctx('7417.23', 'RMR*IV*100613*PI*6334.33*6434.33~RMR*IV*100039*PI*1082.90*1082.90~'),
+    ],
+    [
+      'a line pays more than the invoice has open',
+      ctx('7555.23', 'RMR*IV*100613*PI*6434.33*6434.33~RMR*IV*100039*PI*1120.90~'),
+    ],
+  ])('suggests, although the amounts add up to what the invoices have open, when %s', (_why, transaction) => {
+    const result = run(transaction)
+    expect(result.allocations).toEqual([])
+    expect(result.exceptions[0]?.type).toBe('suggested_match')
+    expect(codes(result)).toContain('conflict_remittance')
+  })
+
+  it('still applies a clean remittance whose lines pay what each invoice has open', () => {
+    const result = run(ctx('7517.23', 'RMR*IV*100613*PI*6434.33*6434.33~RMR*IV*100039*PI*1082.90*1082.90~'))
+    expect(result.allocations.map((item) => [item.invoiceId, item.amount])).toEqual([
+      ['a', '6434.33'],
+      ['b', '1082.9'],
+    ])
+  })
+})

@@ -111,3 +111,48 @@ export function allocateByRemittance(context: MatchContext, payment: Payment, fo
   }
   return true
 }
+
+/**
+ * Rule 12's guard for the other rules: an X12 remittance that contradicts itself or the books leaves the split to a
+ * person, whatever the amounts add up to. A line contradicts when it names an invoice another line names too (a
+ * resent segment), pays more than the invoice total it states or more than the invoice has open (money moved
+ * between invoices), or pays less than the total it states without adjustments or a discount for the difference
+ * (unless it pays exactly what is still open). Null when the field holds no remittance or it is consistent.
+ */
+export function remittanceContradiction(
+  context: MatchContext,
+  payment: Payment,
+  found: Named,
+): Evidence | null {
+  const text = payment.transaction[found.field]
+  const lines = text ? remittanceLines(text) : []
+  for (const [index, line] of lines.entries()) {
+    const hit = found.hits.find((item) => sameNumber(item.reference, line.number))
+    const id = hit?.invoiceIds.length === 1 ? hit.invoiceIds[0] : undefined
+    const open = id ? openFor(payment, context.allocator.ledger(id, payment.transaction.id)) : null
+    const paid = formatUnits(line.paid)
+    const invoiced = line.invoiced === null ? '' : formatUnits(line.invoiced)
+    const problem =
+      lines.findIndex((other) => sameNumber(other.number, line.number)) !== index
+        ? `invoice ${line.number} is listed twice`
+        : line.invoiced !== null && line.paid > line.invoiced
+          ? `the line for invoice ${line.number} pays ${paid}, more than the ${invoiced} it states as invoiced`
+          : open !== null && line.paid > open
+            ? `the line for invoice ${line.number} pays ${paid}, more than the ${formatUnits(open)} it has open`
+            : line.invoiced !== null &&
+                line.paid < line.invoiced &&
+                line.paid !== open &&
+                (statedRest(line)?.units ?? 0n) !== line.invoiced - line.paid
+              ? `the line for invoice ${line.number} pays ${paid} of ${invoiced} and states no adjustment or discount for the difference`
+              : null
+    if (problem) {
+      return {
+        code: 'conflict_remittance',
+        points: 0,
+        text: `the X12 remittance contradicts itself: ${problem}; the split is a person’s`,
+        conflict: 'unexplained',
+      }
+    }
+  }
+  return null
+}

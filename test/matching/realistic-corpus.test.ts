@@ -16,14 +16,7 @@ import { evaluateRealistic, loadRealisticCorpus, type RealisticResult } from '..
  */
 const KNOWN = {
   /** Applied where the case says a person decides. */
-  wrong: [
-    'h2-ctx-paid-over-invoiced',
-    'h2-ctx-duplicate-rmr',
-    'h2-sepa-rate-3-von-2',
-    'h2-mt940-auftrags-nr-group-company',
-    'h2-mt940-auftrags-nr-stranger-exact',
-    'h2-camt-acompte-over',
-  ] as string[],
+  wrong: [] as string[],
   /** Should be applied, were suggested. */
   notApplied: [
     'h2-ccd-partial-single',
@@ -32,8 +25,6 @@ const KNOWN = {
     'h2-sepa-vertrags-nr-and-invoice',
     'h2-ach-po-list-strangers',
     'h2-sepa-lieferschein-prefix',
-    'h2-camt-acompte-sur-facture',
-    'h2-mt940-anzahlung-auf-rechnung-wrapped',
     'h2-ach-advance-on-invoice',
     'h2-camt-acompte-amount-elsewhere',
   ] as string[],
