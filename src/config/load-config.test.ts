@@ -118,4 +118,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ APPROVAL_WINDOW_HOURS: '0' })).toThrow(/APPROVAL_WINDOW_HOURS/)
     expect(() => loadConfig({ APPROVAL_BUILTIN_ADMIN_MAY_APPROVE: 'yes' })).toThrow(/must be true or false/)
   })
+
+  it('refuses an app-event send concurrency that is not a whole number from 1 to 256, naming it', () => {
+    expect(loadConfig({ APP_EVENTS_CONCURRENCY: '32' }).APP_EVENTS_CONCURRENCY).toBe(32)
+    for (const bad of ['0', '257', '4.5', 'many'])
+      expect(() => loadConfig({ APP_EVENTS_CONCURRENCY: bad })).toThrow(/APP_EVENTS_CONCURRENCY/)
+  })
 })
