@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { SpanKind, contextFrom, failSpan, runInSpan, startSpan } from './tracing.js'
+import { SpanKind, contextFrom, failSpan, isNoopSpan, runInSpan, startSpan } from './tracing.js'
 
 /** What the route of a request that matched none is called (a 404): raw paths would make every scan a series. */
 export const UNMATCHED_ROUTE = 'unmatched'
@@ -10,6 +10,9 @@ export type ServerSpan = {
   /** Ends the span once, with the route template and the status sent (0: none, the request was aborted). */
   end(route: string, status: number): void
 }
+
+/** The server span of a request nothing traces. */
+const UNTRACED: ServerSpan = { run: (fn) => fn(), end: () => undefined }
 
 /**
  * The server span of one HTTP request, for every server of bankrec alike (the sidecar's express app and the
@@ -24,6 +27,8 @@ export function startServerSpan(method: string, headers: IncomingHttpHeaders): S
     attributes: { 'http.request.method': method },
     parent,
   })
+  // Decided first: untraced, the request gets no context to run in and nothing to end (no closures per request).
+  if (isNoopSpan(span)) return UNTRACED
   let ended = false
   return {
     run: (fn) => runInSpan(parent, span, fn),

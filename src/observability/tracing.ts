@@ -81,6 +81,15 @@ export function startSpan(name: string, options: SpanOptions): Span {
   return tracer().startSpan(name, { kind: options.kind, attributes: options.attributes }, options.parent)
 }
 
+/**
+ * Whether a span is the API's no-op (no SDK registered, no caller's trace to continue): it records nothing and
+ * carries no trace to propagate, so running code inside it changes nothing. A span an SDK sampled out still
+ * carries its trace id and is not one.
+ */
+export function isNoopSpan(span: Span): boolean {
+  return !span.isRecording() && !isSpanContextValid(span.spanContext())
+}
+
 /** Runs `fn` with `span` active under `parent`: what `fn` starts, and its logs, belong to the span. */
 export function runInSpan<T>(parent: Context, span: Span, fn: () => T): T {
   return context.with(trace.setSpan(parent, span), fn)

@@ -121,11 +121,16 @@ export function acceptedAnswer(
 
 /** Writes an answer to the response, with its request id; closes the connection when the body was not read. */
 export function writeAnswer(res: ServerResponse, answer: DeliveryAnswer): void {
-  res.writeHead(answer.status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(answer.body),
-    'x-request-id': answer.requestId,
-    ...(answer.closeConnection ? { connection: 'close' } : {}),
-  })
+  // Headers as a flat list: written as they are, where an object is walked key by key.
+  const headers = [
+    'content-type',
+    'application/json; charset=utf-8',
+    'content-length',
+    String(Buffer.byteLength(answer.body)),
+    'x-request-id',
+    answer.requestId,
+  ]
+  if (answer.closeConnection) headers.push('connection', 'close')
+  res.writeHead(answer.status, headers)
   res.end(answer.body)
 }

@@ -3,6 +3,41 @@ import type { IncomingMessage } from 'node:http'
 /** Why a body was not read: over the limit, already consumed by another parser, or cut short. */
 export type UnreadBody = 'too_large' | 'not_readable' | 'incomplete'
 
+/** One body being read: its state and steps as methods, so a request costs no named closures. */
+class BodyRead {
+  private readonly chunks: Buffer[] = []
+  private received = 0
+  private settled = false
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly limit: number,
+    private readonly declared: number | undefined,
+    private readonly resolve: (result: Buffer | UnreadBody) => void,
+  ) {}
+
+  data(chunk: Buffer): void {
+    if (this.settled) return
+    this.received += chunk.length
+    if (this.received > this.limit) {
+      this.req.pause()
+      this.settle('too_large')
+    } else this.chunks.push(chunk)
+  }
+
+  end(): void {
+    const { chunks, received, declared } = this
+    if (declared !== undefined && received !== declared) this.settle('incomplete')
+    else this.settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received))
+  }
+
+  settle(result: Buffer | UnreadBody): void {
+    if (this.settled) return
+    this.settled = true
+    this.resolve(result)
+  }
+}
+
 /**
  * Reads a request body into one Buffer, at most `limit` bytes: a plain chunk loop (no decoding, the signature
  * covers the bytes). A declared Content-Length over the limit is refused before a byte is read; a body that
@@ -18,32 +53,12 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
     return Promise.resolve('too_large')
   }
   return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let received = 0
-    const settle = (result: Buffer | UnreadBody) => {
-      req.off('data', onData)
-      req.off('end', onEnd)
-      req.off('error', onFailure)
-      req.off('aborted', onFailure)
-      req.off('close', onFailure)
-      resolve(result)
-    }
-    const onData = (chunk: Buffer) => {
-      received += chunk.length
-      if (received > limit) {
-        req.pause()
-        settle('too_large')
-      } else chunks.push(chunk)
-    }
-    const onEnd = () => {
-      if (declared !== undefined && received !== declared) settle('incomplete')
-      else settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received))
-    }
-    const onFailure = () => settle('incomplete')
-    req.on('data', onData)
-    req.on('end', onEnd)
-    req.on('error', onFailure)
-    req.on('aborted', onFailure)
-    req.on('close', onFailure)
+    const read = new BodyRead(req, limit, declared, resolve)
+    // The request is this delivery's alone: its listeners go with it, so a settled read only stops listening.
+    req.on('data', (chunk: Buffer) => read.data(chunk))
+    req.on('end', () => read.end())
+    // An aborted request emits 'close' (after 'aborted', and 'error' when listened to) before any 'end'.
+    req.on('error', () => read.settle('incomplete'))
+    req.on('close', () => read.settle('incomplete'))
   })
 }

@@ -9,7 +9,7 @@ import {
 } from './batching-enqueue.js'
 import { acceptedAnswer, errorAnswer, writeAnswer, type DeliveryAnswer } from './delivery-answer.js'
 import { createReceiverMetrics, type ReceiverMetrics } from './metrics.js'
-import { readBody as readRequestBody } from './read-body.js'
+import { readBody as readRequestBody, type UnreadBody } from './read-body.js'
 import {
   SIGNATURE_HEADER,
   SignatureVerificationError,
@@ -197,33 +197,35 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     return iso
   }
 
-  /** Undefined when the signature verifies; else the refusal, after one re-read of the secrets on a miss. */
-  const verified = async (
-    delivery: Delivery,
-    receivedAt: Date,
-    requestId: string,
-  ): Promise<DeliveryAnswer | undefined> => {
-    const attempt = () => {
-      try {
-        verify({ payload: delivery.body, header: delivery.signature, now: receivedAt })
-        return undefined
-      } catch (error) {
-        if (error instanceof SignatureVerificationError) return error
-        throw error
-      }
+  /** The refusal when the signature does not verify (before any re-read of the secrets), else undefined. */
+  const attempt = (delivery: Delivery, receivedAt: Date): SignatureVerificationError | undefined => {
+    try {
+      verify({ payload: delivery.body, header: delivery.signature, now: receivedAt })
+      return undefined
+    } catch (error) {
+      if (error instanceof SignatureVerificationError) return error
+      throw error
     }
-    let failure = attempt()
-    if (failure && options.onSecretMiss && SECRET_MISSES.has(failure.reason)) {
-      await options.onSecretMiss()
-      failure = attempt()
-    }
-    return failure ? errorAnswer(failure.reason, failure.message, requestId) : undefined
   }
 
+  /** After a secret miss: one re-read of the secrets, then the delivery verified once more. */
+  const verifiedAfterMiss = async (
+    delivery: Delivery,
+    receivedAt: Date,
+    failure: SignatureVerificationError,
+  ): Promise<SignatureVerificationError | undefined> => {
+    if (!options.onSecretMiss || !SECRET_MISSES.has(failure.reason)) return failure
+    await options.onSecretMiss()
+    return attempt(delivery, receivedAt)
+  }
+
+  // One async function per delivery, no closures: the signature is checked synchronously, and only a secret miss
+  // awaits the re-read of the secrets.
   const verifiedBody = async (delivery: Delivery, requestId: string): Promise<DeliveryAnswer> => {
     const receivedAt = now()
-    const refused = await verified(delivery, receivedAt, requestId)
-    if (refused) return refused
+    let failure = attempt(delivery, receivedAt)
+    if (failure) failure = await verifiedAfterMiss(delivery, receivedAt, failure)
+    if (failure) return errorAnswer(failure.reason, failure.message, requestId)
     const parsed = parseEnvelope(delivery.body as Uint8Array | string)
     if (!parsed.ok) return errorAnswer(parsed.code, parsed.message, requestId, { details: parsed.details })
     let result: EnqueueResult
@@ -265,18 +267,12 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     return acceptedAnswer(parsed.eventId, result, parsed.ignored, requestId)
   }
 
-  const guarded = async (requestId: string, work: () => Promise<DeliveryAnswer>): Promise<DeliveryAnswer> => {
-    try {
-      return finish(await work(), requestId)
-    } catch (error) {
-      options.onError?.(error, { requestId })
-      return finish(errorAnswer('internal_error', 'The receiver failed unexpectedly.', requestId), requestId)
-    }
+  const failed = (error: unknown, requestId: string): DeliveryAnswer => {
+    options.onError?.(error, { requestId })
+    return finish(errorAnswer('internal_error', 'The receiver failed unexpectedly.', requestId), requestId)
   }
 
-  const readBody = async (req: IncomingMessage, requestId: string): Promise<Buffer | DeliveryAnswer> => {
-    const read = await readRequestBody(req, limit)
-    if (Buffer.isBuffer(read)) return read
+  const unread = (read: UnreadBody, requestId: string): DeliveryAnswer => {
     if (read === 'too_large') return tooLarge(requestId)
     if (read === 'not_readable') {
       return errorAnswer(
@@ -296,24 +292,38 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     )
   }
 
+  const handleRequest = async (
+    req: IncomingMessage,
+    body: unknown,
+    requestId: string,
+  ): Promise<DeliveryAnswer> => {
+    const contentType = req.headers['content-type']
+    const signature = req.headers[SIGNATURE_HEADER]
+    if (body !== undefined) return receiveChecked({ contentType, signature, body }, requestId)
+    // Checked before reading so a wrong type or an oversized body is refused without reading it.
+    if (!isJson(contentType)) return unsupported(requestId, !req.complete)
+    const read = await readRequestBody(req, limit)
+    if (!Buffer.isBuffer(read)) return unread(read, requestId)
+    return verifiedBody({ contentType, signature, body: read }, requestId)
+  }
+
   return {
     metrics,
-    handle(req, body) {
+    async handle(req, body) {
       const requestId = requestIdOf(req.headers['x-request-id'])
-      return guarded(requestId, async () => {
-        const contentType = req.headers['content-type']
-        const signature = req.headers[SIGNATURE_HEADER]
-        if (body !== undefined) return receiveChecked({ contentType, signature, body }, requestId)
-        // Checked before reading so a wrong type or an oversized body is refused without reading it.
-        if (!isJson(contentType)) return unsupported(requestId, !req.complete)
-        const read = await readBody(req, requestId)
-        if (!Buffer.isBuffer(read)) return read
-        return verifiedBody({ contentType, signature, body: read }, requestId)
-      })
+      try {
+        return finish(await handleRequest(req, body, requestId), requestId)
+      } catch (error) {
+        return failed(error, requestId)
+      }
     },
-    receive(delivery) {
+    async receive(delivery) {
       const requestId = delivery.requestId ?? randomUUID()
-      return guarded(requestId, () => receiveChecked(delivery, requestId))
+      try {
+        return finish(await receiveChecked(delivery, requestId), requestId)
+      } catch (error) {
+        return failed(error, requestId)
+      }
     },
     send: writeAnswer,
     flush: async () => batching?.flush(),

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { WebhookEventQueue } from '../queue/index.js'
 import { createWebhookReceiver } from '../receiver/index.js'
-import { startServerSpan } from '../observability/index.js'
+import { startServerSpan, type ServerSpan } from '../observability/index.js'
 import { requestIdFrom } from './api-error.js'
 import type { SidecarContext } from './context.js'
 import type { Drain } from './drain.js'
@@ -41,23 +41,22 @@ export function createWebhookRoute(
   const log = context.config.ACCESS_LOG === 'on' ? logger.info.bind(logger) : logger.debug.bind(logger)
   const { drain } = options
 
+  /** The request's span end, metrics and access log line, once its answer is sent or its connection gone. */
+  const observe = (res: ServerResponse, span: ServerSpan, started: number, requestId: string | undefined) => {
+    const status = res.headersSent ? res.statusCode : 0
+    const seconds = (performance.now() - started) / 1000
+    span.end(WEBHOOK_ROUTE, status)
+    metrics.traffic.request({ method: 'POST', route: WEBHOOK_ROUTE, status, seconds })
+    const durationMs = Math.round(seconds * 10_000) / 10
+    log({ method: 'POST', route: WEBHOOK_ROUTE, status, durationMs, requestId }, 'request')
+  }
+
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now()
     const span = startServerSpan('POST', req.headers)
     let requestId: string | undefined
-    let done = false
-    const finish = () => {
-      if (done) return
-      done = true
-      const status = res.headersSent ? res.statusCode : 0
-      const seconds = (performance.now() - started) / 1000
-      span.end(WEBHOOK_ROUTE, status)
-      metrics.traffic.request({ method: 'POST', route: WEBHOOK_ROUTE, status, seconds })
-      const durationMs = Math.round(seconds * 10_000) / 10
-      log({ method: 'POST', route: WEBHOOK_ROUTE, status, durationMs, requestId }, 'request')
-    }
-    res.once('finish', finish)
-    res.once('close', finish)
+    // 'close' follows 'finish' on every answered response, and is the only event of an aborted one.
+    res.once('close', () => observe(res, span, started, requestId))
     if (drain && !drain.admit(res, () => (requestId = requestIdFrom(req.headers['x-request-id'])))) return
     span.run(() =>
       receiver.handle(req).then((answer) => {
