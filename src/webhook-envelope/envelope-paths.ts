@@ -20,11 +20,17 @@ export function pathsOf(
 
 /** The value at a dotted path, or undefined when any step is missing or not an object. */
 export function valueAt(body: unknown, path: string): unknown {
+  // A top-level field (the receiver's lookups of the type, on every delivery) needs no split.
+  if (!path.includes('.')) return fieldOf(body, path)
   let at: unknown = body
   for (const key of path.split('.')) {
-    if (typeof at !== 'object' || at === null || Array.isArray(at)) return undefined
-    if (!Object.hasOwn(at, key)) return undefined
-    at = (at as Record<string, unknown>)[key]
+    at = fieldOf(at, key)
+    if (at === undefined) return undefined
   }
   return at
+}
+
+function fieldOf(at: unknown, key: string): unknown {
+  if (typeof at !== 'object' || at === null || Array.isArray(at)) return undefined
+  return Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined
 }
