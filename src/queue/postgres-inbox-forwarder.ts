@@ -101,13 +101,14 @@ export function createPostgresInboxForwarder(options: PostgresInboxForwarderOpti
     const client = new pg.Client({ connectionString: options.backend.connectionString })
     listener = client
     const retry = (error: Error) => {
-      onError(error)
       if (listener !== client || stopped) return
+      onError(error)
       listener = undefined
       client.end().catch(() => undefined)
       reconnect = setTimeout(() => void listen(), 1_000)
     }
     client.on('error', retry)
+    client.on('end', () => retry(new Error('The webhook inbox listener’s connection ended.')))
     client.on('notification', (message) => {
       if (message.payload === schema) run()
     })
