@@ -160,6 +160,41 @@ describe('the PostgreSQL queue’s inbox', () => {
     }
   })
 
+  it('listens again after its connection dropped, and forwards what came meanwhile', async () => {
+    const errors: Error[] = []
+    const first = workerSees(['evt_l1'], { drainDelay: 600 })
+    await first.worker.waitUntilReady()
+    const forwarder = createPostgresInboxForwarder({
+      db: database.db,
+      backend,
+      sweepEveryMs: 600_000,
+      onError: (error) => errors.push(error),
+    })
+    forwarder.start()
+    try {
+      await withStormQueue(async (queue) => {
+        expect(await queue.addBatch([job('evt_l1')])).toEqual(['queued'])
+        await first.all
+        await first.worker.close()
+        const { rows } = await sql<{ dropped: boolean }>`
+          select pg_terminate_backend(pid) as dropped from pg_stat_activity
+           where datname = current_database() and query = 'listen bankrec_webhook_inbox'`.execute(database.db)
+        expect(rows).toEqual([{ dropped: true }])
+        const second = workerSees(['evt_l2'], { drainDelay: 600 })
+        await second.worker.waitUntilReady()
+        try {
+          expect(await queue.addBatch([job('evt_l2')])).toEqual(['queued'])
+          await second.all
+        } finally {
+          await second.worker.close()
+        }
+      })
+    } finally {
+      await forwarder.close()
+    }
+    expect(errors.length).toBeGreaterThan(0)
+  })
+
   it('keeps the rows when a forward rolls back (a crash before its commit), and a later one moves them once', async () => {
     await withStormQueue((queue) => queue.addBatch([job('evt_r1'), job('evt_r2')]))
     await expect(
