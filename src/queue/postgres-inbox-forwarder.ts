@@ -14,8 +14,8 @@ export type PostgresInboxForwarderOptions = {
   /** Rows moved per statement. @defaultValue 256 */
   batchSize?: number
   /**
-   * How often the inbox is read without a notification: rows a crashed forwarder or a lost notification left are
-   * forwarded within it. @defaultValue 5000
+   * How often the inbox is read without a notification: rows a crashed forwarder or a lost notification left, or
+   * rows another forwarder held when this one looked, are forwarded within it. @defaultValue 1000
    */
   sweepEveryMs?: number
   /** Errors of a forwarding round or of the listening connection; the forwarder carries on. @defaultValue ignore */
@@ -42,7 +42,7 @@ export type PostgresInboxForwarder = {
 export function createPostgresInboxForwarder(options: PostgresInboxForwarderOptions): PostgresInboxForwarder {
   const schema = assertSchemaName(options.backend.schema)
   const batchSize = options.batchSize ?? 256
-  const sweepEveryMs = options.sweepEveryMs ?? 5_000
+  const sweepEveryMs = options.sweepEveryMs ?? 1_000
   const onError = options.onError ?? (() => undefined)
   // The backend migrates its schema when it connects; the first round waits for that.
   const queue = createBackendQueue(WEBHOOK_EVENTS_QUEUE, options.backend)
