@@ -6,6 +6,7 @@ import {
   CONNECTION_HEALTH_QUEUE,
   createBackendQueue,
   createInboxForwarder,
+  createPostgresInboxForwarder,
   MATCHING_SCHEDULE_SECONDS,
   SAFETY_NET_SYNC_SCHEDULER,
   type HealthTickJobData,
@@ -34,8 +35,8 @@ export type WorkerRole = {
   outbound: OutboundWorkers
   /** Queues the workers opened for themselves (the health tick), for metrics and the queue board. */
   queues: Queue[]
-  /** Redis only: events accepted into the receiver's inbox and not yet forwarded, and its dead letters. */
-  inbox?: { backlog(): Promise<number>; deadLetters(): Promise<number> }
+  /** Events accepted into the receiver's inbox and not yet forwarded, and (Redis only) its dead letters. */
+  inbox?: { backlog(): Promise<number>; deadLetters?(): Promise<number> }
   /** Waits for running jobs up to SHUTDOWN_TIMEOUT_SECONDS, then stops every worker and schedule. */
   close(): Promise<void>
 }
@@ -74,6 +75,22 @@ export async function startWorkerRole(deps: WorkerRoleDeps): Promise<WorkerRole>
       inbox = { backlog: () => forwarder.backlog(), deadLetters: () => forwarder.deadLetters() }
       closers.push(async () => {
         // Whatever the receiver accepted before the stop goes into the queue now, not on the next start.
+        try {
+          await forwarder.forwardPending()
+        } finally {
+          await forwarder.close()
+        }
+      })
+    } else {
+      // The same on PostgreSQL: the receiver writes its inbox rows under a storm, the workers add their jobs.
+      const forwarder = createPostgresInboxForwarder({
+        db: store.db,
+        backend,
+        onError: (error) => logger.error({ err: error }, 'webhook inbox forwarding failed'),
+      })
+      forwarder.start()
+      inbox = { backlog: () => forwarder.backlog() }
+      closers.push(async () => {
         try {
           await forwarder.forwardPending()
         } finally {

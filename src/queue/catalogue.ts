@@ -82,7 +82,8 @@ export type EnqueueResult = 'queued' | 'duplicate' | 'failed'
 
 /**
  * Where the receiver writes events: on Redis the queue or, in a storm, an inbox (redis-inbox.ts) that forwarders
- * move into it (inbox-forwarder.ts); on PostgreSQL BullMQ's PostgreSQL backend directly.
+ * move into it (inbox-forwarder.ts); on PostgreSQL BullMQ's PostgreSQL backend or, in a storm, an inbox table
+ * (postgres-inbox-rows.ts) that forwarders move into it (postgres-inbox-forwarder.ts).
  */
 export type WebhookEventQueue = {
   /**
@@ -90,7 +91,7 @@ export type WebhookEventQueue = {
    * when the batch could not be written at all.
    */
   addBatch(jobs: readonly WebhookJob[]): Promise<EnqueueResult[]>
-  /** Events accepted but not yet in the BullMQ queue (the Redis inbox); absent where writes land there directly. */
+  /** Events accepted but not yet in the BullMQ queue (the inbox); absent where writes land there directly. */
   backlog?(): Promise<number>
   /** Accepted events set aside in the Redis dead-letter list, never processed; absent where there is none. */
   deadLetters?(): Promise<number>

@@ -6,5 +6,7 @@ export type { InboxForwarder, InboxForwarderOptions, DeadLetter } from './inbox-
 export { inboxKeys } from './redis-inbox.js'
 export { createPostgresWebhookEventQueue } from './postgres-webhook-event-queue.js'
 export type { PostgresWebhookEventQueueOptions } from './postgres-webhook-event-queue.js'
+export { createPostgresInboxForwarder } from './postgres-inbox-forwarder.js'
+export type { PostgresInboxForwarder, PostgresInboxForwarderOptions } from './postgres-inbox-forwarder.js'
 export { createBackendQueue, createBackendWorker, describeQueueBackend } from './backend.js'
 export type { JobObserver, JobOutcome, QueueBackendConfig } from './backend.js'

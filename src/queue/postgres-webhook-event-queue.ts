@@ -10,7 +10,11 @@ import {
   type WebhookJob,
   type WebhookJobData,
 } from './catalogue.js'
+import { createPostgresInboxForwarder, type PostgresInboxForwarder } from './postgres-inbox-forwarder.js'
+import { countInboxRows, wakeForwarders, writeInboxRows } from './postgres-inbox-rows.js'
+import { createWake } from './postgres-wake.js'
 import { wakeWorkers, webhookJobEntries, writeWebhookJobRows } from './postgres-webhook-job-rows.js'
+import { createArrivalRate } from './redis-webhook-event-queue.js'
 
 export type PostgresWebhookEventQueueOptions = {
   db: Kysely<Database>
@@ -21,17 +25,39 @@ export type PostgresWebhookEventQueueOptions = {
   pruneEveryMs?: number
   /** @defaultValue the system time */
   now?: () => Date
+  /**
+   * While events arrive slower than this (per second), each write adds its BullMQ jobs itself; faster, it writes
+   * them to the inbox (`webhook_inbox`) for a forwarder to add. @defaultValue 500
+   */
+  directBelowEventsPerSecond?: number
+  /**
+   * Also run an inbox forwarder in this process. Leave it on unless other processes forward (bankrec's workers do;
+   * `bankrec receiver` turns it off). @defaultValue true
+   */
+  forward?: boolean
+  /** With `forward`: errors of the forwarder, which carries on. @defaultValue ignore them */
+  onError?: (error: Error) => void
 }
 
 /**
- * The webhook event queue on BullMQ's PostgreSQL backend (runs without REDIS_URL). Each batch is ONE statement
- * (issue 17, finding 13): the event ids are marked seen and the jobs of the fresh ones added together, set-based,
- * on bankrec's connection (writeWebhookJobRows: the rows BullMQ's own batched add writes), and the workers are
- * woken after it commits. So "duplicate" always means "queued before": never a seen mark without its job (a crash
+ * The webhook event queue on BullMQ's PostgreSQL backend (runs without REDIS_URL), in two ways chosen per write by
+ * the arrival rate. Quiet: each batch is ONE statement (issue 17, finding 13): the event ids are marked seen and
+ * the jobs of the fresh ones added together, set-based, on bankrec's connection (writeWebhookJobRows: the rows
+ * BullMQ's own batched add writes), and the workers are woken after it commits. Busy (a storm, issue 29): each
+ * batch is ONE statement that marks the ids seen and writes one inbox row per fresh one (writeInboxRows), about a
+ * third of the database's work per event, and forwarders in the workers add the jobs (postgres-inbox-forwarder.ts).
+ * Either way "duplicate" always means "queued before": never a seen mark without its job or inbox row (a crash
  * rolls both back), never a job added for an event answered duplicate. A seen mark older than the dedupe window
  * counts as absent and is pruned; a redelivery after it is queued again, and a job still kept under the same id
  * (job id = event id) is left as it is, while the worker's processed-events claim keeps its effects once.
  */
+/**
+ * The least time between two wake-ups of the forwarders. Under a storm a batch commits every few milliseconds and
+ * each would otherwise cost a statement of its own; a forwarder once woken drains the inbox, so one wake-up per
+ * spacing is enough, for at most this much more wait of an event in the inbox.
+ */
+const FORWARDER_WAKE_SPACING_MS = 20
+
 export function createPostgresWebhookEventQueue(
   options: PostgresWebhookEventQueueOptions,
 ): WebhookEventQueue {
@@ -44,28 +70,23 @@ export function createPostgresWebhookEventQueue(
   let ready: Promise<unknown> | undefined
   let prunedAt = Number.NEGATIVE_INFINITY
 
-  // One wake-up in flight at a time; batches that commit meanwhile get one more after it. Not awaited by the write:
-  // a wake-up that fails costs the workers only their poll interval (BullMQ's drainDelay), never an event.
-  let waking: Promise<void> | undefined
-  let wakeAgain = false
-  const wake = (): void => {
-    if (waking) {
-      wakeAgain = true
-      return
-    }
-    waking = wakeWorkers()
-      .execute(options.db)
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .finally(() => {
-        waking = undefined
-        if (wakeAgain) {
-          wakeAgain = false
-          wake()
-        }
-      })
+  // After the commit, never awaited by the write: a wake-up that fails costs the workers only their poll interval
+  // (BullMQ's drainDelay) and the forwarders their sweep, never an event.
+  const wakeTheWorkers = createWake(() => wakeWorkers().execute(options.db))
+  const wakeTheForwarders = createWake(
+    () => wakeForwarders(schema).execute(options.db),
+    FORWARDER_WAKE_SPACING_MS,
+  )
+  const directBelow = options.directBelowEventsPerSecond ?? 500
+  const arrivals = createArrivalRate()
+  let forwarder: PostgresInboxForwarder | undefined
+  if (options.forward ?? true) {
+    forwarder = createPostgresInboxForwarder({
+      db: options.db,
+      backend: options.backend,
+      ...(options.onError ? { onError: options.onError } : {}),
+    })
+    forwarder.start()
   }
 
   const prune = async (at: Date): Promise<void> => {
@@ -89,25 +110,31 @@ export function createPostgresWebhookEventQueue(
       // The first delivery of each event id in the batch; a repeat within it is a duplicate of that one.
       const firsts = new Map<string, WebhookJob>()
       for (const job of jobs) if (!firsts.has(job.eventId)) firsts.set(job.eventId, job)
-      const { rows } = await writeWebhookJobRows({
-        entries: webhookJobEntries(firsts.values()),
-        queueSchema: schema,
-        at,
-        cutoff,
-        timestampMs: Date.now(),
-      }).execute(options.db)
+      const entries = webhookJobEntries(firsts.values())
+      const timestampMs = Date.now()
+      const quiet = arrivals.note(jobs.length, timestampMs) < directBelow
+      const write = quiet
+        ? writeWebhookJobRows({ entries, queueSchema: schema, at, cutoff, timestampMs })
+        : writeInboxRows({ entries, at, cutoff })
+      const { rows } = await write.execute(options.db)
       const fresh = new Set(rows.map((row) => row.event_id))
-      if (fresh.size > 0) wake()
+      if (fresh.size > 0) (quiet ? wakeTheWorkers : wakeTheForwarders)()
       const results = jobs.map((job): EnqueueResult => (fresh.delete(job.eventId) ? 'queued' : 'duplicate'))
       // Outside the write: a prune that fails costs nothing but a later retry.
       await prune(at).catch(() => undefined)
       return results
     },
+    backlog: async () => {
+      const { rows } = await countInboxRows().execute(options.db)
+      return rows[0]?.n ?? 0
+    },
     async ping() {
       await sql`select 1`.execute(options.db)
     },
     async close() {
-      while (waking) await waking
+      await forwarder?.close()
+      await wakeTheWorkers.settled()
+      await wakeTheForwarders.settled()
       await queue.close()
     },
   }

@@ -22,10 +22,20 @@ export function webhookJobEntries(jobs: Iterable<WebhookJob>): string {
   for (const job of jobs) {
     entries.push(
       `{"eventId":${JSON.stringify(job.eventId)},"jobId":${JSON.stringify(jobIdFor(job.eventId))},` +
-        `"name":${JSON.stringify(job.type)},"data":${JSON.stringify(webhookJobData(job))}}`,
+        `"name":${JSON.stringify(job.type)},"data":${webhookJobDataJson(job)}}`,
     )
   }
   return `[${entries.join(',')}]`
+}
+
+/**
+ * webhookJobData as JSON, with the event as its delivered text when the job has it (no second serialization; the
+ * database parses it into the same jsonb either way).
+ */
+function webhookJobDataJson(job: WebhookJob): string {
+  if (job.eventJson === undefined) return JSON.stringify(webhookJobData(job))
+  const { event: _event, ...rest } = webhookJobData(job)
+  return `${JSON.stringify(rest).slice(0, -1)},"event":${job.eventJson}}`
 }
 
 export type WebhookJobRowsWrite = {
@@ -52,30 +62,51 @@ export type WebhookJobRowsWrite = {
  * PL/pgSQL add per job (its lock, notification and two event inserts each).
  */
 export function writeWebhookJobRows(write: WebhookJobRowsWrite): RawBuilder<{ event_id: string }> {
-  const { entries, at, cutoff, timestampMs } = write
-  const q = sql.id(write.queueSchema)
-  // Constants as literals, so the statement has four parameters and its plan depends on nothing else.
-  const queue = sql.lit(WEBHOOK_EVENTS_QUEUE)
-  const jobSeq = sql.lit(`${write.queueSchema}.job_seq`)
   return sql<{ event_id: string }>`
-    with entry as materialized (
+    with ${markEntries(write)}, fresh as (
+      select id, name, data, ord from entry where event_id in (select event_id from marked)
+    ), ${addJobRows(write.queueSchema, write.timestampMs)}
+    select event_id from marked
+  `
+}
+
+/**
+ * The CTEs `entry` (the batch's entries, with their order `ord`) and `marked` (the event ids newly marked seen:
+ * absent, or marked before `cutoff`), shared by the direct write and the inbox write (postgres-inbox-rows.ts).
+ */
+export function markEntries(
+  write: Omit<WebhookJobRowsWrite, 'queueSchema' | 'timestampMs'>,
+): RawBuilder<unknown> {
+  return sql`entry as materialized (
       select x->>'eventId' as event_id, x->>'jobId' as id, x->>'name' as name, x->'data' as data, ord
-        from jsonb_array_elements(${entries}::jsonb) with ordinality as e(x, ord)
+        from jsonb_array_elements(${write.entries}::jsonb) with ordinality as e(x, ord)
     ), marked as (
       insert into received_events (event_id, received_at)
-      select event_id, ${at} from entry
+      select event_id, ${write.at} from entry
       on conflict (event_id) do update set received_at = excluded.received_at
-        where received_events.received_at < ${cutoff}
+        where received_events.received_at < ${write.cutoff}
       returning event_id
-    ), producer as materialized (
+    )`
+}
+
+/**
+ * The CTEs that add a BullMQ job for each row of a CTE `fresh` (job id `id`, `name`, `data`, order `ord`) that the
+ * statement defines before them: the producer lock, the job rows, their events and the trim (see
+ * writeWebhookJobRows); `timestampMs` is BullMQ's job timestamp (`added_at_ms`).
+ */
+export function addJobRows(queueSchema: string, timestampMs: number): RawBuilder<unknown> {
+  const q = sql.id(queueSchema)
+  // Constants as literals, so the plan depends on nothing else.
+  const queue = sql.lit(WEBHOOK_EVENTS_QUEUE)
+  const jobSeq = sql.lit(`${queueSchema}.job_seq`)
+  return sql`producer as materialized (
       select pg_advisory_xact_lock_shared(hashtext('bullmq:finalization'), hashtext(${queue}))
     ), added as (
       insert into ${q}.job (queue, id, seq, name, state, data, opts, max_attempts, added_at_ms)
       select ${queue}, id, nextval(${jobSeq}::regclass), name, 'waiting', data,
              ${sql.lit(JOB_OPTS)}::jsonb || jsonb_build_object('jobId', id), ${sql.lit(WEBHOOK_JOB_OPTIONS.attempts)},
              ${timestampMs}::bigint
-        from (select entry.* from entry, producer
-               where event_id in (select event_id from marked) order by ord) as fresh
+        from (select fresh.* from fresh, producer order by ord) as ordered
       on conflict (queue, id) do nothing
       returning id, name, seq
     ), published as (
@@ -97,9 +128,7 @@ export function writeWebhookJobRows(write: WebhookJobRowsWrite): RawBuilder<{ ev
          and id <= (select last - max_len from bounds
                      where max_len > 0 and last > max_len and last / 256 > (first - 1) / 256)
          and (select pg_try_advisory_xact_lock(hashtext(${sql.lit(`bullmq:evtrim:${WEBHOOK_EVENTS_QUEUE}`)})))
-    )
-    select event_id from marked
-  `
+    )`
 }
 
 /**

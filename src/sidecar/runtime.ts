@@ -127,15 +127,16 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     const appEventsView = createBackendQueue(APP_EVENTS_QUEUE, backend)
     closers.push(() => appEventsView.close())
     queues.push(eventsView, syncQueue, alertQueue as Queue, appEventsView)
-    // Events accepted on Redis but not yet forwarded into the webhook-events queue (see src/queue/redis-inbox.ts).
+    // Events accepted but not yet forwarded into the webhook-events queue (src/queue/redis-inbox.ts, on PostgreSQL
+    // src/queue/postgres-inbox-rows.ts).
     let webhookBacklog: (() => Promise<number>) | undefined
     let webhookDeadLetters: (() => Promise<number>) | undefined
+    metrics.registerGauge({
+      name: 'bankrec_webhook_inbox_events',
+      help: 'Webhook events accepted by the receiver, waiting in the inbox to be forwarded to the queue',
+      collect: () => webhookBacklog?.() ?? Number.NaN,
+    })
     if (backend.kind === 'redis') {
-      metrics.registerGauge({
-        name: 'bankrec_webhook_inbox_events',
-        help: 'Webhook events accepted by the receiver, waiting in the Redis inbox to be forwarded to the queue',
-        collect: () => webhookBacklog?.() ?? Number.NaN,
-      })
       metrics.registerGauge({
         name: 'bankrec_webhook_dead_letters',
         help: 'Webhook events accepted (answered 2xx) but set aside in the Redis dead-letter list, never processed',
@@ -248,7 +249,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       eventQueue =
         backend.kind === 'redis'
           ? createRedisWebhookEventQueue({ url: backend.url, prefix: backend.prefix, forward: false })
-          : createPostgresWebhookEventQueue({ db: store.db, backend })
+          : createPostgresWebhookEventQueue({ db: store.db, backend, forward: false })
       const queue = eventQueue
       webhookBacklog ??= queue.backlog
       webhookDeadLetters ??= queue.deadLetters
