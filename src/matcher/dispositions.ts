@@ -1,9 +1,9 @@
 import type { Allocator } from './allocate.js'
 import type { Payment } from './payment.js'
-import type { InvoiceLedger } from './invoice-ledger.js'
 import { formatUnits, minUnits, toUnits } from './money.js'
 import { compareAge } from './invoice-age.js'
 import type { MatchTransaction, PaymentDisposition } from './types.js'
+import type { Ledgers } from './ledger-set.js'
 
 /** Each inflow's disposed amount, in money units. */
 export function disposedUnits(dispositions: readonly PaymentDisposition[]): Map<string, bigint> {
@@ -39,7 +39,7 @@ export function withoutDisposed(
  */
 export function applyCredits(
   allocator: Allocator,
-  ledgers: ReadonlyMap<string, InvoiceLedger>,
+  ledgers: Ledgers,
   payments: ReadonlyMap<string, Payment>,
   dispositions: readonly PaymentDisposition[],
 ): void {

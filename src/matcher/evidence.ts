@@ -163,3 +163,17 @@ export function hasUnexplainedConflict(evidence: readonly Evidence[]): boolean {
 export function reasonsOf(evidence: readonly Evidence[]): string[] {
   return evidence.map((item) => item.text)
 }
+
+/** The evidence of every weighed invoice, one item per text: where a text first stands, its last item. */
+export function distinctTexts(weighed: ReadonlyArray<{ evidence: readonly Evidence[] }>): Evidence[] {
+  // A few items: comparing texts (most differ in length) costs less than hashing each new string.
+  const distinct: Evidence[] = []
+  for (const { evidence } of weighed) {
+    for (const item of evidence) {
+      let seen = 0
+      while (seen < distinct.length && (distinct[seen] as Evidence).text !== item.text) seen++
+      distinct[seen] = item
+    }
+  }
+  return distinct
+}

@@ -5,7 +5,7 @@ import { latestVersions, transactionPhase, type TransactionPhase } from './canon
 import { DEFAULT_MATCH_CONFIG, type MatchConfig } from './config.js'
 import { findReferences, referencedInvoiceIds, type TransactionReferences } from './find-references.js'
 import { InvoiceIndex } from './invoice-index.js'
-import { InvoiceLedger } from './invoice-ledger.js'
+import { LedgerSet } from './ledger-set.js'
 import { MatchContext } from './match-context.js'
 import { toUnits } from './money.js'
 import { allocateByPayer } from './payer-decision.js'
@@ -147,8 +147,7 @@ export function matchPayments(input: MatchPaymentsInput): MatchPaymentsResult {
   const config = input.config ?? DEFAULT_MATCH_CONFIG
   const invoices = latestInvoices(input.invoices)
   const index = input.index ?? new InvoiceIndex(invoices, input.customers ?? [])
-  const ledgers = new Map<string, InvoiceLedger>()
-  for (const invoice of invoices) ledgers.set(invoice.id, new InvoiceLedger(invoice))
+  const ledgers = new LedgerSet(invoices)
   const allocator = new Allocator(ledgers, config)
   const manualByTransaction: ReadonlyMap<string, ManualAllocation[]> = input.manualAllocations?.length
     ? manualsByTransaction(input.manualAllocations)

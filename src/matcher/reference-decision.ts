@@ -1,6 +1,7 @@
 import type { Payment } from './payment.js'
 import { customerKeyOf } from './invoice-facts.js'
 import {
+  distinctTexts,
   hasUnexplainedConflict,
   payerEvidence,
   POINTS,
@@ -150,10 +151,10 @@ export function allocateByReference(
     points: 0,
     text: `“${hit.reference}” was not read as an invoice reference: ${hit.conflicts.map((c) => c.text).join('; ') || 'its check digits do not add up'}`,
   }))
-  let live = named.filter((item) => !item.ledger.invoice.void)
+  let live = named.some(isVoid) ? named.filter((item) => !isVoid(item)) : named
   if (live.length === 0) return voidOnly(context, payment, field, named, setAside)
-  const mismatched = live.filter((item) => item.ledger.invoice.currency !== transaction.currency)
-  if (mismatched.length > 0) {
+  if (live.some((item) => item.ledger.invoice.currency !== transaction.currency)) {
+    const mismatched = live.filter((item) => item.ledger.invoice.currency !== transaction.currency)
     allocator.raise('currency_mismatch', payment, {
       invoiceIds: mismatched.map((item) => item.ledger.invoice.id),
       amount: formatUnits(payment.amount),
@@ -187,7 +188,8 @@ export function allocateByReference(
   const contradictions = statedContradictions(context, payment, found)
   const weighed = live.map(({ ledger, hit, field: where }) => {
     const evidence = referenceEvidence(hit, where, ledger.invoice.number)
-    evidence.push(amount, ...contradictions)
+    evidence.push(amount)
+    for (const item of contradictions) evidence.push(item)
     if (amountFits && hit.invoiceWord) {
       // “Rechnung 20240102” for INV-2024-0102 paid to the cent: the word for invoice and the amount explain a
       // number that also reads as a date or a customer id.
@@ -247,7 +249,7 @@ export function allocateByReference(
         conflict: part?.code === 'instalment_stated' ? 'explained' : 'unexplained',
       })
     }
-    evidence.push(...setAside)
+    for (const item of setAside) evidence.push(item)
     return { ledger, hit, evidence, score: score(evidence) }
   })
   const threshold = context.config.autoApplyThreshold
@@ -293,18 +295,8 @@ export function allocateByReference(
   })
 }
 
-/** The evidence of every weighed invoice, one item per text: where a text first stands, its last item. */
-function distinctTexts(weighed: ReadonlyArray<{ evidence: readonly Evidence[] }>): Evidence[] {
-  // A few items: comparing texts (most differ in length) costs less than hashing each new string.
-  const distinct: Evidence[] = []
-  for (const { evidence } of weighed) {
-    for (const item of evidence) {
-      let seen = 0
-      while (seen < distinct.length && (distinct[seen] as Evidence).text !== item.text) seen++
-      distinct[seen] = item
-    }
-  }
-  return distinct
+function isVoid(item: Named): boolean {
+  return Boolean(item.ledger.invoice.void)
 }
 
 /**
