@@ -144,7 +144,12 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** Starts bench/sync-bank-process.ts: the sandbox in a process of its own, driven over IPC. */
 async function startBankProcess(): Promise<BankProcess> {
   const child = fork(fileURLToPath(new URL('./sync-bank-process.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
+    execArgv: [
+      '--import',
+      'tsx',
+      // BENCH_PROFILE_BANK=<dir>: a V8 CPU profile of the bank process, written when it exits.
+      ...(process.env.BENCH_PROFILE_BANK ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE_BANK] : []),
+    ],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
