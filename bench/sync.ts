@@ -148,7 +148,9 @@ async function startBankProcess(): Promise<BankProcess> {
       '--import',
       'tsx',
       // BENCH_PROFILE_BANK=<dir>: a V8 CPU profile of the bank process, written when it exits.
-      ...(process.env.BENCH_PROFILE_BANK ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE_BANK] : []),
+      ...(process.env.BENCH_PROFILE_BANK
+        ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE_BANK]
+        : []),
     ],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
