@@ -137,11 +137,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 const optionalString = (value: unknown): string | null => (typeof value === 'string' ? value : null)
 
+/** SYNC_KIND_FIELDS with each one first, once rather than per event. */
+const KIND_FIELDS_PREFERRING = new Map<SyncKindField, readonly SyncKindField[]>(
+  SYNC_KIND_FIELDS.map((field) => [field, [field, ...SYNC_KIND_FIELDS.filter((f) => f !== field)]]),
+)
+
 /** The first field (the dialect's own first) whose value is a known kind. */
 function findKind(event: Record<string, unknown>, preferred: SyncKindField | undefined): Kind | undefined {
-  const fields = preferred
-    ? [preferred, ...SYNC_KIND_FIELDS.filter((f) => f !== preferred)]
-    : SYNC_KIND_FIELDS
+  const fields = (preferred && KIND_FIELDS_PREFERRING.get(preferred)) || SYNC_KIND_FIELDS
   for (const field of fields) {
     const value = event[field]
     if (typeof value !== 'string') continue
@@ -180,34 +183,24 @@ export function readSyncEvent(raw: unknown, dialect?: SyncDialect | null): SyncE
   }
   const eventId = optionalString(raw.eventId)
   const eventAt = optionalString(raw.eventAt)
-  // Only removed and unreadable events need it: an added or modified one carries its transaction whole.
-  const named = () => namedTransactionId(raw).id
-  const unreadable = (problem: SyncEventProblem, detail: string): SyncEventReading => {
-    const id = named()
-    return {
-      ok: false,
-      raw,
-      problem,
-      detail,
-      eventId,
-      transactionId: id !== null && Uuid.safeParse(id).success ? id : null,
-    }
-  }
   const kind = findKind(raw, dialect?.kindField)
   if (!kind) {
     const present = SYNC_KIND_FIELDS.filter((field) => field in raw)
     return present.length === 0
-      ? unreadable('no_kind', `no kind field (looked for ${SYNC_KIND_FIELDS.join(', ')})`)
-      : unreadable(
+      ? unreadableEvent(raw, eventId, 'no_kind', `no kind field (looked for ${SYNC_KIND_FIELDS.join(', ')})`)
+      : unreadableEvent(
+          raw,
+          eventId,
           'unknown_kind',
           `${present.map((f) => `${f}=${JSON.stringify(raw[f])?.slice(0, 40)}`).join(', ')} is not added, modified or removed (or a synonym)`,
         )
   }
   if (kind.type === 'removed') {
-    const id = named()
-    if (id === null) return unreadable('no_transaction', 'a removed event names no transaction id')
+    const id = namedTransactionId(raw).id
+    if (id === null)
+      return unreadableEvent(raw, eventId, 'no_transaction', 'a removed event names no transaction id')
     if (!Uuid.safeParse(id).success)
-      return unreadable('invalid_transaction', 'the removed transaction id is not a UUID')
+      return unreadableEvent(raw, eventId, 'invalid_transaction', 'the removed transaction id is not a UUID')
     const embedded = isRecord(raw.transaction) ? raw.transaction : {}
     return {
       ok: true,
@@ -220,13 +213,41 @@ export function readSyncEvent(raw: unknown, dialect?: SyncDialect | null): SyncE
     }
   }
   if (!isRecord(raw.transaction))
-    return unreadable('no_transaction', `an ${kind.type} event carries no transaction object`)
+    return unreadableEvent(
+      raw,
+      eventId,
+      'no_transaction',
+      `an ${kind.type} event carries no transaction object`,
+    )
   const parsed = Transaction.safeParse(raw.transaction)
   if (!parsed.success) {
     const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(root)'))]
-    return unreadable('invalid_transaction', `transaction fields not readable: ${fields.join(', ')}`)
+    return unreadableEvent(
+      raw,
+      eventId,
+      'invalid_transaction',
+      `transaction fields not readable: ${fields.join(', ')}`,
+    )
   }
   return { ok: true, change: { eventId, eventAt, type: kind.type, transaction: parsed.data } }
+}
+
+/** An event that fits no dialect, with the transaction id it names (only such events need it looked up). */
+function unreadableEvent(
+  raw: Record<string, unknown>,
+  eventId: string | null,
+  problem: SyncEventProblem,
+  detail: string,
+): SyncEventReading {
+  const id = namedTransactionId(raw).id
+  return {
+    ok: false,
+    raw,
+    problem,
+    detail,
+    eventId,
+    transactionId: id !== null && Uuid.safeParse(id).success ? id : null,
+  }
 }
 
 /** The dialect of a page: the kind field and casing of its first readable event, and its removed shape. */

@@ -34,7 +34,8 @@ function nestConnection(data: Record<string, unknown>): Record<string, unknown> 
 
 const DIALECTS: Record<SandboxDialect, Dialect> = {
   // Today's reading of the seed: kind under `type`, removed embeds the identifiers; envelope id/type/createdAt/data.
-  seed: { syncEvent: (event) => ({ ...event }), envelope: asSeed },
+  // The sync event is built afresh for each answer, so it goes out as it is (no copy per event of a page).
+  seed: { syncEvent: (event) => event, envelope: asSeed },
   // Kind under `kind`, lowercase synonyms, removed as a bare `id`.
   'kind-synonyms': {
     syncEvent: ({ type, transaction, ...rest }) =>

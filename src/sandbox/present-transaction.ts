@@ -33,9 +33,31 @@ export const TRANSACTION_FIELDS = [
  * reports nothing), the bank's internal bookkeeping (organization, sync position, event id) stripped.
  */
 export function presentTransaction(record: TransactionRecord): Transaction {
-  const out: Record<string, unknown> = {}
-  for (const name of TRANSACTION_FIELDS) out[name] = record[name] ?? null
-  return out as Transaction
+  // One literal, not a loop of keyed stores: a sync page presents 500 of them (a test keeps it to TRANSACTION_FIELDS).
+  return {
+    id: record.id,
+    connectionId: record.connectionId,
+    accountId: record.accountId,
+    postedDate: record.postedDate ?? null,
+    updatedAt: record.updatedAt ?? null,
+    amount: record.amount ?? null,
+    currency: record.currency ?? null,
+    description: record.description ?? null,
+    rawDescription: record.rawDescription ?? null,
+    customerReference: record.customerReference ?? null,
+    bankReference: record.bankReference ?? null,
+    paymentReference: record.paymentReference ?? null,
+    baiCode: record.baiCode ?? null,
+    category: record.category ?? null,
+    subcategory: record.subcategory ?? null,
+    mcc: record.mcc ?? null,
+    merchantName: record.merchantName ?? null,
+    counterpartyName: record.counterpartyName ?? null,
+    counterpartyAccountMasked: record.counterpartyAccountMasked ?? null,
+    status: record.status ?? null,
+    entryType: record.entryType ?? null,
+    rail: record.rail ?? null,
+  } satisfies Record<(typeof TRANSACTION_FIELDS)[number], unknown> as Transaction
 }
 
 /**

@@ -9,6 +9,8 @@ export type { Database, DelegatedUser } from './database.js'
 export {
   upsertTransactions,
   transactionUpsertStatement,
+  encodeTransactionRows,
+  EncodedTransactionRows,
   deleteTransactions,
   deleteConnectionTransactions,
   deleteTransactionsNotInBackfill,

@@ -1,6 +1,11 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database } from './database.js'
-import { transactionUpsertStatement, type TransactionRow } from './transactions-repo.js'
+import {
+  encodeTransactionRows,
+  transactionUpsertStatement,
+  type EncodedTransactionRows,
+  type TransactionRow,
+} from './transactions-repo.js'
 
 export type SyncPageWrite = {
   connectionId: string
@@ -8,7 +13,8 @@ export type SyncPageWrite = {
   from: string
   /** The page's nextCursor, saved with the page. */
   next: string
-  upserts: readonly TransactionRow[]
+  /** The rows to upsert, or the same encoded ahead of the write (encodeTransactionRows). */
+  upserts: readonly TransactionRow[] | EncodedTransactionRows
   deletes: readonly string[]
   /** Events of the page that fit no dialect: stored with the page, so the cursor never passes one unrecorded. */
   quarantine?: readonly QuarantinedEvent[]
@@ -45,11 +51,10 @@ export async function applySyncPage(
   db: Kysely<Database>,
   page: SyncPageWrite,
 ): Promise<AppliedSyncPage | null> {
-  const touched = [...new Set([...page.upserts.map((row) => row.id), ...page.deletes])]
-  let earliestNew: string | null = null
-  for (const row of page.upserts)
-    if (row.posted_date && (earliestNew === null || row.posted_date < earliestNew))
-      earliestNew = row.posted_date
+  const upserts = encodeTransactionRows(page.upserts)
+  // Matching's outbox gets every touched id once: the upserted ids travel once, as the upsert's id column.
+  const upserted = page.deletes.length === 0 ? undefined : new Set(upserts.ids)
+  const deletedOnly = [...new Set(page.deletes)].filter((id) => !upserted?.has(id))
   const quarantine = JSON.stringify(
     (page.quarantine ?? []).map((q) => ({
       event_id: q.eventId && withoutNul(q.eventId),
@@ -73,7 +78,7 @@ export async function applySyncPage(
       where connection_id = ${page.connectionId} and cursor = ${page.from}
       returning 1
     ), upserted as (
-      ${transactionUpsertStatement(page.upserts, sql`exists (select 1 from cas)`)}
+      ${transactionUpsertStatement(upserts, sql`exists (select 1 from cas)`)}
       returning id, xmax <> 0 as replaced
     ), deleted as (
       delete from transactions
@@ -89,13 +94,16 @@ export async function applySyncPage(
     ), owed as (
       insert into balance_proof_due (connection_id, due_from)
       select ${page.connectionId}, d from (
-        select least((select earliest from previous)::date, ${earliestNew}::date) as d
+        select least((select earliest from previous)::date, ${upserts.earliestPostedDate}::date) as d
       ) changed
       where d is not null and exists (select 1 from cas)
       on conflict (connection_id) do update set due_from = least(balance_proof_due.due_from, excluded.due_from)
     ), queued as (
       insert into pending_matches (kind, entity_id)
-      select 'transaction', id from unnest(${touched}::text[]) as id where exists (select 1 from cas)
+      select 'transaction', id from (
+        select unnest(${upserts.idsLiteral}::text[]) as id union all select unnest(${deletedOnly}::text[])
+      ) touched
+      where exists (select 1 from cas)
     ), quarantined as (
       insert into sync_quarantine (connection_id, event_id, transaction_id, problem, detail, raw, cursor,
         quarantined_at)

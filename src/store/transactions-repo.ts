@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import { sql, type Insertable, type Kysely, type RawBuilder } from 'kysely'
 import type { Database, TransactionsTable } from './database.js'
 import { anyOf } from './any-of.js'
@@ -40,6 +41,43 @@ const UPDATE_LIST = sql.raw(
   ].join(', '),
 )
 
+// node-postgres's own encoder for parameters (an array becomes its text literal), called ahead of the query.
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
+  prepareValue(value: unknown): string | null
+}
+
+/**
+ * A batch of rows encoded for the upsert: one array literal per column, exactly what node-postgres sends for a
+ * JS array, so a caller can pay for the encoding before the write (the sync encodes a page on arrival, while the
+ * page before it is being written) rather than on the write's path.
+ */
+export class EncodedTransactionRows {
+  readonly ids: readonly string[]
+  /** The `id` column's literal (`{"…","…"}`), reusable as a `text[]` of the batch's ids. */
+  readonly idsLiteral: string
+  /** The earliest posted date of the batch, null if none has one. */
+  readonly earliestPostedDate: string | null
+  readonly columns: readonly string[]
+  constructor(rows: readonly TransactionRow[]) {
+    this.ids = rows.map((row) => row.id)
+    this.columns = COLUMNS.map(([column]) =>
+      prepareValue(column === 'id' ? this.ids : rows.map((row) => row[column] ?? null))!,
+    )
+    this.idsLiteral = this.columns[0]!
+    let earliest: string | null = null
+    for (const row of rows)
+      if (row.posted_date && (earliest === null || row.posted_date < earliest)) earliest = row.posted_date
+    this.earliestPostedDate = earliest
+  }
+}
+
+/** `rows` encoded for the upsert (already encoded ones as they are). */
+export function encodeTransactionRows(
+  rows: readonly TransactionRow[] | EncodedTransactionRows,
+): EncodedTransactionRows {
+  return rows instanceof EncodedTransactionRows ? rows : new EncodedTransactionRows(rows)
+}
+
 /**
  * The upsert of `rows` keyed by transaction id, as a statement to execute or embed in a larger one; with
  * `guard`, only when that boolean SQL expression holds. The batch goes as one typed array per column through
@@ -47,12 +85,11 @@ const UPDATE_LIST = sql.raw(
  * (bench/sync.ts). Amounts stay decimal strings all the way to NUMERIC.
  */
 export function transactionUpsertStatement(
-  rows: readonly TransactionRow[],
+  rows: readonly TransactionRow[] | EncodedTransactionRows,
   guard?: RawBuilder<unknown>,
 ): RawBuilder<unknown> {
-  const arrays = COLUMNS.map(
-    ([column, type]) => sql`${rows.map((row) => row[column] ?? null)}::${sql.raw(type)}[]`,
-  )
+  const { columns } = encodeTransactionRows(rows)
+  const arrays = COLUMNS.map(([, type], i) => sql`${columns[i]}::${sql.raw(type)}[]`)
   return sql`
     insert into transactions (${COLUMN_LIST})
     select * from unnest(${sql.join(arrays)}) ${guard ? sql`where ${guard}` : sql``}

@@ -5,6 +5,7 @@ import {
   applySyncPage,
   deleteTransactionsNotInBackfill,
   enqueueBackfillRemovals,
+  encodeTransactionRows,
   enqueueMatches,
   getSyncStream,
   isStillBootstrapping,
@@ -179,14 +180,18 @@ async function streamPages(
   const pages = readAhead(
     (from: string) =>
       deps.client.transactions.sync({ connectionId, limit, ...(from ? { cursor: from } : {}) }),
-    (page) => ({ page, plan: planSyncPage(page.events) }),
+    // Planned and encoded for the write on arrival, off the path from one page's commit to the next page's write.
+    (page) => {
+      const plan = planSyncPage(page.events)
+      return { page, plan, upserts: encodeTransactionRows(plan.upserts) }
+    },
     cursor,
     READ_AHEAD_PAGES,
   )
   let dialect = parseDialect(storedDialect)
   try {
     for (;;) {
-      const { page, plan } = await pages.take()
+      const { page, plan, upserts } = await pages.take()
       const from = cursor
       // An event that fits no dialect does not halt the stream: it is quarantined with its page (rule 6 holds:
       // the cursor never passes an event that is neither applied nor recorded).
@@ -194,7 +199,7 @@ async function streamPages(
         connectionId,
         from,
         next: page.nextCursor,
-        upserts: plan.upserts,
+        upserts,
         deletes: plan.deletes,
         quarantine: page.unreadable.map(toQuarantined),
         now: deps.clock.now(),
