@@ -158,6 +158,8 @@ export type SyncRequestsTable = {
   /** bigint: pg returns it as a string. */
   requested: ColumnType<string, string | number, string | number>
   completed: ColumnType<string, string | number, string | number>
+  /** When a process last re-read the connection after a caught-up sync; null before the first (migration 0032). */
+  refreshed_at: ColumnType<Date | null, Date | null | undefined, Date | null>
 }
 
 export type ReceivedEventsTable = {

@@ -28,6 +28,7 @@ export {
   hasUnservedSyncRequests,
   pendingSyncRequests,
   markSyncRequestsCompleted,
+  noteConnectionRefreshed,
   deleteSyncRequests,
 } from './sync-requests-repo.js'
 export { replaceConnectionAccounts } from './accounts-repo.js'

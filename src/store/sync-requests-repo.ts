@@ -24,21 +24,41 @@ export async function pendingSyncRequests(db: Kysely<Database>, connectionId: st
 }
 
 /**
- * A run that started after request `covered` was noted has served it and every earlier one. Returns the request
- * count now (more than `covered` when requests came during the run).
+ * A run that started after request `covered` was noted has served it and every earlier one. Answers the request
+ * count now (more than `covered` when requests came during the run) and when a process last re-read the connection
+ * (noteConnectionRefreshed), so pacing that re-read costs no statement of its own.
  */
 export async function markSyncRequestsCompleted(
   db: Kysely<Database>,
   connectionId: string,
   covered: bigint,
-): Promise<bigint> {
+): Promise<{ requested: bigint; refreshedAt: Date | null }> {
   const row = await db
     .updateTable('sync_requests')
     .set({ completed: sql`greatest(completed, ${covered.toString()}::bigint)` })
     .where('connection_id', '=', connectionId)
-    .returning('requested')
+    .returning(['requested', 'refreshed_at'])
     .executeTakeFirst()
-  return row ? BigInt(row.requested) : 0n
+  return row
+    ? { requested: BigInt(row.requested), refreshedAt: row.refreshed_at }
+    : { requested: 0n, refreshedAt: null }
+}
+
+/** A process re-read the connection after a caught-up sync at `at`: every process paces its re-reads from it. */
+export async function noteConnectionRefreshed(
+  db: Kysely<Database>,
+  connectionId: string,
+  at: Date,
+): Promise<void> {
+  await db
+    .insertInto('sync_requests')
+    .values({ connection_id: connectionId, requested: 0, completed: 0, refreshed_at: at })
+    .onConflict((oc) =>
+      oc.column('connection_id').doUpdateSet({
+        refreshed_at: sql`greatest(sync_requests.refreshed_at, excluded.refreshed_at)`,
+      }),
+    )
+    .execute()
 }
 
 export async function deleteSyncRequests(db: Kysely<Database>, connectionId: string): Promise<void> {

@@ -23,7 +23,7 @@ describe('the re-read clocks of one locked loop', () => {
     const clocks = startRefreshClocks(START)
     expect(proofDue(clocks, false, START + 4_999)).toBe(false)
     expect(proofDue(clocks, false, START + 5_000)).toBe(true)
-    noteProved(clocks, undefined, 'conn_1', START + 5_000)
+    noteProved(clocks, START + 5_000)
     expect(proofDue(clocks, false, START + 9_999)).toBe(false)
   })
 
@@ -34,21 +34,9 @@ describe('the re-read clocks of one locked loop', () => {
     expect(proofDue(clocks, true, START)).toBe(true)
   })
 
-  it("counts a proof in the process's pacing, from which later caught-up runs put off theirs", () => {
-    const pacing: RefreshPacing = {
-      everyMs: 1_000,
-      lastAt: new Map(),
-      statusReadAt: new Map(),
-      owe: async () => undefined,
-    }
-    noteProved(startRefreshClocks(START), pacing, 'conn_1', START + 42)
-    expect(pacing.lastAt.get('conn_1')).toBe(START + 42)
-  })
-
   it("counts a loop's status read from its process's last one, not from the loop's start", () => {
     const pacing: RefreshPacing = {
       everyMs: 1_000,
-      lastAt: new Map(),
       statusReadAt: new Map(),
       owe: async () => undefined,
     }

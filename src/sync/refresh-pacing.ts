@@ -10,14 +10,14 @@ import type { ConnectionSyncResult } from './sync-connection.js'
  * Paces the re-read that follows caught-up runs: the connection's status, its accounts and balances, then
  * `onSynced` (the balance proof). Under a stream of payments nearly every run catches up, and a re-read after each
  * cost three bank calls and some forty statements per payment, more than the sync itself. A caught-up run within
- * `everyMs` of its process's last re-read of the connection owes one instead (`owe`: a delayed connection-sync job,
- * durable like any request), due when the interval is over: a status change a dropped webhook hid is seen at most
- * that much later. The days a put-off proof must cover wait in balance_proof_due, written with each page.
+ * `everyMs` of the connection's last re-read by any process (sync_requests.refreshed_at, which the run's own
+ * request update answers) owes one instead (`owe`: a delayed connection-sync job, durable like any request), due
+ * when the interval is over: a status change a dropped webhook hid is seen at most that much later. One time for
+ * every process, since each took its turn at the lock and re-read what the other just had (issue 29). The days a
+ * put-off proof must cover wait in balance_proof_due, written with each page.
  */
 export type RefreshPacing = {
   everyMs: number
-  /** When this process last re-read each connection (clock ms). */
-  lastAt: Map<string, number>
   /**
    * When this process last read each connection's status (clock ms), with or without the rest: a locked loop's
    * once-a-second status read counts from it (RefreshClocks), not from the loop's start.
@@ -29,7 +29,7 @@ export type RefreshPacing = {
 /**
  * One worker process's pacing of the re-read after caught-up runs (RefreshPacing, `everyMs` apart): a re-read put
  * off is owed to a delayed job, due `dueAtMs`, that syncs the connection and re-reads it. Runs owing in the same
- * interval share the job (refreshJobId), and this process adds it once.
+ * interval share the job (refreshJobId), whichever process they run in, and this process adds it once.
  */
 export function createRefreshPacing(
   queue: Queue<ConnectionSyncJobData>,
@@ -41,7 +41,6 @@ export function createRefreshPacing(
   const owedUntil = new Map<string, number>()
   return {
     everyMs,
-    lastAt: new Map(),
     statusReadAt: new Map(),
     async owe(connectionId, dueAtMs) {
       if (owedUntil.get(connectionId) === dueAtMs) return
@@ -64,11 +63,13 @@ export async function putOffRefresh(
   deps: { refreshPacing?: RefreshPacing; clock: Clock; logger: Logger },
   connectionId: string,
   runs: ConnectionSyncResult,
+  /** The connection's last re-read by any process (sync_requests.refreshed_at); null, never. */
+  refreshedAt: Date | null,
 ): Promise<boolean> {
   const pacing = deps.refreshPacing
   // A bootstrap re-reads every day, and a settled quarantine days that balance_proof_due does not hold.
-  if (!pacing || runs.bootstrapped || runs.quarantineSettled > 0) return false
-  const dueAtMs = (pacing.lastAt.get(connectionId) ?? Number.NEGATIVE_INFINITY) + pacing.everyMs
+  if (!pacing || runs.bootstrapped || runs.quarantineSettled > 0 || refreshedAt === null) return false
+  const dueAtMs = refreshedAt.getTime() + pacing.everyMs
   if (dueAtMs <= deps.clock.now().getTime()) return false
   try {
     await pacing.owe(connectionId, dueAtMs)
@@ -128,13 +129,7 @@ export function proofDue(clocks: RefreshClocks, caughtUp: boolean, nowMs: number
   return caughtUp || nowMs - clocks.provedAt >= PROOF_EVERY_MS
 }
 
-/** A proof done: the loop's clock, and the process's pacing, from which later caught-up runs count. */
-export function noteProved(
-  clocks: RefreshClocks,
-  pacing: RefreshPacing | undefined,
-  connectionId: string,
-  nowMs: number,
-): void {
+/** A proof done: the loop's clock. (The run records it for every process too: noteConnectionRefreshed.) */
+export function noteProved(clocks: RefreshClocks, nowMs: number): void {
   clocks.provedAt = nowMs
-  pacing?.lastAt.set(connectionId, nowMs)
 }

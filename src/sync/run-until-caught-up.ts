@@ -2,6 +2,7 @@ import { BankCursorExpiredError, BankInvalidCursorError, describeSyncDialect } f
 import {
   balanceProofOwed,
   markSyncRequestsCompleted,
+  noteConnectionRefreshed,
   noteSyncRequest,
   pendingSyncRequests,
 } from '../store/index.js'
@@ -62,12 +63,13 @@ export async function runUntilCaughtUp(
     const result = await runConnectionSync(runDeps, connectionId, loop.carried)
     await deps.onChangesApplied?.(connectionId, result)
     loop.runs++
-    loop.requested = await markSyncRequestsCompleted(deps.db, connectionId, covered)
+    const { requested, refreshedAt } = await markSyncRequestsCompleted(deps.db, connectionId, covered)
+    loop.requested = requested
     deps.logger.info({ connectionId, ...result }, 'connection synced')
     const unproved = mergeRuns(loop.unproved, result)
     loop.unproved = unproved
     const caughtUp = loop.requested === covered
-    if (caughtUp && !owedRefresh && (await putOffRefresh(deps, connectionId, unproved))) break
+    if (caughtUp && !owedRefresh && (await putOffRefresh(deps, connectionId, unproved, refreshedAt))) break
     await refreshAfterRun(deps, connectionId, loop, unproved, caughtUp)
     if (caughtUp) break
   }
@@ -95,7 +97,10 @@ async function refreshAfterRun(
       await refreshAccountsAndBalances(deps, connectionId, from)
       await deps.onSynced?.(connectionId, unproved)
       loop.unproved = null
-      noteProved(loop.clocks, deps.refreshPacing, connectionId, deps.clock.now().getTime())
+      const provedAt = deps.clock.now()
+      noteProved(loop.clocks, provedAt.getTime())
+      // Paced (SYNC_REFRESH_SECONDS > 0): every process counts its next re-read from this one.
+      if (deps.refreshPacing?.everyMs) await noteConnectionRefreshed(deps.db, connectionId, provedAt)
       loop.requested = null
     }
   } catch (error) {

@@ -80,6 +80,25 @@ async function differencesFromBank(connectionId: string): Promise<string[]> {
   return mirrorDifferences(database.db, truth, [connectionId])
 }
 
+/** The connection's last re-read by any process (sync_requests.refreshed_at), clock ms; undefined, never. */
+async function refreshedAtMs(connectionId: string): Promise<number | undefined> {
+  const row = await database.db
+    .selectFrom('sync_requests')
+    .select('refreshed_at')
+    .where('connection_id', '=', connectionId)
+    .executeTakeFirst()
+  return row?.refreshed_at?.getTime()
+}
+
+/** As if some process last re-read the connection at `atMs`. */
+async function setRefreshedAt(connectionId: string, atMs: number): Promise<void> {
+  await database.db
+    .updateTable('sync_requests')
+    .set({ refreshed_at: new Date(atMs) })
+    .where('connection_id', '=', connectionId)
+    .execute()
+}
+
 async function owedJobs(): Promise<Job<ConnectionSyncJobData>[]> {
   return (await queue.getDelayed()).filter((job) => isRefreshJobId(job.id))
 }
@@ -94,7 +113,8 @@ describe('pacing the re-read after caught-up syncs', () => {
     }
     await processSyncJob(deps, syncJob(connection.id), undefined)
     expect(await differencesFromBank(connection.id)).toEqual([])
-    const firstReadAt = deps.refreshPacing.lastAt.get(connection.id)!
+    const firstReadAt = (await refreshedAtMs(connection.id))!
+    expect(firstReadAt).toBeGreaterThan(0)
 
     await addPayment(connection.id, '1250.75')
     await processSyncJob(deps, syncJob(connection.id), undefined)
@@ -118,7 +138,36 @@ describe('pacing the re-read after caught-up syncs', () => {
     await processSyncJob(deps, owed!, undefined)
     expect(await differencesFromBank(connection.id)).toEqual([])
     expect(statusReads).toEqual([connection.id, connection.id])
-    expect(deps.refreshPacing.lastAt.get(connection.id)).toBeGreaterThanOrEqual(firstReadAt)
+    expect(await refreshedAtMs(connection.id)).toBeGreaterThanOrEqual(firstReadAt)
+  })
+
+  it("paces from any process's last re-read: another process's caught-up run owes it, to the same job", async () => {
+    const { connection } = await connectReadyBank(harness)
+    const reads = { first: 0, second: 0 }
+    // Two worker processes: each has its own pacing, as createRefreshPacing is called once per process.
+    const first = { ...pacedDeps(), recordConnection: async () => void reads.first++ }
+    const second = { ...pacedDeps(), recordConnection: async () => void reads.second++ }
+    await processSyncJob(first, syncJob(connection.id), undefined)
+    expect(reads).toEqual({ first: 1, second: 0 })
+
+    // The second process never re-read this connection; the first did, within the interval.
+    await addPayment(connection.id, '18.40')
+    await processSyncJob(second, syncJob(connection.id), undefined)
+    expect(reads).toEqual({ first: 1, second: 0 })
+    const owed = await owedJobs()
+    expect(owed).toHaveLength(1)
+    expect((await differencesFromBank(connection.id)).some((d) => d.startsWith('transaction'))).toBe(false)
+
+    // The first process, caught up in the same interval, owes the same job.
+    await addPayment(connection.id, '18.41')
+    await processSyncJob(first, syncJob(connection.id), undefined)
+    expect(reads).toEqual({ first: 1, second: 0 })
+    expect((await owedJobs()).map((job) => job.id)).toEqual([owed[0]!.id])
+
+    // Whichever process runs the owed job re-reads, and the mirror is whole again.
+    await processSyncJob(second, owed[0]!, undefined)
+    expect(reads).toEqual({ first: 1, second: 1 })
+    expect(await differencesFromBank(connection.id)).toEqual([])
   })
 
   it("reads the status in a loop that is not caught up only a second after its process's last read", async () => {
@@ -162,7 +211,7 @@ describe('pacing the re-read after caught-up syncs', () => {
     const { connection } = await connectReadyBank(harness)
     for (const deps of [pacedDeps(0), pacedDeps()]) {
       await processSyncJob(deps, syncJob(connection.id), undefined)
-      deps.refreshPacing.lastAt.set(connection.id, harness.sandbox.clock.now().getTime() - EVERY_MS)
+      await setRefreshedAt(connection.id, harness.sandbox.clock.now().getTime() - EVERY_MS)
       await addPayment(connection.id, '77.10')
       await processSyncJob(deps, syncJob(connection.id), undefined)
       expect(await differencesFromBank(connection.id)).toEqual([])
@@ -173,7 +222,8 @@ describe('pacing the re-read after caught-up syncs', () => {
   it('never puts off the re-read after a bootstrap: it covers every day', async () => {
     const { connection } = await connectReadyBank(harness)
     const deps = pacedDeps()
-    deps.refreshPacing.lastAt.set(connection.id, harness.sandbox.clock.now().getTime())
+    await noteSyncRequest(database.db, connection.id)
+    await setRefreshedAt(connection.id, harness.sandbox.clock.now().getTime())
     await processSyncJob(deps, syncJob(connection.id), undefined)
     expect(await differencesFromBank(connection.id)).toEqual([])
     expect(await owedJobs()).toEqual([])
