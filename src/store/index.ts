@@ -27,6 +27,7 @@ export {
   noteSyncRequest,
   hasUnservedSyncRequests,
   pendingSyncRequests,
+  tryLockReadingSyncRequests,
   markSyncRequestsCompleted,
   noteConnectionRefreshed,
   deleteSyncRequests,

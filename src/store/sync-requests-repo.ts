@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely'
+import type pg from 'pg'
 import type { Database } from './database.js'
 
 /** Records one more request to sync the connection; returns the new request count. */
@@ -21,6 +22,24 @@ export async function pendingSyncRequests(db: Kysely<Database>, connectionId: st
     .where('connection_id', '=', connectionId)
     .executeTakeFirst()
   return row ? BigInt(row.requested) : 0n
+}
+
+/**
+ * Tries the session advisory lock `lockKey` on `client` (held until unlocked or the session ends) and reads the
+ * connection's request count in the same statement: the count a run under the lock covers, without a statement of
+ * its own. The statement's snapshot precedes the run, so every request it counts was noted before the run began.
+ */
+export async function tryLockReadingSyncRequests(
+  client: pg.ClientBase,
+  lockKey: string,
+  connectionId: string,
+): Promise<{ locked: boolean; requested: bigint }> {
+  const { rows } = await client.query<{ locked: boolean; requested: string | null }>(
+    `select pg_try_advisory_lock(hashtextextended($1, 0)) as locked,
+       (select requested from sync_requests where connection_id = $2) as requested`,
+    [lockKey, connectionId],
+  )
+  return { locked: rows[0]?.locked === true, requested: BigInt(rows[0]?.requested ?? 0) }
 }
 
 /**

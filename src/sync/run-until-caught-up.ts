@@ -30,7 +30,10 @@ type CatchUp = {
   runs: number
   /** The runs `onSynced` has not been told about, as one. */
   unproved: ConnectionSyncResult | null
-  /** The request count the next run covers: read as the run before it completed, unless reads of the bank came between. */
+  /**
+   * The request count the next run covers: read as the lock was taken or as the run before it completed, unless
+   * reads of the bank came between.
+   */
   requested: bigint | null
   /** Under the lock nothing else moves the stream: each run starts where the one before left it. */
   carried: CarriedStream
@@ -46,11 +49,13 @@ export async function runUntilCaughtUp(
   deps: SyncWhenFreeDeps,
   connectionId: string,
   owedRefresh: boolean,
+  /** The request count read as the lock was taken (tryLockReadingSyncRequests): what the first run covers. */
+  requestedAtLock: bigint,
 ): Promise<SyncJobOutcome> {
   const loop: CatchUp = {
     runs: 0,
     unproved: null,
-    requested: null,
+    requested: requestedAtLock,
     carried: {},
     clocks: startRefreshClocks(
       deps.clock.now().getTime(),

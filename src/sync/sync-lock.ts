@@ -1,4 +1,4 @@
-import { hasUnservedSyncRequests } from '../store/index.js'
+import { hasUnservedSyncRequests, tryLockReadingSyncRequests } from '../store/index.js'
 import { runUntilCaughtUp } from './run-until-caught-up.js'
 import type { SyncJobOutcome, SyncWhenFreeDeps } from './sync-deps.js'
 
@@ -50,13 +50,14 @@ async function syncUnderLock(
   }
   lockClient.on('error', onSessionError)
   try {
-    const { rows } = await lockClient.query<{ locked: boolean }>(
-      'select pg_try_advisory_lock(hashtextextended($1, 0)) as locked',
-      [syncLockName(deps.lockNamespace, connectionId)],
+    const tried = await tryLockReadingSyncRequests(
+      lockClient,
+      syncLockName(deps.lockNamespace, connectionId),
+      connectionId,
     )
-    locked = rows[0]?.locked === true
+    locked = tried.locked
     if (!locked) return { connectionId, runs: 0, skipped: 'locked' }
-    return await runUntilCaughtUp(deps, connectionId, owedRefresh)
+    return await runUntilCaughtUp(deps, connectionId, owedRefresh, tried.requested)
   } catch (error) {
     throw await classify(error)
   } finally {
