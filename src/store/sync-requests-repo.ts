@@ -42,39 +42,56 @@ export async function tryLockReadingSyncRequests(
   return { locked: rows[0]?.locked === true, requested: BigInt(rows[0]?.requested ?? 0) }
 }
 
+/** When some process last read the connection after a sync (null: never): see noteConnectionReads. */
+export type ConnectionReadTimes = { statusReadAt: Date | null; refreshedAt: Date | null }
+
 /**
  * A run that started after request `covered` was noted has served it and every earlier one. Answers the request
- * count now (more than `covered` when requests came during the run) and when a process last re-read the connection
- * (noteConnectionRefreshed), so pacing that re-read costs no statement of its own.
+ * count now (more than `covered` when requests came during the run) and when a process last read the connection
+ * (noteConnectionReads), so pacing those reads costs no statement of its own.
  */
 export async function markSyncRequestsCompleted(
   db: Kysely<Database>,
   connectionId: string,
   covered: bigint,
-): Promise<{ requested: bigint; refreshedAt: Date | null }> {
+): Promise<ConnectionReadTimes & { requested: bigint }> {
   const row = await db
     .updateTable('sync_requests')
     .set({ completed: sql`greatest(completed, ${covered.toString()}::bigint)` })
     .where('connection_id', '=', connectionId)
-    .returning(['requested', 'refreshed_at'])
+    .returning(['requested', 'status_read_at', 'refreshed_at'])
     .executeTakeFirst()
-  return row
-    ? { requested: BigInt(row.requested), refreshedAt: row.refreshed_at }
-    : { requested: 0n, refreshedAt: null }
+  return {
+    requested: row ? BigInt(row.requested) : 0n,
+    statusReadAt: row?.status_read_at ?? null,
+    refreshedAt: row?.refreshed_at ?? null,
+  }
 }
 
-/** A process re-read the connection after a caught-up sync at `at`: every process paces its re-reads from it. */
-export async function noteConnectionRefreshed(
+/**
+ * A process read the connection after a sync: its status, or its accounts and balances (and proved them), or both.
+ * Every process paces its next reads from these times; a time never moves back.
+ */
+export async function noteConnectionReads(
   db: Kysely<Database>,
   connectionId: string,
-  at: Date,
+  reads: { statusReadAt?: Date; refreshedAt?: Date },
 ): Promise<void> {
+  const latest = (column: 'status_read_at' | 'refreshed_at') =>
+    sql<Date | null>`greatest(${sql.ref(`sync_requests.${column}`)}, ${sql.ref(`excluded.${column}`)})`
   await db
     .insertInto('sync_requests')
-    .values({ connection_id: connectionId, requested: 0, completed: 0, refreshed_at: at })
+    .values({
+      connection_id: connectionId,
+      requested: 0,
+      completed: 0,
+      status_read_at: reads.statusReadAt ?? null,
+      refreshed_at: reads.refreshedAt ?? null,
+    })
     .onConflict((oc) =>
       oc.column('connection_id').doUpdateSet({
-        refreshed_at: sql`greatest(sync_requests.refreshed_at, excluded.refreshed_at)`,
+        status_read_at: latest('status_read_at'),
+        refreshed_at: latest('refreshed_at'),
       }),
     )
     .execute()

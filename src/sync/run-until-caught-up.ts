@@ -2,18 +2,17 @@ import { BankCursorExpiredError, BankInvalidCursorError, describeSyncDialect } f
 import {
   balanceProofOwed,
   markSyncRequestsCompleted,
-  noteConnectionRefreshed,
+  noteConnectionReads,
   noteSyncRequest,
   pendingSyncRequests,
 } from '../store/index.js'
 import { refreshAccountsAndBalances, refreshConnection } from './refresh-mirror.js'
 import {
-  connectionReadDue,
-  noteProved,
-  noteStatusRead,
-  proofDue,
-  putOffRefresh,
+  noteReadTimes,
+  readsAfterCaughtUp,
+  readsWhileRunsCome,
   startRefreshClocks,
+  type Reads,
   type RefreshClocks,
 } from './refresh-pacing.js'
 import { notify, type SyncJobOutcome, type SyncWhenFreeDeps } from './sync-deps.js'
@@ -42,7 +41,7 @@ type CatchUp = {
 
 /**
  * Under the connection's lock (syncWhenFree): runs until a run completes with no request noted during it, handing
- * each run's changes on (`onChangesApplied`), then re-reads the connection, accounts and balances as RefreshPacing
+ * each run's changes on (`onChangesApplied`), then reads the connection, accounts and balances as RefreshPacing
  * and RefreshClocks say.
  */
 export async function runUntilCaughtUp(
@@ -57,10 +56,7 @@ export async function runUntilCaughtUp(
     unproved: null,
     requested: requestedAtLock,
     carried: {},
-    clocks: startRefreshClocks(
-      deps.clock.now().getTime(),
-      deps.refreshPacing?.statusReadAt.get(connectionId),
-    ),
+    clocks: startRefreshClocks(deps.clock.now().getTime()),
   }
   const runDeps = oneRunDeps(deps, connectionId)
   for (;;) {
@@ -68,46 +64,56 @@ export async function runUntilCaughtUp(
     const result = await runConnectionSync(runDeps, connectionId, loop.carried)
     await deps.onChangesApplied?.(connectionId, result)
     loop.runs++
-    const { requested, refreshedAt } = await markSyncRequestsCompleted(deps.db, connectionId, covered)
-    loop.requested = requested
+    const after = await markSyncRequestsCompleted(deps.db, connectionId, covered)
+    loop.requested = after.requested
+    noteReadTimes(loop.clocks, after)
     deps.logger.info({ connectionId, ...result }, 'connection synced')
     const unproved = mergeRuns(loop.unproved, result)
     loop.unproved = unproved
     const caughtUp = loop.requested === covered
-    if (caughtUp && !owedRefresh && (await putOffRefresh(deps, connectionId, unproved, refreshedAt))) break
-    await refreshAfterRun(deps, connectionId, loop, unproved, caughtUp)
+    // The job of a read pacing owed reads all of it once caught up, however recent the last.
+    const reads = !caughtUp
+      ? readsWhileRunsCome(loop.clocks, deps.clock.now().getTime())
+      : owedRefresh
+        ? { status: true, proof: true }
+        : await readsAfterCaughtUp(deps, connectionId, unproved, after)
+    await readAfterRun(deps, connectionId, loop, unproved, caughtUp, reads)
     if (caughtUp) break
   }
   return { connectionId, runs: loop.runs }
 }
 
-/** The re-reads after a run that its clocks call for; either resets the request count the next run covers. */
-async function refreshAfterRun(
+/** The reads after a run; either resets the request count the next run covers. */
+async function readAfterRun(
   deps: SyncWhenFreeDeps,
   connectionId: string,
   loop: CatchUp,
   unproved: ConnectionSyncResult,
   caughtUp: boolean,
+  reads: Reads,
 ): Promise<void> {
+  const done: { statusReadAt?: Date; refreshedAt?: Date } = {}
   try {
-    if (connectionReadDue(loop.clocks, caughtUp, deps.clock.now().getTime())) {
+    if (reads.status) {
       await refreshConnection(deps, connectionId)
-      noteStatusRead(loop.clocks, deps.refreshPacing, connectionId, deps.clock.now().getTime())
+      done.statusReadAt = deps.clock.now()
+      loop.clocks.connectionReadAt = done.statusReadAt.getTime()
       loop.requested = null
     }
-    if (proofDue(loop.clocks, caughtUp, deps.clock.now().getTime())) {
+    if (reads.proof) {
       // Balance rows from the earliest day a run changed, or a page of a run that crashed before this step did.
       const { due } = await balanceProofOwed(deps.db, connectionId)
       const from = unproved.bootstrapped ? 'all' : earlierDate(due, unproved.earliestPostedDate)
       await refreshAccountsAndBalances(deps, connectionId, from)
       await deps.onSynced?.(connectionId, unproved)
       loop.unproved = null
-      const provedAt = deps.clock.now()
-      noteProved(loop.clocks, provedAt.getTime())
-      // Paced (SYNC_REFRESH_SECONDS > 0): every process counts its next re-read from this one.
-      if (deps.refreshPacing?.everyMs) await noteConnectionRefreshed(deps.db, connectionId, provedAt)
+      done.refreshedAt = deps.clock.now()
+      loop.clocks.provedAt = done.refreshedAt.getTime()
       loop.requested = null
     }
+    // Paced (SYNC_REFRESH_SECONDS > 0): every process counts its next reads from these.
+    if (deps.refreshPacing?.everyMs && (done.statusReadAt || done.refreshedAt))
+      await noteConnectionReads(deps.db, connectionId, done)
   } catch (error) {
     // The requests are marked served, but the connection, accounts and balances were not re-read after them (a
     // 429, a dropped answer): one more request keeps a sync owed, so the retry re-reads them before anyone

@@ -170,6 +170,37 @@ describe('pacing the re-read after caught-up syncs', () => {
     expect(await differencesFromBank(connection.id)).toEqual([])
   })
 
+  it('reads the status alone a second after its last read, and the accounts, balances and proof 5 s after theirs', async () => {
+    const { connection } = await connectReadyBank(harness)
+    const statusReads: string[] = []
+    const deps = {
+      ...pacedDeps(1_000),
+      recordConnection: async (c: { id: string }) => void statusReads.push(c.id),
+    }
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    const provedAt = (await refreshedAtMs(connection.id))!
+
+    await harness.sandbox.advance(1)
+    await addPayment(connection.id, '64.00')
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    expect(statusReads).toEqual([connection.id, connection.id])
+    const before = await differencesFromBank(connection.id)
+    expect(before.some((d) => d.startsWith('transaction'))).toBe(false)
+    expect(before.some((d) => d.startsWith('account') && d.includes('currentBalance'))).toBe(true)
+    expect(await refreshedAtMs(connection.id)).toBe(provedAt)
+    // Owed to when the proof is due: 5 s after the last.
+    const [owed, ...more] = await owedJobs()
+    expect(more).toEqual([])
+    expect(owed!.delay).toBeGreaterThan(3_000)
+    expect(owed!.delay).toBeLessThanOrEqual(4_000)
+
+    await harness.sandbox.advance(4)
+    await addPayment(connection.id, '65.00')
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    expect(statusReads).toHaveLength(3)
+    expect(await differencesFromBank(connection.id)).toEqual([])
+  })
+
   it("reads the status in a loop that is not caught up only a second after its process's last read", async () => {
     const { connection } = await connectReadyBank(harness)
     const statusReads: string[] = []

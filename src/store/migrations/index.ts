@@ -27,7 +27,7 @@ import * as matchingShadow from './0027-matching-shadow.js'
 import * as controls from './0028-controls.js'
 import * as eventRecordsRetention from './0029-event-records-retention.js'
 import * as appEventTraceContext from './0030-app-event-trace-context.js'
-import * as syncRefreshedAt from './0032-sync-refreshed-at.js'
+import * as syncReadTimes from './0032-sync-read-times.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -59,5 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0028-controls': controls,
   '0029-event-records-retention': eventRecordsRetention,
   '0030-app-event-trace-context': appEventTraceContext,
-  '0032-sync-refreshed-at': syncRefreshedAt,
+  '0032-sync-read-times': syncReadTimes,
 }
