@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { silentLogger } from '../observability/index.js'
+import { refreshJobId, refreshJobSlot } from '../queue/index.js'
 import {
   noteReadTimes,
   readsAfterCaughtUp,
+  readsOwed,
   readsWhileRunsCome,
   startRefreshClocks,
   type RefreshPacing,
@@ -104,5 +106,48 @@ describe('the reads after a caught-up run', () => {
       throw new Error('queue unreachable')
     })
     expect(await readsAfterCaughtUp(deps, 'c', run, last(0, 0))).toEqual({ status: true, proof: true })
+  })
+})
+
+describe('the reads of an owed job', () => {
+  const run: ConnectionSyncResult = {
+    bootstrapped: false,
+    pagesApplied: 0,
+    upserted: 0,
+    deleted: 0,
+    quarantined: 0,
+    quarantineSettled: 0,
+    earliestPostedDate: null,
+  }
+  const pacing: RefreshPacing = { everyMs: 1_000, owe: async () => undefined }
+  // Owed after a read at START + 300: due 5 s later, in the slot that ends at START + 6_000.
+  const slot = refreshJobSlot(
+    refreshJobId('7f3e0c1a-5b2d-4e8f-9a6b-0c1d2e3f4a5b', Math.ceil((START + 5_300) / 1_000)),
+  )!
+  const readAt = (ms: number) => ({ statusReadAt: new Date(ms), refreshedAt: new Date(ms) })
+
+  it('finds its slot in its id, and none in any other', () => {
+    expect(slot).toBe(START / 1_000 + 6)
+    expect(refreshJobSlot('sync-7f3e0c1a-5b2d-4e8f-9a6b-0c1d2e3f4a5b')).toBeNull()
+  })
+
+  it('reads all of it when the last read is the one it was owed after, however recent by the clock', () => {
+    expect(readsOwed(pacing, { slot }, run, readAt(START + 300))).toEqual({ status: true, proof: true })
+    expect(readsOwed(pacing, { slot: null }, run, readAt(START + 9_000))).toEqual({
+      status: true,
+      proof: true,
+    })
+  })
+
+  it('reads nothing when a full read came after that one', () => {
+    expect(readsOwed(pacing, { slot }, run, readAt(START + 5_400))).toEqual({ status: false, proof: false })
+  })
+
+  it('reads all of it after a bootstrap, whatever came before', () => {
+    const bootstrap = { ...run, bootstrapped: true }
+    expect(readsOwed(pacing, { slot }, bootstrap, readAt(START + 5_400))).toEqual({
+      status: true,
+      proof: true,
+    })
   })
 })

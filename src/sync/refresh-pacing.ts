@@ -76,7 +76,7 @@ export async function readsAfterCaughtUp(
   // A bootstrap re-reads every day, and a settled quarantine days that balance_proof_due does not hold.
   if (!pacing || pacing.everyMs === 0 || runs.bootstrapped || runs.quarantineSettled > 0) return ALL
   const nowMs = deps.clock.now().getTime()
-  const proofDueAtMs = atMs(last.refreshedAt) + Math.max(pacing.everyMs, PROOF_EVERY_MS)
+  const proofDueAtMs = atMs(last.refreshedAt) + proofEveryMs(pacing)
   if (proofDueAtMs <= nowMs) return ALL
   try {
     await pacing.owe(connectionId, proofDueAtMs)
@@ -86,6 +86,29 @@ export async function readsAfterCaughtUp(
   }
   return { status: nowMs - atMs(last.statusReadAt) >= pacing.everyMs, proof: false }
 }
+
+/** The job of a read pacing owed: the interval it fell due in (refreshJobSlot), null when its id does not say. */
+export type OwedRead = { slot: number | null }
+
+/**
+ * What the job of an owed read reads once caught up: all of it, however recent the last read by the clock (the
+ * owing process's clock may run ahead), unless a full read came after the one the job was owed after: a run that
+ * found the proof due as the job fell due read it already, and runs after that owe their own job.
+ */
+export function readsOwed(
+  pacing: RefreshPacing | undefined,
+  owed: OwedRead,
+  runs: ConnectionSyncResult,
+  last: ConnectionReadTimes,
+): Reads {
+  if (!pacing?.everyMs || owed.slot === null || runs.bootstrapped || runs.quarantineSettled > 0) return ALL
+  // The slot rounds the due time up by less than everyMs: a read within that margin still counts as the one owed
+  // after, and the job reads again.
+  const owedAfterMs = owed.slot * pacing.everyMs - proofEveryMs(pacing)
+  return atMs(last.refreshedAt) > owedAfterMs ? { status: false, proof: false } : ALL
+}
+
+const proofEveryMs = (pacing: RefreshPacing) => Math.max(pacing.everyMs, PROOF_EVERY_MS)
 
 const atMs = (at: Date | null) => (at === null ? Number.NEGATIVE_INFINITY : at.getTime())
 

@@ -10,8 +10,10 @@ import { refreshAccountsAndBalances, refreshConnection } from './refresh-mirror.
 import {
   noteReadTimes,
   readsAfterCaughtUp,
+  readsOwed,
   readsWhileRunsCome,
   startRefreshClocks,
+  type OwedRead,
   type Reads,
   type RefreshClocks,
 } from './refresh-pacing.js'
@@ -47,7 +49,8 @@ type CatchUp = {
 export async function runUntilCaughtUp(
   deps: SyncWhenFreeDeps,
   connectionId: string,
-  owedRefresh: boolean,
+  /** The job of a read pacing owed (null: any other run). */
+  owed: OwedRead | null,
   /** The request count read as the lock was taken (tryLockReadingSyncRequests): what the first run covers. */
   requestedAtLock: bigint,
 ): Promise<SyncJobOutcome> {
@@ -71,11 +74,10 @@ export async function runUntilCaughtUp(
     const unproved = mergeRuns(loop.unproved, result)
     loop.unproved = unproved
     const caughtUp = loop.requested === covered
-    // The job of a read pacing owed reads all of it once caught up, however recent the last.
     const reads = !caughtUp
       ? readsWhileRunsCome(loop.clocks, deps.clock.now().getTime())
-      : owedRefresh
-        ? { status: true, proof: true }
+      : owed
+        ? readsOwed(deps.refreshPacing, owed, unproved, after)
         : await readsAfterCaughtUp(deps, connectionId, unproved, after)
     await readAfterRun(deps, connectionId, loop, unproved, caughtUp, reads)
     if (caughtUp) break

@@ -12,6 +12,7 @@ import {
   CONNECTION_SYNC_JOB_OPTIONS,
   CONNECTION_SYNC_QUEUE,
   createBackendWorker,
+  refreshJobSlot,
   syncJobId,
   type ConnectionSyncJobData,
   type QueueBackendConfig,
@@ -102,7 +103,7 @@ export async function processSyncJob(
     deps,
     connectionId,
     (error) => classifyFailure(deps, job, token, connectionId, error),
-    job.data.refresh === true,
+    job.data.refresh === true ? { slot: refreshJobSlot(job.id) } : null,
   )
 }
 

@@ -199,6 +199,13 @@ describe('pacing the re-read after caught-up syncs', () => {
     await processSyncJob(deps, syncJob(connection.id), undefined)
     expect(statusReads).toHaveLength(3)
     expect(await differencesFromBank(connection.id)).toEqual([])
+
+    // That run read all of it after the job was owed: the job, falling due now, reads nothing again.
+    const provedAgainAt = await refreshedAtMs(connection.id)
+    expect(provedAgainAt).toBeGreaterThan(provedAt)
+    await processSyncJob(deps, owed!, undefined)
+    expect(statusReads).toHaveLength(3)
+    expect(await refreshedAtMs(connection.id)).toBe(provedAgainAt)
   })
 
   it("reads the status in a loop that is not caught up only a second after its process's last read", async () => {
