@@ -15,7 +15,7 @@ import {
   type RefreshPacing,
   type SyncWorkerDeps,
 } from '../../src/sync/index.js'
-import { noteSyncRequest } from '../../src/store/index.js'
+import { hasUnservedSyncRequests, noteSyncRequest } from '../../src/store/index.js'
 import { mirrorDifferences } from '../support/chaos/mirror-check.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
@@ -206,6 +206,34 @@ describe('pacing the re-read after caught-up syncs', () => {
     await processSyncJob(deps, owed!, undefined)
     expect(statusReads).toHaveLength(3)
     expect(await refreshedAtMs(connection.id)).toBe(provedAgainAt)
+  })
+
+  it('leaves an owed read whose job finds the lock taken to the holder, as a request it serves', async () => {
+    const { connection } = await connectReadyBank(harness)
+    const deps = pacedDeps()
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    await addPayment(connection.id, '12.34')
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    const [owed] = await owedJobs()
+    expect(await hasUnservedSyncRequests(database.db, connection.id)).toBe(false)
+
+    // Another run holds the connection's lock as the job falls due (the key syncLockName makes).
+    const lockKey = `${database.schema}:sync:${connection.id}`
+    const holder = await database.pool.connect()
+    try {
+      await holder.query('select pg_advisory_lock(hashtextextended($1, 0))', [lockKey])
+      expect((await processSyncJob(deps, owed!, undefined)).skipped).toBe('locked')
+    } finally {
+      await holder.query('select pg_advisory_unlock(hashtextextended($1, 0))', [lockKey])
+      holder.release()
+    }
+    expect(await hasUnservedSyncRequests(database.db, connection.id)).toBe(true)
+
+    // The holder runs once more for it, past the due time, and reads all of it.
+    await harness.sandbox.advance(EVERY_MS / 1_000)
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    expect(await hasUnservedSyncRequests(database.db, connection.id)).toBe(false)
+    expect(await differencesFromBank(connection.id)).toEqual([])
   })
 
   it("reads the status in a loop that is not caught up only a second after its process's last read", async () => {
