@@ -143,11 +143,8 @@ describe('the reads of an owed job', () => {
     expect(readsOwed(pacing, { slot }, run, readAt(START + 5_400))).toEqual({ status: false, proof: false })
   })
 
-  it('reads all of it after a bootstrap, whatever came before', () => {
-    const bootstrap = { ...run, bootstrapped: true }
-    expect(readsOwed(pacing, { slot }, bootstrap, readAt(START + 5_400))).toEqual({
-      status: true,
-      proof: true,
-    })
+  it('reads as any caught-up run does when a full read came after but its own runs changed something', () => {
+    expect(readsOwed(pacing, { slot }, { ...run, upserted: 1 }, readAt(START + 5_400))).toBeNull()
+    expect(readsOwed(pacing, { slot }, { ...run, bootstrapped: true }, readAt(START + 5_400))).toBeNull()
   })
 })

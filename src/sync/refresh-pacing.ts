@@ -92,20 +92,28 @@ export type OwedRead = { slot: number | null }
 
 /**
  * What the job of an owed read reads once caught up: all of it, however recent the last read by the clock (the
- * owing process's clock may run ahead), unless a full read came after the one the job was owed after: a run that
- * found the proof due as the job fell due read it already, and runs after that owe their own job.
+ * owing process's clock may run ahead), while no full read came after the one the job was owed after. When one
+ * did (a run found the proof due as the job fell due), it covered the runs that owed the job: the job reads
+ * nothing if its own runs changed nothing, else it reads as any caught-up run does (null: readsAfterCaughtUp).
  */
 export function readsOwed(
   pacing: RefreshPacing | undefined,
   owed: OwedRead,
   runs: ConnectionSyncResult,
   last: ConnectionReadTimes,
-): Reads {
-  if (!pacing?.everyMs || owed.slot === null || runs.bootstrapped || runs.quarantineSettled > 0) return ALL
+): Reads | null {
+  if (!pacing?.everyMs || owed.slot === null) return ALL
   // The slot rounds the due time up by less than everyMs: a read within that margin still counts as the one owed
   // after, and the job reads again.
   const owedAfterMs = owed.slot * pacing.everyMs - proofEveryMs(pacing)
-  return atMs(last.refreshedAt) > owedAfterMs ? { status: false, proof: false } : ALL
+  if (atMs(last.refreshedAt) <= owedAfterMs) return ALL
+  const changedNothing =
+    !runs.bootstrapped &&
+    runs.upserted === 0 &&
+    runs.deleted === 0 &&
+    runs.quarantined === 0 &&
+    runs.quarantineSettled === 0
+  return changedNothing ? { status: false, proof: false } : null
 }
 
 const proofEveryMs = (pacing: RefreshPacing) => Math.max(pacing.everyMs, PROOF_EVERY_MS)

@@ -74,11 +74,10 @@ export async function runUntilCaughtUp(
     const unproved = mergeRuns(loop.unproved, result)
     loop.unproved = unproved
     const caughtUp = loop.requested === covered
+    const owedReads = caughtUp && owed ? readsOwed(deps.refreshPacing, owed, unproved, after) : null
     const reads = !caughtUp
       ? readsWhileRunsCome(loop.clocks, deps.clock.now().getTime())
-      : owed
-        ? readsOwed(deps.refreshPacing, owed, unproved, after)
-        : await readsAfterCaughtUp(deps, connectionId, unproved, after)
+      : (owedReads ?? (await readsAfterCaughtUp(deps, connectionId, unproved, after)))
     await readAfterRun(deps, connectionId, loop, unproved, caughtUp, reads)
     if (caughtUp) break
   }

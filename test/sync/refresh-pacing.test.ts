@@ -208,6 +208,32 @@ describe('pacing the re-read after caught-up syncs', () => {
     expect(await refreshedAtMs(connection.id)).toBe(provedAgainAt)
   })
 
+  it('owes a read again when the owed job syncs changes after a full read that came since it was owed', async () => {
+    const { connection } = await connectReadyBank(harness)
+    const deps = pacedDeps(1_000)
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    await harness.sandbox.advance(1)
+    await addPayment(connection.id, '70.00')
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    const [owed] = await owedJobs()
+    // 5 s after the first read a caught-up run reads all of it, before the job runs.
+    await harness.sandbox.advance(4)
+    await addPayment(connection.id, '71.00')
+    await processSyncJob(deps, syncJob(connection.id), undefined)
+    expect(await differencesFromBank(connection.id)).toEqual([])
+
+    // The job's own run brings a payment that read did not see: it is owed again, not dropped.
+    await addPayment(connection.id, '72.00')
+    await processSyncJob(deps, owed!, undefined)
+    const differences = await differencesFromBank(connection.id)
+    expect(differences.some((d) => d.startsWith('transaction'))).toBe(false)
+    expect(differences.some((d) => d.startsWith('account') && d.includes('currentBalance'))).toBe(true)
+    const again = (await owedJobs()).filter((job) => job.id !== owed!.id)
+    expect(again).toHaveLength(1)
+    await processSyncJob(deps, again[0]!, undefined)
+    expect(await differencesFromBank(connection.id)).toEqual([])
+  })
+
   it('leaves an owed read whose job finds the lock taken to the holder, as a request it serves', async () => {
     const { connection } = await connectReadyBank(harness)
     const deps = pacedDeps()
