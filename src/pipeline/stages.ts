@@ -31,9 +31,9 @@ import type { ConnectionLookup, WebhookEventEffects } from '../webhook-events/in
  *      lock is free (a further event for a connection this process is syncing joins that run; one another process
  *      is syncing is that run's to serve); when this process runs too many syncs, or the sync fails, the request
  *      goes to [connection-sync], whose worker retries it with back-off (src/sync/sync-in-place.ts).
- *      Once caught up, a sync re-reads the connection, accounts and balances (and proves them) at most once a
- *      second per connection here; a run sooner owes that to a delayed [connection-sync] job
- *      (src/sync/refresh-pacing.ts). Every role (API, CLI, start-up, the safety net) asks for syncs through
+ *      Once caught up, a sync reads the connection's status at most once a second and its accounts and balances
+ *      (and proves them) at most every 5 s, whichever process read them last; a run sooner owes that to a delayed
+ *      [connection-sync] job (src/sync/refresh-pacing.ts). Every role (API, CLI, start-up, the safety net) asks for syncs through
  *      [connection-sync] (`syncRequests`).
  * ②→③ `onChangesApplied`: as soon as a sync's pages commit (with their matching-outbox rows), this process runs
  *      matching, beside the sync rather than in its way (requests during a run join it), waiting its turn for

@@ -172,6 +172,13 @@ export function refreshJobId(connectionId: string, slot: number): string {
   return `${REFRESH_JOB_PREFIX}${connectionId}-${slot}`
 }
 
+/** The interval an owed re-read's job falls due in (refreshJobId); null for any other job. */
+export function refreshJobSlot(jobId: string | undefined): number | null {
+  if (!isRefreshJobId(jobId)) return null
+  const slot = Number(jobId!.slice(jobId!.lastIndexOf('-') + 1))
+  return Number.isSafeInteger(slot) ? slot : null
+}
+
 /** Whether a connection-sync job is an owed re-read (refreshJobId). */
 export function isRefreshJobId(jobId: string | undefined): boolean {
   return jobId?.startsWith(REFRESH_JOB_PREFIX) === true

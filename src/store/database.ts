@@ -158,6 +158,10 @@ export type SyncRequestsTable = {
   /** bigint: pg returns it as a string. */
   requested: ColumnType<string, string | number, string | number>
   completed: ColumnType<string, string | number, string | number>
+  /** When a process last read the connection's status after a sync; null before the first (migration 0032). */
+  status_read_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+  /** When a process last re-read its accounts and balances and proved them; null before the first (0032). */
+  refreshed_at: ColumnType<Date | null, Date | null | undefined, Date | null>
 }
 
 export type ReceivedEventsTable = {

@@ -29,9 +29,12 @@ export {
   noteSyncRequest,
   hasUnservedSyncRequests,
   pendingSyncRequests,
+  tryLockReadingSyncRequests,
   markSyncRequestsCompleted,
+  noteConnectionReads,
   deleteSyncRequests,
 } from './sync-requests-repo.js'
+export type { ConnectionReadTimes } from './sync-requests-repo.js'
 export { replaceConnectionAccounts } from './accounts-repo.js'
 export { upsertDailyBalances } from './balances-repo.js'
 export {

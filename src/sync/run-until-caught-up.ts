@@ -2,17 +2,19 @@ import { BankCursorExpiredError, BankInvalidCursorError, describeSyncDialect } f
 import {
   balanceProofOwed,
   markSyncRequestsCompleted,
+  noteConnectionReads,
   noteSyncRequest,
   pendingSyncRequests,
 } from '../store/index.js'
 import { refreshAccountsAndBalances, refreshConnection } from './refresh-mirror.js'
 import {
-  connectionReadDue,
-  noteProved,
-  noteStatusRead,
-  proofDue,
-  putOffRefresh,
+  noteReadTimes,
+  readsAfterCaughtUp,
+  readsOwed,
+  readsWhileRunsCome,
   startRefreshClocks,
+  type OwedRead,
+  type Reads,
   type RefreshClocks,
 } from './refresh-pacing.js'
 import { notify, type SyncJobOutcome, type SyncWhenFreeDeps } from './sync-deps.js'
@@ -29,7 +31,10 @@ type CatchUp = {
   runs: number
   /** The runs `onSynced` has not been told about, as one. */
   unproved: ConnectionSyncResult | null
-  /** The request count the next run covers: read as the run before it completed, unless reads of the bank came between. */
+  /**
+   * The request count the next run covers: read as the lock was taken or as the run before it completed, unless
+   * reads of the bank came between.
+   */
   requested: bigint | null
   /** Under the lock nothing else moves the stream: each run starts where the one before left it. */
   carried: CarriedStream
@@ -38,23 +43,23 @@ type CatchUp = {
 
 /**
  * Under the connection's lock (syncWhenFree): runs until a run completes with no request noted during it, handing
- * each run's changes on (`onChangesApplied`), then re-reads the connection, accounts and balances as RefreshPacing
+ * each run's changes on (`onChangesApplied`), then reads the connection, accounts and balances as RefreshPacing
  * and RefreshClocks say.
  */
 export async function runUntilCaughtUp(
   deps: SyncWhenFreeDeps,
   connectionId: string,
-  owedRefresh: boolean,
+  /** The job of a read pacing owed (null: any other run). */
+  owed: OwedRead | null,
+  /** The request count read as the lock was taken (tryLockReadingSyncRequests): what the first run covers. */
+  requestedAtLock: bigint,
 ): Promise<SyncJobOutcome> {
   const loop: CatchUp = {
     runs: 0,
     unproved: null,
-    requested: null,
+    requested: requestedAtLock,
     carried: {},
-    clocks: startRefreshClocks(
-      deps.clock.now().getTime(),
-      deps.refreshPacing?.statusReadAt.get(connectionId),
-    ),
+    clocks: startRefreshClocks(deps.clock.now().getTime()),
   }
   const runDeps = oneRunDeps(deps, connectionId)
   for (;;) {
@@ -62,42 +67,54 @@ export async function runUntilCaughtUp(
     const result = await runConnectionSync(runDeps, connectionId, loop.carried)
     await deps.onChangesApplied?.(connectionId, result)
     loop.runs++
-    loop.requested = await markSyncRequestsCompleted(deps.db, connectionId, covered)
+    const after = await markSyncRequestsCompleted(deps.db, connectionId, covered)
+    loop.requested = after.requested
+    noteReadTimes(loop.clocks, after)
     deps.logger.info({ connectionId, ...result }, 'connection synced')
     const unproved = mergeRuns(loop.unproved, result)
     loop.unproved = unproved
     const caughtUp = loop.requested === covered
-    if (caughtUp && !owedRefresh && (await putOffRefresh(deps, connectionId, unproved))) break
-    await refreshAfterRun(deps, connectionId, loop, unproved, caughtUp)
+    const owedReads = caughtUp && owed ? readsOwed(deps.refreshPacing, owed, unproved, after) : null
+    const reads = !caughtUp
+      ? readsWhileRunsCome(loop.clocks, deps.clock.now().getTime())
+      : (owedReads ?? (await readsAfterCaughtUp(deps, connectionId, unproved, after)))
+    await readAfterRun(deps, connectionId, loop, unproved, caughtUp, reads)
     if (caughtUp) break
   }
   return { connectionId, runs: loop.runs }
 }
 
-/** The re-reads after a run that its clocks call for; either resets the request count the next run covers. */
-async function refreshAfterRun(
+/** The reads after a run; either resets the request count the next run covers. */
+async function readAfterRun(
   deps: SyncWhenFreeDeps,
   connectionId: string,
   loop: CatchUp,
   unproved: ConnectionSyncResult,
   caughtUp: boolean,
+  reads: Reads,
 ): Promise<void> {
+  const done: { statusReadAt?: Date; refreshedAt?: Date } = {}
   try {
-    if (connectionReadDue(loop.clocks, caughtUp, deps.clock.now().getTime())) {
+    if (reads.status) {
       await refreshConnection(deps, connectionId)
-      noteStatusRead(loop.clocks, deps.refreshPacing, connectionId, deps.clock.now().getTime())
+      done.statusReadAt = deps.clock.now()
+      loop.clocks.connectionReadAt = done.statusReadAt.getTime()
       loop.requested = null
     }
-    if (proofDue(loop.clocks, caughtUp, deps.clock.now().getTime())) {
+    if (reads.proof) {
       // Balance rows from the earliest day a run changed, or a page of a run that crashed before this step did.
       const { due } = await balanceProofOwed(deps.db, connectionId)
       const from = unproved.bootstrapped ? 'all' : earlierDate(due, unproved.earliestPostedDate)
       await refreshAccountsAndBalances(deps, connectionId, from)
       await deps.onSynced?.(connectionId, unproved)
       loop.unproved = null
-      noteProved(loop.clocks, deps.refreshPacing, connectionId, deps.clock.now().getTime())
+      done.refreshedAt = deps.clock.now()
+      loop.clocks.provedAt = done.refreshedAt.getTime()
       loop.requested = null
     }
+    // Paced (SYNC_REFRESH_SECONDS > 0): every process counts its next reads from these.
+    if (deps.refreshPacing?.everyMs && (done.statusReadAt || done.refreshedAt))
+      await noteConnectionReads(deps.db, connectionId, done)
   } catch (error) {
     // The requests are marked served, but the connection, accounts and balances were not re-read after them (a
     // 429, a dropped answer): one more request keeps a sync owed, so the retry re-reads them before anyone

@@ -1,4 +1,5 @@
-import { hasUnservedSyncRequests } from '../store/index.js'
+import { hasUnservedSyncRequests, tryLockReadingSyncRequests } from '../store/index.js'
+import type { OwedRead } from './refresh-pacing.js'
 import { runUntilCaughtUp } from './run-until-caught-up.js'
 import type { SyncJobOutcome, SyncWhenFreeDeps } from './sync-deps.js'
 
@@ -21,12 +22,12 @@ export async function syncWhenFree(
   deps: SyncWhenFreeDeps,
   connectionId: string,
   classify: (error: unknown) => Promise<unknown> = async (error) => error,
-  /** The job of a re-read that pacing owed: re-read once caught up, however recent this process's last one. */
-  owedRefresh = false,
+  /** The job of a read that pacing owed (readsOwed); null, any other. */
+  owed: OwedRead | null = null,
 ): Promise<SyncJobOutcome> {
   let runs = 0
   for (;;) {
-    const outcome = await syncUnderLock(deps, connectionId, classify, owedRefresh)
+    const outcome = await syncUnderLock(deps, connectionId, classify, owed)
     runs += outcome.runs
     if (outcome.skipped || !(await hasUnservedSyncRequests(deps.db, connectionId)))
       return { ...outcome, runs }
@@ -37,7 +38,7 @@ async function syncUnderLock(
   deps: SyncWhenFreeDeps,
   connectionId: string,
   classify: (error: unknown) => Promise<unknown>,
-  owedRefresh: boolean,
+  owed: OwedRead | null,
 ): Promise<SyncJobOutcome> {
   const lockClient = await deps.pool.connect()
   let locked = false
@@ -50,13 +51,14 @@ async function syncUnderLock(
   }
   lockClient.on('error', onSessionError)
   try {
-    const { rows } = await lockClient.query<{ locked: boolean }>(
-      'select pg_try_advisory_lock(hashtextextended($1, 0)) as locked',
-      [syncLockName(deps.lockNamespace, connectionId)],
+    const tried = await tryLockReadingSyncRequests(
+      lockClient,
+      syncLockName(deps.lockNamespace, connectionId),
+      connectionId,
     )
-    locked = rows[0]?.locked === true
+    locked = tried.locked
     if (!locked) return { connectionId, runs: 0, skipped: 'locked' }
-    return await runUntilCaughtUp(deps, connectionId, owedRefresh)
+    return await runUntilCaughtUp(deps, connectionId, owed, tried.requested)
   } catch (error) {
     throw await classify(error)
   } finally {

@@ -12,11 +12,12 @@ import {
   CONNECTION_SYNC_JOB_OPTIONS,
   CONNECTION_SYNC_QUEUE,
   createBackendWorker,
+  refreshJobSlot,
   syncJobId,
   type ConnectionSyncJobData,
   type QueueBackendConfig,
 } from '../queue/index.js'
-import { hasUnservedSyncRequests, purgeConnection, recordSyncError } from '../store/index.js'
+import { hasUnservedSyncRequests, noteSyncRequest, purgeConnection, recordSyncError } from '../store/index.js'
 import { notify, type SyncJobOutcome, type SyncWhenFreeDeps } from './sync-deps.js'
 import { syncLockName, syncWhenFree } from './sync-lock.js'
 
@@ -98,11 +99,16 @@ export async function processSyncJob(
     await deps.requestSyncOfAll?.()
     return { connectionId, runs: 0 }
   }
+  const owed = job.data.refresh === true ? { slot: refreshJobSlot(job.id) } : null
+  // An owed read is a request like any other: when the job finds the lock taken, the holder runs once more for it,
+  // and that run, past the due time, reads. Without it, a holder that owed this job just before it fell due would
+  // unlock after the job gave up, and nothing would read until the next sync.
+  if (owed) await noteSyncRequest(deps.db, connectionId)
   return syncWhenFree(
     deps,
     connectionId,
     (error) => classifyFailure(deps, job, token, connectionId, error),
-    job.data.refresh === true,
+    owed,
   )
 }
 

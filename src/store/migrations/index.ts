@@ -28,6 +28,7 @@ import * as controls from './0028-controls.js'
 import * as eventRecordsRetention from './0029-event-records-retention.js'
 import * as appEventTraceContext from './0030-app-event-trace-context.js'
 import * as webhookInbox from './0031-webhook-inbox.js'
+import * as syncReadTimes from './0032-sync-read-times.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0029-event-records-retention': eventRecordsRetention,
   '0030-app-event-trace-context': appEventTraceContext,
   '0031-webhook-inbox': webhookInbox,
+  '0032-sync-read-times': syncReadTimes,
 }
