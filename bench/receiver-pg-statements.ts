@@ -94,11 +94,8 @@ for (const [name, make] of Object.entries(statements)) {
       [after, before],
     )
     wal.push(Number(diff[0]!.d) / BATCH)
-    exec.push(
-      ((rows[0] as Record<string, [{ 'Execution Time': number }]>)['QUERY PLAN'][0]['Execution Time'] *
-        1000) /
-        BATCH,
-    )
+    const plan = (rows[0] as { 'QUERY PLAN': [{ 'Execution Time': number }] })['QUERY PLAN'][0]
+    exec.push((plan['Execution Time'] * 1000) / BATCH)
   }
   console.log(
     `  ${name.padEnd(8)} WAL ${median(wal).toFixed(0).padStart(5)} B   server time ${median(exec).toFixed(1).padStart(5)} µs`,
