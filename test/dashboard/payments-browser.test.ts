@@ -152,9 +152,13 @@ describe.skipIf(skipBrowserTests)('the Payments page in headless Chromium', () =
     await page.goto(`${sidecar.url}/dashboard/exceptions`)
     const input = `tr[data-key^="unmatched_payment:${txId(4)}"] input[data-typeahead]`
     await page.click(input)
+    // Listen before typing: the answer to the last keystroke can arrive before typing returns.
+    const answered = page.waitForResponse((response) =>
+      response.url().includes('/dashboard/open-invoices?q=250'),
+    )
     await page.keyboard.type('250')
+    await answered
     // Paid invoices are not offered: INV-2026-0100 (250.00) is matched already.
-    await page.waitForResponse((response) => response.url().includes('/dashboard/open-invoices?q=250'))
     expect(await page.$$('datalist option')).toHaveLength(0)
     expect(await page.$('#open-invoices')).toBeNull()
   })
