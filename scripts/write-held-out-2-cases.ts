@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs'
 import { checkDates } from '../test/support/case-kit.js'
 import { advanceCases } from './held-out-2/advances.js'
 import { instalmentCases } from './held-out-2/instalments.js'
-import { book, cases } from './held-out-2/kit.js'
+import { kit } from './held-out-2/kit.js'
 import { labelCases } from './held-out-2/labels.js'
 import { ordinaryCases } from './held-out-2/ordinary.js'
 import { x12Cases } from './held-out-2/x12.js'
@@ -22,7 +22,7 @@ x12Cases()
 instalmentCases()
 labelCases()
 advanceCases()
-checkDates(cases, book)
+checkDates(kit.cases, kit.book)
 const out = process.argv[2]
 if (!out) throw new Error('usage: write-held-out-2-cases.ts <out.json>')
 writeFileSync(
@@ -34,7 +34,7 @@ writeFileSync(
         'written in real bank formats against books/main.json before the engine was run on them and frozen ' +
         '(test/matching/held-out-frozen.test.ts). Never edit an expectation to match the engine.',
       book: 'main',
-      cases,
+      cases: kit.cases,
     },
     null,
     1,

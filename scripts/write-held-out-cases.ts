@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { checkDates } from '../test/support/case-kit.js'
-import { book, cases } from './held-out/kit.js'
+import { kit } from './held-out/kit.js'
 import { ordinaryCases1 } from './held-out/ordinary-1.js'
 import { ordinaryCases2 } from './held-out/ordinary-2.js'
 import { hardCases1 } from './held-out/hard-1.js'
@@ -20,7 +20,7 @@ ordinaryCases2()
 hardCases1()
 hardCases2()
 hardCases3()
-checkDates(cases, book, ['ho-issued-after-payment'])
+checkDates(kit.cases, kit.book, ['ho-issued-after-payment'])
 const out = process.argv[2]
 if (!out) throw new Error('usage: write-held-out-cases.ts <out.json>')
 writeFileSync(
@@ -31,7 +31,7 @@ writeFileSync(
         'Held-out realistic cases of issue 25, written in real bank formats against books/main.json before any ' +
         'rule change and frozen (test/matching/held-out-frozen.test.ts). Never edit an expectation to match the engine.',
       book: 'main',
-      cases,
+      cases: kit.cases,
     },
     null,
     1,

@@ -1,11 +1,13 @@
 import { Decimal } from 'decimal.js'
 import type { BookInvoice } from '../../test/support/realistic-book.js'
 import { bankName, mt940 } from '../../test/support/bank-lines.js'
-import {
+import { cents, part } from '../../test/support/case-kit.js'
+import { kit } from './kit.js'
+
+const {
   add,
   after,
   applied,
-  cents,
   eu,
   from,
   hasAccount,
@@ -13,13 +15,12 @@ import {
   nameOf,
   ownAt,
   p,
-  part,
   person,
   sepaFields,
   tx,
   unique,
   us,
-} from './kit.js'
+} = kit
 
 const SEPA = 'SEPA credit transfer, camt.053 RmtInf/Ustrd (140 characters)'
 const pct = (amount: string, percent: number) => new Decimal(amount).times(percent).div(100).toFixed(2)

@@ -1,12 +1,14 @@
 import { Decimal } from 'decimal.js'
 import type { BookInvoice } from '../../test/support/realistic-book.js'
 import { bankName, mt940, ref18, ustrd } from '../../test/support/bank-lines.js'
-import {
+import { cents, part } from '../../test/support/case-kit.js'
+import { kit } from './kit.js'
+
+const {
   add,
   after,
   applied,
   book,
-  cents,
   eu,
   from,
   hasAccount,
@@ -15,7 +17,6 @@ import {
   othersOf,
   ownAt,
   p,
-  part,
   person,
   sepaFields,
   strangersAt,
@@ -23,7 +24,7 @@ import {
   tx,
   uk,
   unique,
-} from './kit.js'
+} = kit
 
 /** An invoice (even cents) whose customer also has exactly one other open invoice at half its amount. */
 function withHalfElsewhere(filter: (invoice: BookInvoice) => boolean): [BookInvoice, BookInvoice] {

@@ -1,7 +1,9 @@
 import { Decimal } from 'decimal.js'
 import type { BookInvoice } from '../../test/support/realistic-book.js'
 import { bankName, mt940 } from '../../test/support/bank-lines.js'
-import {
+import { kit } from './kit.js'
+
+const {
   add,
   after,
   applied,
@@ -19,7 +21,7 @@ import {
   tx,
   unique,
   us,
-} from './kit.js'
+} = kit
 
 const SEPA = 'SEPA credit transfer, camt.053 RmtInf/Ustrd (140 characters)'
 

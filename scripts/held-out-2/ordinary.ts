@@ -1,21 +1,8 @@
 import { Decimal } from 'decimal.js'
 import { bankName, mt940, ref18 } from '../../test/support/bank-lines.js'
-import {
-  add,
-  after,
-  applied,
-  book,
-  from,
-  hasAccount,
-  iban,
-  nameOf,
-  p,
-  sepaFields,
-  tx,
-  uk,
-  unique,
-  us,
-} from './kit.js'
+import { kit } from './kit.js'
+
+const { add, after, applied, book, from, hasAccount, iban, nameOf, p, sepaFields, tx, uk, unique, us } = kit
 
 /** Ordinary lines around the traps, in the same formats. */
 export function ordinaryCases(): void {

@@ -1,7 +1,10 @@
 import { Decimal } from 'decimal.js'
 import type { BookInvoice } from '../../test/support/realistic-book.js'
 import { bankName, ccdAddenda } from '../../test/support/bank-lines.js'
-import { add, after, applied, minus, nameOf, othersOf, p, person, sum, tx, unique, us } from './kit.js'
+import { minus } from '../../test/support/case-kit.js'
+import { kit } from './kit.js'
+
+const { add, after, applied, nameOf, othersOf, p, person, sum, tx, unique, us } = kit
 
 /** An X12 820 as an ACH CTX addenda prints it: header, the remittance segments given, trailer. */
 function x12(payer: string, trace: string, total: string, date: string, segments: string[]): string {

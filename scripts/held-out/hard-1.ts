@@ -1,7 +1,9 @@
 import { Decimal } from 'decimal.js'
 import type { BookInvoice } from '../../test/support/realistic-book.js'
 import { bankLine, bankName, mt940 } from '../../test/support/bank-lines.js'
-import {
+import { kit } from './kit.js'
+
+const {
   add,
   applied,
   book,
@@ -18,8 +20,9 @@ import {
   tx,
   unique,
   us,
-} from './kit.js'
-import { achDescription, strangerWith } from './kit.js'
+  achDescription,
+  strangerWith,
+} = kit
 
 /** The places the issue names: number words, labels, agents, advances, dates, returns, names, fields (1 of 3). */
 export function hardCases1(): void {

@@ -1,6 +1,8 @@
 import { Decimal } from 'decimal.js'
 import { bankName, mt940 } from '../../test/support/bank-lines.js'
-import {
+import { kit } from './kit.js'
+
+const {
   add,
   book,
   from,
@@ -14,8 +16,8 @@ import {
   tx,
   unique,
   us,
-} from './kit.js'
-import { achDescription } from './kit.js'
+  achDescription,
+} = kit
 
 /** The places the issue names: number words, labels, agents, advances, dates, returns, names, fields (2 of 3). */
 export function hardCases2(): void {

@@ -1,7 +1,9 @@
 import { Decimal } from 'decimal.js'
 import type { BookInvoice } from '../../test/support/realistic-book.js'
 import { bankLine, bankName, ccdAddenda, ustrd } from '../../test/support/bank-lines.js'
-import {
+import { kit } from './kit.js'
+
+const {
   add,
   applied,
   book,
@@ -18,8 +20,8 @@ import {
   tx,
   unique,
   us,
-} from './kit.js'
-import { achDescription } from './kit.js'
+  achDescription,
+} = kit
 
 /** The places the issue names: number words, labels, agents, advances, dates, returns, names, fields (3 of 3). */
 export function hardCases3(): void {

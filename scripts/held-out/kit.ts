@@ -2,26 +2,4 @@
 import { caseKit } from '../../test/support/case-kit.js'
 import { loadBook } from '../../test/support/realistic-book.js'
 
-export const {
-  book,
-  p,
-  cases,
-  add,
-  iban,
-  hasAccount,
-  nameOf,
-  unique,
-  from,
-  postedAfter,
-  applied,
-  person,
-  sum,
-  tx,
-  sepaFields,
-  eu,
-  us,
-  uk,
-  before,
-  achDescription,
-  strangerWith,
-} = caseKit(loadBook('main'), 25)
+export const kit = caseKit(loadBook('main'), 25)

@@ -1,6 +1,8 @@
 import { Decimal } from 'decimal.js'
 import { bankName, ccdAddenda, ctx820, mt940, ref18, ustrd } from '../../test/support/bank-lines.js'
-import {
+import { kit } from './kit.js'
+
+const {
   add,
   applied,
   book,
@@ -17,7 +19,7 @@ import {
   uk,
   unique,
   us,
-} from './kit.js'
+} = kit
 
 /** Ordinary lines a team sees every day, and the formats’ own traps (wrapped lines, cut references) (1 of 2). */
 export function ordinaryCases1(): void {

@@ -1,6 +1,8 @@
 import { Decimal } from 'decimal.js'
 import { addDays, bankName, ccdAddenda, compactIban, ustrd } from '../../test/support/bank-lines.js'
-import {
+import { kit } from './kit.js'
+
+const {
   add,
   applied,
   book,
@@ -17,7 +19,7 @@ import {
   tx,
   unique,
   us,
-} from './kit.js'
+} = kit
 
 /** Ordinary lines a team sees every day, and the formats’ own traps (wrapped lines, cut references) (2 of 2). */
 export function ordinaryCases2(): void {

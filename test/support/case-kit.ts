@@ -1,6 +1,8 @@
 /**
- * Helpers for writing realistic corpus cases against a book (scripts/write-held-out-cases.ts,
- * scripts/write-realistic-cases.ts): a seeded picker, the cases written so far, and the bank-line shapes cases share.
+ * The one kit for writing realistic corpus cases against a book (scripts/write-held-out-cases.ts,
+ * scripts/write-held-out-2-cases.ts, scripts/write-realistic-cases.ts): a seeded picker, the cases written so far,
+ * and the bank-line shapes cases share. It lives beside the tests' support because the tests read what it writes
+ * and scripts may import test/support/ (tsconfig includes both; the import rules cover src/ only), not the reverse.
  */
 import { Decimal } from 'decimal.js'
 import type { MatchTransaction } from '../../src/matcher/index.js'
@@ -64,6 +66,32 @@ export function caseKit(book: Book, seed: number, idPrefix = '') {
       ? other
       : undefined
   }
+
+  /** The latest issue date of the invoices, plus `days` (capped at the book's end). */
+  const after = (invoices: BookInvoice[], days = 20) =>
+    postedAfter(
+      invoices.reduce((late, invoice) =>
+        (invoice.issueDate ?? '') > (late.issueDate ?? '') ? invoice : late,
+      ),
+      days,
+    )
+
+  /** The customer's other unused open invoices. */
+  const othersOf = (invoice: BookInvoice) =>
+    p.invoicesOf(invoice.customerId ?? '').filter((other) => other.id !== invoice.id)
+
+  /** Open invoices of customers other than `owner`'s, in its currency, with this amount. */
+  const strangersAt = (amount: string, owner: BookInvoice) =>
+    book.invoices.filter(
+      (other) =>
+        other.amount === amount && other.customerId !== owner.customerId && other.currency === owner.currency,
+    )
+
+  /** The one own open invoice at exactly `amount` (undefined unless there is exactly one). */
+  const ownAt = (owner: BookInvoice, amount: string) => {
+    const found = p.invoicesOf(owner.customerId ?? '').filter((other) => other.amount === amount)
+    return found.length === 1 ? found[0] : undefined
+  }
   return {
     book,
     p,
@@ -86,8 +114,20 @@ export function caseKit(book: Book, seed: number, idPrefix = '') {
     before,
     achDescription,
     strangerWith,
+    after,
+    othersOf,
+    strangersAt,
+    ownAt,
   }
 }
+
+/** `amount` ÷ `parts`, cut to the cent (the first instalments; the last pays the rest). */
+export const part = (amount: string, parts: number) =>
+  new Decimal(amount).div(parts).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed(2)
+
+export const minus = (amount: string, less: string) => new Decimal(amount).minus(less).toFixed(2)
+
+export const cents = (amount: string) => Number(amount.split('.')[1] ?? '0')
 
 /**
  * Throws unless every earlier line of a case precedes its payment and every invoice a case names was issued by its
