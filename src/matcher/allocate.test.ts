@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { Allocator, MatcherInputError, type Described } from './allocate.js'
 import type { Payment } from './payment.js'
 import { matchConfig } from './config.js'
-import { InvoiceLedger } from './invoice-ledger.js'
+import { LedgerSet } from './ledger-set.js'
 import { toUnits } from './money.js'
 
 const payment = (amount: string, phase: Payment['phase'] = 'settled'): Payment => ({
@@ -17,12 +17,10 @@ const payment = (amount: string, phase: Payment['phase'] = 'settled'): Payment =
   phase,
 })
 const ledgers = () =>
-  new Map(
-    [
-      { id: 'a', number: 'A-1', amount: '10', currency: 'EUR' },
-      { id: 'b', number: 'B-1', amount: '20', currency: 'EUR' },
-    ].map((invoice) => [invoice.id, new InvoiceLedger(invoice)]),
-  )
+  new LedgerSet([
+    { id: 'a', number: 'A-1', amount: '10', currency: 'EUR' },
+    { id: 'b', number: 'B-1', amount: '20', currency: 'EUR' },
+  ])
 
 const engine = (): Described => ({
   origin: { rule: 'reference', field: 'paymentReference', madeBy: 'engine', confidence: 100 },

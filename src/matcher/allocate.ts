@@ -13,7 +13,7 @@ import type {
   WriteOffReason,
 } from './types.js'
 import { WRITE_OFF_REASONS } from './types.js'
-import type { Ledgers } from './ledger-set.js'
+import type { LedgerSet } from './ledger-set.js'
 
 /** Why an allocation was made, copied onto every allocation it produces. */
 export type AllocationOrigin = {
@@ -51,7 +51,7 @@ export class Allocator {
   readonly exceptions: MatchException[] = []
 
   constructor(
-    private readonly ledgers: Ledgers,
+    private readonly ledgers: LedgerSet,
     private readonly config: MatchConfig,
   ) {}
 

@@ -4,7 +4,7 @@ import { reasonsOf } from './evidence.js'
 import { formatUnits, toUnits } from './money.js'
 import type { Payment } from './payment.js'
 import type { Evidence, MatchTransaction, PaymentReturn } from './types.js'
-import type { Ledgers } from './ledger-set.js'
+import type { LedgerSet } from './ledger-set.js'
 
 function outflowPayment(outflow: MatchTransaction): Payment {
   return { transaction: outflow, amount: -toUnits(outflow.amount), phase: transactionPhase(outflow) }
@@ -43,7 +43,7 @@ function returnAmbiguityKey(outflowId: string, inflowId: string): string {
  */
 export function takeBackPartialReturns(
   allocator: Allocator,
-  ledgers: Ledgers,
+  ledgers: LedgerSet,
   outflows: readonly MatchTransaction[],
   returns: readonly PaymentReturn[],
 ): void {

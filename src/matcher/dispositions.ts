@@ -3,7 +3,7 @@ import type { Payment } from './payment.js'
 import { formatUnits, minUnits, toUnits } from './money.js'
 import { compareAge } from './invoice-age.js'
 import type { MatchTransaction, PaymentDisposition } from './types.js'
-import type { Ledgers } from './ledger-set.js'
+import type { LedgerSet } from './ledger-set.js'
 
 /** Each inflow's disposed amount, in money units. */
 export function disposedUnits(dispositions: readonly PaymentDisposition[]): Map<string, bigint> {
@@ -39,7 +39,7 @@ export function withoutDisposed(
  */
 export function applyCredits(
   allocator: Allocator,
-  ledgers: Ledgers,
+  ledgers: LedgerSet,
   payments: ReadonlyMap<string, Payment>,
   dispositions: readonly PaymentDisposition[],
 ): void {
@@ -52,7 +52,8 @@ export function applyCredits(
         .filter((allocation) => allocation.transactionId === credit.transactionId)
         .map((allocation) => allocation.invoiceId),
     )
-    const open = [...ledgers.values()]
+    const open = ledgers
+      .values()
       .filter(
         (ledger) =>
           ledger.invoice.customerId === credit.customerId &&

@@ -1,14 +1,6 @@
 import { InvoiceLedger } from './invoice-ledger.js'
 import type { MatchInvoice } from './types.js'
 
-/** How a run finds an invoice's ledger by id (a `Map` of them does too, as tests build them). */
-export type Ledgers = {
-  readonly size: number
-  get(invoiceId: string): InvoiceLedger | undefined
-  has(invoiceId: string): boolean
-  values(): Iterable<InvoiceLedger>
-}
-
 /** Up to this many ledgers an id is looked for in turn; more, by halving. */
 const SCAN_LIMIT = 8
 
@@ -16,8 +8,10 @@ const SCAN_LIMIT = 8
  * The ledgers of a run's invoices, in id order, found by id without a map: a run's set is a few invoices, or a few
  * customers' few dozen, and a map of them (its table grown and its ids hashed as it fills) cost more to build than
  * the run's lookups save. Ids are compared with their facts' copy, read with the ledger, not with the invoice.
+ * The allocator, the returns, the credits and `openInvoicesOf` take this kind only: `openInvoicesOf` reads the
+ * ledgers in turn as already in id order, which no `Map` promises.
  */
-export class LedgerSet implements Ledgers {
+export class LedgerSet {
   readonly size: number
   private readonly list: InvoiceLedger[]
 

@@ -8,13 +8,13 @@ import type { InvoiceLedger } from './invoice-ledger.js'
 import { sortById } from './sort-by-id.js'
 import { suggestionKey } from './suggest.js'
 import type { MatchInvoice } from './types.js'
-import type { Ledgers } from './ledger-set.js'
+import type { LedgerSet } from './ledger-set.js'
 
 /** What one matching run shares between its steps. */
 export class MatchContext {
   constructor(
     readonly allocator: Allocator,
-    readonly ledgers: Ledgers,
+    readonly ledgers: LedgerSet,
     readonly index: InvoiceIndex,
     readonly config: MatchConfig,
     /** Suggestions (and returns) a person rejected, by `suggestionKey`. */
