@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto'
 import type { Queue } from 'bullmq'
 import type { Kysely } from 'kysely'
 import pLimit from 'p-limit'
-import pg from 'pg'
 import type { Clock } from '../clock/index.js'
 import type { Logger } from '../observability/index.js'
 import {
   APP_EVENTS_CHANNEL_PREFIX,
+  createChannelListener,
   leaseAppEvents,
   undeliveredAppEventIds,
   type Database,
@@ -64,9 +64,6 @@ const RESCAN_GRACE_MS = 5_000
  */
 export async function startAppEventDispatcher(deps: AppEventDispatcherDeps): Promise<AppEventDispatcher> {
   const channel = `${APP_EVENTS_CHANNEL_PREFIX}${createHash('md5').update(deps.schema).digest('hex')}`
-  let closed = false
-  let client: pg.Client | undefined
-  let reconnect: NodeJS.Timeout | undefined
   const jobOptions = {
     ...APP_EVENT_JOB_OPTIONS,
     backoff: {
@@ -152,41 +149,6 @@ export async function startAppEventDispatcher(deps: AppEventDispatcherDeps): Pro
     )
   }
 
-  const listen = async () => {
-    const next = new pg.Client({ connectionString: deps.connectionString })
-    next.on('notification', (message) => {
-      if (message.channel !== channel || !message.payload) return
-      if (told.push(message.payload) === 1) setImmediate(flush)
-    })
-    next.on('error', (error) => {
-      deps.logger.warn({ err: error }, 'app event listener lost its database connection; reconnecting')
-      void next.end().catch(() => undefined)
-      if (client === next) client = undefined
-      scheduleReconnect()
-    })
-    await next.connect()
-    await next.query(`listen ${channel}`)
-    if (closed) {
-      await next.end()
-      return
-    }
-    client = next
-  }
-
-  const scheduleReconnect = () => {
-    if (closed || reconnect) return
-    reconnect = setTimeout(() => {
-      reconnect = undefined
-      listen()
-        .then(() => requeue(0))
-        .catch((error: unknown) => {
-          deps.logger.warn({ err: error }, 'app event listener could not reconnect; retrying')
-          scheduleReconnect()
-        })
-    }, RECONNECT_MS)
-    reconnect.unref()
-  }
-
   const requeue = async (graceMs = RESCAN_GRACE_MS) => {
     // No cutoff at grace 0: the database stamps rows in microseconds and the clock reads milliseconds, so a row
     // written in the current millisecond would fall after a cutoff of "now".
@@ -200,9 +162,24 @@ export async function startAppEventDispatcher(deps: AppEventDispatcherDeps): Pro
     return ids.length
   }
 
-  await listen()
-  // Rows committed before this process listened got their NOTIFY nowhere.
-  await requeue(0)
+  const listener = createChannelListener({
+    connectionString: deps.connectionString,
+    channel,
+    onNotification: (payload) => {
+      if (payload && told.push(payload) === 1) setImmediate(flush)
+    },
+    // Rows committed while this process was not listening got their NOTIFY nowhere.
+    onListening: () => requeue(0),
+    onError: (error, phase) =>
+      phase === 'lost'
+        ? deps.logger.warn({ err: error }, 'app event listener lost its database connection; reconnecting')
+        : deps.logger.warn({ err: error }, 'app event listener could not reconnect; retrying'),
+    reconnectDelayMs: RECONNECT_MS,
+    unref: true,
+    // Start-up fails without its listener; later losses are retried.
+    firstFailure: 'reject',
+  })
+  await listener.start()
   let scanning = false
   const timer = setInterval(
     () => {
@@ -219,11 +196,8 @@ export async function startAppEventDispatcher(deps: AppEventDispatcherDeps): Pro
   return {
     requeue,
     async close() {
-      closed = true
       clearInterval(timer)
-      if (reconnect) clearTimeout(reconnect)
-      await client?.end().catch(() => undefined)
-      client = undefined
+      await listener.close()
     },
   }
 }

@@ -1,6 +1,10 @@
 import type { Kysely } from 'kysely'
-import pg from 'pg'
-import { assertSchemaName, type Database } from '../store/index.js'
+import {
+  assertSchemaName,
+  createChannelListener,
+  type ChannelListener,
+  type Database,
+} from '../store/index.js'
 import { createBackendQueue, type QueueBackendConfig } from './backend.js'
 import { WEBHOOK_EVENTS_QUEUE } from './catalogue.js'
 import { countInboxRows, forwardInboxRows, INBOX_CHANNEL } from './postgres-inbox-rows.js'
@@ -49,9 +53,8 @@ export function createPostgresInboxForwarder(options: PostgresInboxForwarderOpti
   const wakeWorkersOnce = createWake(() => wakeWorkers().execute(options.db))
   let ready: Promise<unknown> | undefined
   let stopped = false
-  let listener: pg.Client | undefined
+  let listener: ChannelListener | undefined
   let sweep: NodeJS.Timeout | undefined
-  let reconnect: NodeJS.Timeout | undefined
   // One round of forwarding at a time; a wake-up during it asks for one more.
   let running: Promise<void> | undefined
   let runAgain = false
@@ -97,31 +100,6 @@ export function createPostgresInboxForwarder(options: PostgresInboxForwarderOpti
       })
   }
 
-  const listen = async (): Promise<void> => {
-    const client = new pg.Client({ connectionString: options.backend.connectionString })
-    listener = client
-    const retry = (error: Error) => {
-      if (listener !== client || stopped) return
-      onError(error)
-      listener = undefined
-      client.end().catch(() => undefined)
-      reconnect = setTimeout(() => void listen(), 1_000)
-    }
-    client.on('error', retry)
-    client.on('end', () => retry(new Error('The webhook inbox listener’s connection ended.')))
-    client.on('notification', (message) => {
-      if (message.payload === schema) run()
-    })
-    try {
-      await client.connect()
-      await client.query(`listen ${INBOX_CHANNEL}`)
-      // Rows written while it was not listening.
-      run()
-    } catch (error) {
-      retry(error as Error)
-    }
-  }
-
   return {
     forwardPending,
     async backlog() {
@@ -131,15 +109,23 @@ export function createPostgresInboxForwarder(options: PostgresInboxForwarderOpti
     start() {
       if (sweep || stopped) return
       sweep = setInterval(run, sweepEveryMs)
-      void listen()
+      listener = createChannelListener({
+        connectionString: options.backend.connectionString,
+        channel: INBOX_CHANNEL,
+        onNotification: (payload) => {
+          if (payload === schema) run()
+        },
+        // Rows written while it was not listening.
+        onListening: run,
+        onError: (error) => onError(error),
+        reconnectDelayMs: 1_000,
+      })
+      void listener.start()
     },
     async close() {
       stopped = true
       clearInterval(sweep)
-      clearTimeout(reconnect)
-      const client = listener
-      listener = undefined
-      await client?.end().catch(() => undefined)
+      await listener?.close()
       while (running) await running
       await wakeWorkersOnce.settled()
       await queue.close()

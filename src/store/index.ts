@@ -1,5 +1,7 @@
 export { createDatabase, assertSchemaName } from './create-database.js'
 export type { DatabaseOptions, StoreDatabase } from './create-database.js'
+export { createChannelListener } from './channel-listener.js'
+export type { ChannelListener, ChannelListenerOptions } from './channel-listener.js'
 export { migrateToLatest, MigrationError } from './migrate.js'
 export { startEmbeddedPostgres } from './embedded-postgres.js'
 export type { EmbeddedPostgres, EmbeddedPostgresOptions } from './embedded-postgres.js'
