@@ -8,25 +8,27 @@ import {
   createPostgresInboxForwarder,
   createPostgresWebhookEventQueue,
   type PostgresWebhookEventQueueOptions,
-  type QueueBackendConfig,
   type WebhookEventQueue,
   type WebhookJob,
   type WebhookJobData,
 } from '../../src/queue/index.js'
 import { forwardInboxRows } from '../../src/queue/postgres-inbox-rows.js'
-import { TEST_DATABASE_URL, createTestDatabase, type TestDatabase } from '../support/test-database.js'
+import {
+  TEST_DATABASE_URL,
+  createTestQueueDatabase,
+  type TestQueueDatabase,
+} from '../support/test-database.js'
 
 // The PostgreSQL queue's inbox (issue 29): under a storm the receiver writes seen marks and inbox rows, and
 // forwarders move the rows into BullMQ's job table, each exactly once, whatever crashes in between.
 
-let database: TestDatabase
-let backend: Extract<QueueBackendConfig, { kind: 'postgres' }>
+let database: TestQueueDatabase
+let backend: TestQueueDatabase['backend']
 beforeAll(async () => {
-  database = await createTestDatabase('pg_inbox')
-  backend = { kind: 'postgres', connectionString: TEST_DATABASE_URL, schema: `${database.schema}_queue` }
+  database = await createTestQueueDatabase('pg_inbox')
+  backend = database.backend
 })
 afterAll(async () => {
-  await database?.db.schema.dropSchema(`${database?.schema}_queue`).ifExists().cascade().execute()
   await database?.drop()
 })
 

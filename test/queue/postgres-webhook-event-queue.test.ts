@@ -4,22 +4,20 @@ import {
   createBackendQueue,
   createBackendWorker,
   createPostgresWebhookEventQueue,
-  type QueueBackendConfig,
   type WebhookEventQueue,
   type WebhookJob,
   type WebhookJobData,
 } from '../../src/queue/index.js'
 import { createBatchingEnqueue } from '../../src/receiver/index.js'
-import { TEST_DATABASE_URL, createTestDatabase, type TestDatabase } from '../support/test-database.js'
+import { createTestQueueDatabase, type TestQueueDatabase } from '../support/test-database.js'
 
-let database: TestDatabase
-let backend: Extract<QueueBackendConfig, { kind: 'postgres' }>
+let database: TestQueueDatabase
+let backend: TestQueueDatabase['backend']
 beforeAll(async () => {
-  database = await createTestDatabase('pg_event_queue')
-  backend = { kind: 'postgres', connectionString: TEST_DATABASE_URL, schema: `${database.schema}_queue` }
+  database = await createTestQueueDatabase('pg_event_queue')
+  backend = database.backend
 })
 afterAll(async () => {
-  await database?.db.schema.dropSchema(`${database?.schema}_queue`).ifExists().cascade().execute()
   await database?.drop()
 })
 

@@ -8,23 +8,21 @@ import {
   createPostgresWebhookEventQueue,
   jobIdFor,
   webhookJobData,
-  type QueueBackendConfig,
   type WebhookJob,
   type WebhookJobData,
 } from '../../src/queue/index.js'
-import { TEST_DATABASE_URL, createTestDatabase, type TestDatabase } from '../support/test-database.js'
+import { createTestQueueDatabase, type TestQueueDatabase } from '../support/test-database.js'
 
 // The receiver's set-based write on the PostgreSQL queue (src/queue/postgres-webhook-job-rows.ts) writes the rows
 // BullMQ's own add writes, so the workers, the dashboard and BullMQ's tools see the same jobs and events.
 
-let database: TestDatabase
-let backend: Extract<QueueBackendConfig, { kind: 'postgres' }>
+let database: TestQueueDatabase
+let backend: TestQueueDatabase['backend']
 beforeAll(async () => {
-  database = await createTestDatabase('pg_job_rows')
-  backend = { kind: 'postgres', connectionString: TEST_DATABASE_URL, schema: `${database.schema}_queue` }
+  database = await createTestQueueDatabase('pg_job_rows')
+  backend = database.backend
 })
 afterAll(async () => {
-  await database?.db.schema.dropSchema(`${database?.schema}_queue`).ifExists().cascade().execute()
   await database?.drop()
 })
 

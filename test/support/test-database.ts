@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import pg from 'pg'
+import type { QueueBackendConfig } from '../../src/queue/index.js'
 import { createDatabase, migrateToLatest, type StoreDatabase } from '../../src/store/index.js'
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
@@ -34,5 +35,28 @@ export async function dropSidecarSchemas(...schemas: string[]): Promise<void> {
     }
   } finally {
     await client.end()
+  }
+}
+
+export type TestQueueDatabase = TestDatabase & { backend: Extract<QueueBackendConfig, { kind: 'postgres' }> }
+
+/**
+ * A test file's own schema, as createTestDatabase makes it, and the PostgreSQL queue backend beside it
+ * (`<schema>_queue`, which the backend migrates when it first connects); drop() removes both.
+ */
+export async function createTestQueueDatabase(label: string): Promise<TestQueueDatabase> {
+  const database = await createTestDatabase(label)
+  const backend = {
+    kind: 'postgres',
+    connectionString: TEST_DATABASE_URL,
+    schema: `${database.schema}_queue`,
+  } as const
+  return {
+    ...database,
+    backend,
+    async drop() {
+      await database.db.schema.dropSchema(backend.schema).ifExists().cascade().execute()
+      await database.drop()
+    },
   }
 }
