@@ -16,18 +16,17 @@ import {
 import { createReceiverServer, type ReceiverServer } from '../../src/receiver/index.js'
 import { createEventWorker, type WebhookEventEffects } from '../../src/webhook-events/index.js'
 import { REDIS_URL, SECRET, deleteKeys, signed, testEvent, uniquePrefix } from '../receiver/deliveries.js'
-import { TEST_DATABASE_URL, createTestDatabase, type TestDatabase } from '../support/test-database.js'
+import { createTestQueueDatabase, type TestQueueDatabase } from '../support/test-database.js'
 
 /**
  * Issue 28: the job carries the event id the receiver answered with, and the worker's log lines name that one.
  * A numeric id used to be dropped at the queue and read again from the job id (a digest for integers).
  */
-let database: TestDatabase
+let database: TestQueueDatabase
 beforeAll(async () => {
-  database = await createTestDatabase('event_id')
+  database = await createTestQueueDatabase('event_id')
 })
 afterAll(async () => {
-  await database?.db.schema.dropSchema(`${database?.schema}_queue`).ifExists().cascade().execute()
   await database?.drop()
 })
 
@@ -47,11 +46,7 @@ const setups: Record<string, () => Setup> = {
   'Redis, each job added by the receiver': () => redisSetup(1_000),
   'Redis, through the inbox and its forwarder': () => redisSetup(0),
   PostgreSQL: () => {
-    const backend = {
-      kind: 'postgres',
-      connectionString: TEST_DATABASE_URL,
-      schema: `${database.schema}_queue`,
-    } as const
+    const { backend } = database
     const queue = createPostgresWebhookEventQueue({ db: database.db, backend })
     return { backend, queue, cleanup: async () => undefined }
   },
