@@ -166,9 +166,14 @@ describe('the PostgreSQL queue’s inbox', () => {
     const errors: Error[] = []
     const first = workerSees(['evt_l1'], { drainDelay: 600 })
     await first.worker.waitUntilReady()
+    // Named, so only this forwarder's listener is dropped: other test files and the chaos run listen on the
+    // same channel in the same database.
+    const applicationName = `inbox_listen_${backend.schema}`
+    const url = new URL(backend.connectionString)
+    url.searchParams.set('application_name', applicationName)
     const forwarder = createPostgresInboxForwarder({
       db: database.db,
-      backend,
+      backend: { ...backend, connectionString: url.toString() },
       sweepEveryMs: 600_000,
       onError: (error) => errors.push(error),
     })
@@ -180,7 +185,8 @@ describe('the PostgreSQL queue’s inbox', () => {
         await first.worker.close()
         const { rows } = await sql<{ dropped: boolean }>`
           select pg_terminate_backend(pid) as dropped from pg_stat_activity
-           where datname = current_database() and query = 'listen bankrec_webhook_inbox'`.execute(database.db)
+           where datname = current_database() and query = 'listen bankrec_webhook_inbox'
+             and application_name = ${applicationName}`.execute(database.db)
         expect(rows).toEqual([{ dropped: true }])
         const second = workerSees(['evt_l2'], { drainDelay: 600 })
         await second.worker.waitUntilReady()

@@ -106,7 +106,7 @@ describe('two worker processes on one connection', () => {
     // Its database session dies (a network partition, an idle timeout): the advisory lock goes with it, while
     // the process itself still believes it holds it.
     await sql`select pg_terminate_backend(l.pid) from pg_locks l join pg_stat_activity a on a.pid = l.pid
-      where l.locktype = 'advisory' and a.application_name like ${`%_worker${holder!.slot}`}`.execute(
+      where l.locktype = 'advisory' and a.application_name = ${`${cluster.applicationName}_worker${holder!.slot}`}`.execute(
       cluster.database.db,
     )
     await waitUntil(
