@@ -14,7 +14,11 @@ import { sql } from 'kysely'
 import pg from 'pg'
 import { createPostgresWebhookEventQueue, type WebhookJob } from '../src/queue/index.js'
 import { forwardInboxRows, writeInboxRows } from '../src/queue/postgres-inbox-rows.js'
-import { webhookJobEntries, writeWebhookJobRows } from '../src/queue/postgres-webhook-job-rows.js'
+import {
+  webhookJobEntries,
+  writeValues,
+  writeWebhookJobRows,
+} from '../src/queue/postgres-webhook-job-rows.js'
 import { createTestDatabase, TEST_DATABASE_URL } from '../test/support/test-database.js'
 
 const BATCH = Number(process.env.BENCH_BATCH ?? 12)
@@ -32,6 +36,12 @@ function job(): WebhookJob {
   return { eventId: event.id, type: event.type, event, eventJson, receivedAt: '2026-03-02T09:00:01.000Z' }
 }
 const batch = () => Array.from({ length: BATCH }, job)
+const write = () => ({
+  entries: webhookJobEntries(batch()),
+  at: new Date(),
+  cutoff: new Date(0),
+  timestampMs: Date.now(),
+})
 
 const database = await createTestDatabase('bench_pg_statements')
 const queueSchema = `${database.schema}_queue`
@@ -65,18 +75,11 @@ const statements: Record<string, () => { text: string; values: unknown[] }> = {
       values: [jobs.map((j) => j.eventId), jobs.map((j) => j.eventJson)],
     }
   },
-  quiet: () =>
-    compiled(
-      writeWebhookJobRows({
-        entries: webhookJobEntries(batch()),
-        queueSchema,
-        at: new Date(),
-        cutoff: new Date(0),
-        timestampMs: Date.now(),
-      }),
-    ),
-  inbox: () =>
-    compiled(writeInboxRows({ entries: webhookJobEntries(batch()), at: new Date(), cutoff: new Date(0) })),
+  quiet: () => ({
+    text: compiled(writeWebhookJobRows(queueSchema)).text,
+    values: writeValues(write(), false),
+  }),
+  inbox: () => ({ text: compiled(writeInboxRows()).text, values: writeValues(write(), true) }),
   forward: () => compiled(forwardInboxRows({ queueSchema, limit: BATCH, timestampMs: Date.now() })),
 }
 
