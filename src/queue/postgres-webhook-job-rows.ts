@@ -16,26 +16,34 @@ import {
  */
 const JOB_OPTS = JSON.stringify(WEBHOOK_JOB_OPTIONS)
 
-/** The batch as one JSON array, parsed once by the database: event id, job id, job name and job data per job. */
+/**
+ * The batch as one JSON array, parsed once by the database: event id, job id, job name and job data per job. Built
+ * as one string, each id serialized once (an event id is usually its own job id).
+ */
 export function webhookJobEntries(jobs: Iterable<WebhookJob>): string {
-  const entries: string[] = []
+  let json = ''
   for (const job of jobs) {
-    entries.push(
-      `{"eventId":${JSON.stringify(job.eventId)},"jobId":${JSON.stringify(jobIdFor(job.eventId))},` +
-        `"name":${JSON.stringify(job.type)},"data":${webhookJobDataJson(job)}}`,
-    )
+    const eventId = JSON.stringify(job.eventId)
+    const jobId = jobIdFor(job.eventId)
+    json +=
+      `${json === '' ? '[' : ','}{"eventId":${eventId},` +
+      `"jobId":${jobId === job.eventId ? eventId : JSON.stringify(jobId)},` +
+      `"name":${JSON.stringify(job.type)},"data":${webhookJobDataJson(job, eventId)}}`
   }
-  return `[${entries.join(',')}]`
+  return json === '' ? '[]' : `${json}]`
 }
 
 /**
  * webhookJobData as JSON, with the event as its delivered text when the job has it (no second serialization; the
- * database parses it into the same jsonb either way).
+ * database parses it into the same jsonb either way). Written field by field, as webhookJobData sets them
+ * (src/queue/postgres-webhook-job-rows.test.ts holds the two together).
  */
-function webhookJobDataJson(job: WebhookJob): string {
+function webhookJobDataJson(job: WebhookJob, eventId: string): string {
   if (job.eventJson === undefined) return JSON.stringify(webhookJobData(job))
-  const { event: _event, ...rest } = webhookJobData(job)
-  return `${JSON.stringify(rest).slice(0, -1)},"event":${job.eventJson}}`
+  let json = `{"eventId":${eventId},"receivedAt":${JSON.stringify(job.receivedAt)}`
+  if (job.ignored) json += `,"ignored":${JSON.stringify(job.ignored)}`
+  if (job.traceparent) json += `,"traceparent":${JSON.stringify(job.traceparent)}`
+  return `${json},"event":${job.eventJson}}`
 }
 
 /** One batch write's values; the statements take them as parameters (writeValues), so their text is fixed. */
