@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely'
-import { addJobRows, markEntries, type WebhookJobRowsWrite } from './postgres-webhook-job-rows.js'
+import { addJobRows, markEntries } from './postgres-webhook-job-rows.js'
 
 // The receiver's inbox on the PostgreSQL queue (issue 29): under a storm each batch writes only the seen marks and
 // one `webhook_inbox` row per new event, close to the least a durable, deduplicated write needs; the workers then
@@ -12,12 +12,11 @@ export const INBOX_CHANNEL = 'bankrec_webhook_inbox'
 /**
  * One statement, so one commit: the seen marks (as writeWebhookJobRows) and, for the ids newly marked, an inbox
  * row each (job id, name, data: what the job row will hold), in batch order. Answers the event ids newly marked.
+ * Its values are writeValues(write, true).
  */
-export function writeInboxRows(
-  write: Omit<WebhookJobRowsWrite, 'queueSchema' | 'timestampMs'>,
-): RawBuilder<{ event_id: string }> {
+export function writeInboxRows(): RawBuilder<{ event_id: string }> {
   return sql<{ event_id: string }>`
-    with ${markEntries(write)}, inboxed as (
+    with ${markEntries()}, inboxed as (
       insert into webhook_inbox (job_id, name, data)
       select id, name, data from entry where event_id in (select event_id from marked) order by ord
     )

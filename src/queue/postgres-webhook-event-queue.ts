@@ -1,4 +1,6 @@
-import { sql, type Kysely } from 'kysely'
+import { createHash } from 'node:crypto'
+import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely'
+import type pg from 'pg'
 import { assertSchemaName, type Database } from '../store/index.js'
 import { createBackendQueue, type QueueBackendConfig } from './backend.js'
 import {
@@ -13,11 +15,21 @@ import {
 import { createPostgresInboxForwarder, type PostgresInboxForwarder } from './postgres-inbox-forwarder.js'
 import { countInboxRows, wakeForwarders, writeInboxRows } from './postgres-inbox-rows.js'
 import { createWake } from './postgres-wake.js'
-import { wakeWorkers, webhookJobEntries, writeWebhookJobRows } from './postgres-webhook-job-rows.js'
+import {
+  wakeWorkers,
+  webhookJobEntries,
+  writeValues,
+  writeWebhookJobRows,
+} from './postgres-webhook-job-rows.js'
 import { createArrivalRate } from './redis-webhook-event-queue.js'
 
 export type PostgresWebhookEventQueueOptions = {
   db: Kysely<Database>
+  /**
+   * The pg pool behind `db`. With it, each batch write is a named prepared statement: PostgreSQL parses and plans
+   * it once per connection instead of once per batch. @defaultValue none: the same statement, unnamed, through `db`
+   */
+  pool?: pg.Pool
   backend: Extract<QueueBackendConfig, { kind: 'postgres' }>
   /** How long an event id counts as seen. @defaultValue DEDUPE_TTL_SECONDS (72 hours) */
   dedupeTtlSeconds?: number
@@ -58,6 +70,14 @@ export type PostgresWebhookEventQueueOptions = {
  */
 const FORWARDER_WAKE_SPACING_MS = 20
 
+/** A batch write's text, fixed per queue, and the name it is prepared under: the text's hash, so never reused. */
+type BatchStatement = { name: string; text: string }
+
+function batchStatement(query: RawBuilder<unknown>, db: Kysely<Database>): BatchStatement {
+  const { sql: text } = query.compile(db)
+  return { name: `bankrec_batch_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text }
+}
+
 export function createPostgresWebhookEventQueue(
   options: PostgresWebhookEventQueueOptions,
 ): WebhookEventQueue {
@@ -78,6 +98,13 @@ export function createPostgresWebhookEventQueue(
     FORWARDER_WAKE_SPACING_MS,
   )
   const directBelow = options.directBelowEventsPerSecond ?? 500
+  const direct = batchStatement(writeWebhookJobRows(schema), options.db)
+  const inbox = batchStatement(writeInboxRows(), options.db)
+  const { pool } = options
+  const runWrite = async (statement: BatchStatement, values: unknown[]): Promise<{ event_id: string }[]> =>
+    pool
+      ? (await pool.query<{ event_id: string }>({ name: statement.name, text: statement.text, values })).rows
+      : (await options.db.executeQuery<{ event_id: string }>(CompiledQuery.raw(statement.text, values))).rows
   const arrivals = createArrivalRate()
   let forwarder: PostgresInboxForwarder | undefined
   if (options.forward ?? true) {
@@ -113,10 +140,10 @@ export function createPostgresWebhookEventQueue(
       const entries = webhookJobEntries(firsts.values())
       const timestampMs = Date.now()
       const quiet = arrivals.note(jobs.length, timestampMs) < directBelow
-      const write = quiet
-        ? writeWebhookJobRows({ entries, queueSchema: schema, at, cutoff, timestampMs })
-        : writeInboxRows({ entries, at, cutoff })
-      const { rows } = await write.execute(options.db)
+      const rows = await runWrite(
+        quiet ? direct : inbox,
+        writeValues({ entries, at, cutoff, timestampMs }, !quiet),
+      )
       const fresh = new Set(rows.map((row) => row.event_id))
       if (fresh.size > 0) (quiet ? wakeTheWorkers : wakeTheForwarders)()
       const results = jobs.map((job): EnqueueResult => (fresh.delete(job.eventId) ? 'queued' : 'duplicate'))

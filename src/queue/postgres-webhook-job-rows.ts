@@ -16,38 +16,59 @@ import {
  */
 const JOB_OPTS = JSON.stringify(WEBHOOK_JOB_OPTIONS)
 
-/** The batch as one JSON array, parsed once by the database: event id, job id, job name and job data per job. */
+/**
+ * The batch as one JSON array, parsed once by the database: event id, job id, job name and job data per job. Built
+ * as one string, each id serialized once (an event id is usually its own job id).
+ */
 export function webhookJobEntries(jobs: Iterable<WebhookJob>): string {
-  const entries: string[] = []
+  let json = ''
   for (const job of jobs) {
-    entries.push(
-      `{"eventId":${JSON.stringify(job.eventId)},"jobId":${JSON.stringify(jobIdFor(job.eventId))},` +
-        `"name":${JSON.stringify(job.type)},"data":${webhookJobDataJson(job)}}`,
-    )
+    const eventId = JSON.stringify(job.eventId)
+    const jobId = jobIdFor(job.eventId)
+    json +=
+      `${json === '' ? '[' : ','}{"eventId":${eventId},` +
+      `"jobId":${jobId === job.eventId ? eventId : JSON.stringify(jobId)},` +
+      `"name":${JSON.stringify(job.type)},"data":${webhookJobDataJson(job, eventId)}}`
   }
-  return `[${entries.join(',')}]`
+  return json === '' ? '[]' : `${json}]`
 }
 
 /**
  * webhookJobData as JSON, with the event as its delivered text when the job has it (no second serialization; the
- * database parses it into the same jsonb either way).
+ * database parses it into the same jsonb either way). Written field by field, as webhookJobData sets them
+ * (src/queue/postgres-webhook-job-rows.test.ts holds the two together).
  */
-function webhookJobDataJson(job: WebhookJob): string {
+function webhookJobDataJson(job: WebhookJob, eventId: string): string {
   if (job.eventJson === undefined) return JSON.stringify(webhookJobData(job))
-  const { event: _event, ...rest } = webhookJobData(job)
-  return `${JSON.stringify(rest).slice(0, -1)},"event":${job.eventJson}}`
+  let json = `{"eventId":${eventId},"receivedAt":${JSON.stringify(job.receivedAt)}`
+  if (job.ignored) json += `,"ignored":${JSON.stringify(job.ignored)}`
+  if (job.traceparent) json += `,"traceparent":${JSON.stringify(job.traceparent)}`
+  return `${json},"event":${job.eventJson}}`
 }
 
+/** One batch write's values; the statements take them as parameters (writeValues), so their text is fixed. */
 export type WebhookJobRowsWrite = {
   /** webhookJobEntries of the batch: the first delivery of each event id, in order. */
   entries: string
-  /** The schema of BullMQ's PostgreSQL backend (its tables `job`, `event`, `meta`, sequence `job_seq`). */
-  queueSchema: string
   /** When the seen marks are written; a mark older than `cutoff` counts as absent and is renewed. */
   at: Date
   cutoff: Date
   /** BullMQ's job timestamp (`added_at_ms`). */
   timestampMs: number
+}
+
+// The batch writes' parameters, by position: the statements' text depends on the queue's schema alone, so it is
+// built once and PostgreSQL can keep it parsed and planned under a name (postgres-webhook-event-queue.ts).
+const ENTRIES = sql.raw('$1::jsonb')
+const AT = sql.raw('$2::timestamptz')
+const CUTOFF = sql.raw('$3::timestamptz')
+const TIMESTAMP_MS = sql.raw('$4')
+
+/** The values of writeWebhookJobRows ($1–$4) or, with `inbox`, of writeInboxRows ($1–$3). */
+export function writeValues(write: WebhookJobRowsWrite, inbox: boolean): unknown[] {
+  return inbox
+    ? [write.entries, write.at, write.cutoff]
+    : [write.entries, write.at, write.cutoff, write.timestampMs]
 }
 
 /**
@@ -59,32 +80,33 @@ export type WebhookJobRowsWrite = {
  * (wakeWorkers, after the commit). It takes BullMQ's producer lock first (`lock_producer_queues`: an obliterate of the queue
  * waits for it). A job id already in the queue is left as it is (ON CONFLICT DO NOTHING), as `add_job` does.
  * Answers the event ids newly marked; set-based, so a batch costs the database one plan instead of one
- * PL/pgSQL add per job (its lock, notification and two event inserts each).
+ * PL/pgSQL add per job (its lock, notification and two event inserts each). `queueSchema` is the schema of
+ * BullMQ's PostgreSQL backend (its tables `job`, `event`, `meta`, sequence `job_seq`); the values are
+ * writeValues(write, false).
  */
-export function writeWebhookJobRows(write: WebhookJobRowsWrite): RawBuilder<{ event_id: string }> {
+export function writeWebhookJobRows(queueSchema: string): RawBuilder<{ event_id: string }> {
   return sql<{ event_id: string }>`
-    with ${markEntries(write)}, fresh as (
+    with ${markEntries()}, fresh as (
       select id, name, data, ord from entry where event_id in (select event_id from marked)
-    ), ${addJobRows(write.queueSchema, write.timestampMs)}
+    ), ${addJobRows(queueSchema, TIMESTAMP_MS)}
     select event_id from marked
   `
 }
 
 /**
- * The CTEs `entry` (the batch's entries, with their order `ord`) and `marked` (the event ids newly marked seen:
- * absent, or marked before `cutoff`), shared by the direct write and the inbox write (postgres-inbox-rows.ts).
+ * The CTEs `entry` (the batch's entries $1, with their order `ord`) and `marked` (the event ids newly marked seen
+ * at $2: absent, or marked before the cutoff $3), shared by the direct write and the inbox write
+ * (postgres-inbox-rows.ts).
  */
-export function markEntries(
-  write: Omit<WebhookJobRowsWrite, 'queueSchema' | 'timestampMs'>,
-): RawBuilder<unknown> {
+export function markEntries(): RawBuilder<unknown> {
   return sql`entry as materialized (
       select x->>'eventId' as event_id, x->>'jobId' as id, x->>'name' as name, x->'data' as data, ord
-        from jsonb_array_elements(${write.entries}::jsonb) with ordinality as e(x, ord)
+        from jsonb_array_elements(${ENTRIES}) with ordinality as e(x, ord)
     ), marked as (
       insert into received_events (event_id, received_at)
-      select event_id, ${write.at} from entry
+      select event_id, ${AT} from entry
       on conflict (event_id) do update set received_at = excluded.received_at
-        where received_events.received_at < ${write.cutoff}
+        where received_events.received_at < ${CUTOFF}
       returning event_id
     )`
 }
@@ -92,9 +114,12 @@ export function markEntries(
 /**
  * The CTEs that add a BullMQ job for each row of a CTE `fresh` (job id `id`, `name`, `data`, order `ord`) that the
  * statement defines before them: the producer lock, the job rows, their events and the trim (see
- * writeWebhookJobRows); `timestampMs` is BullMQ's job timestamp (`added_at_ms`).
+ * writeWebhookJobRows); `timestampMs` is BullMQ's job timestamp (`added_at_ms`), a value or a parameter.
  */
-export function addJobRows(queueSchema: string, timestampMs: number): RawBuilder<unknown> {
+export function addJobRows(
+  queueSchema: string,
+  timestampMs: number | RawBuilder<unknown>,
+): RawBuilder<unknown> {
   const q = sql.id(queueSchema)
   // Constants as literals, so the plan depends on nothing else.
   const queue = sql.lit(WEBHOOK_EVENTS_QUEUE)

@@ -249,7 +249,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       eventQueue =
         backend.kind === 'redis'
           ? createRedisWebhookEventQueue({ url: backend.url, prefix: backend.prefix, forward: false })
-          : createPostgresWebhookEventQueue({ db: store.db, backend, forward: false })
+          : createPostgresWebhookEventQueue({ db: store.db, pool: store.pool, backend, forward: false })
       const queue = eventQueue
       webhookBacklog ??= queue.backlog
       webhookDeadLetters ??= queue.deadLetters
