@@ -233,7 +233,7 @@ function instrumentedSync(
   let sent = 0
   let answered = 0
   let on = true
-  // One sync request is in flight at a time (the read-ahead's depth is one), so the marks pair up in order.
+  // One sync request is in flight at a time (each needs the cursor of the page before), so the marks pair up.
   subscribe('undici:client:sendHeaders', () => {
     if (!on || called === 0) return
     sent = performance.now()
