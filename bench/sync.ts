@@ -9,13 +9,14 @@
  */
 import { execFileSync, fork } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { subscribe } from 'node:diagnostics_channel'
 import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks'
-import { sql } from 'kysely'
+import { Kysely, PostgresDialect, sql } from 'kysely'
 import { BankCursorExpiredError, BankInvalidCursorError, createBankClient } from '../src/api-client/index.js'
 import { createVirtualClock } from '../src/clock/index.js'
 import { runConnectionSync, transactionToRow } from '../src/sync/index.js'
@@ -24,6 +25,7 @@ import {
   createDatabase,
   migrateToLatest,
   upsertTransactions,
+  type Database,
   type StoreDatabase,
 } from '../src/store/index.js'
 import type { BankAnswer, BankRequest } from './sync-bank-process.js'
@@ -214,6 +216,62 @@ function backendSeconds(before?: Map<number, number>, after?: Map<number, number
   return seconds
 }
 
+/**
+ * Where the sync's page cycle waits, summed over the run: the writer's wait for the store (each statement, from
+ * its call to its result as the event loop sees it), each page's fetch (the sync call, from the request to the page
+ * parsed and validated) split at the HTTP exchange (undici's diagnostics channels: request sent, response headers
+ * received), so a page's time shows as the request's dispatch, the bank's answer and the body read + parse.
+ */
+type PageCycle = { store: number; fetch: number; dispatch: number; bank: number; body: number; pages: number }
+
+function instrumentedSync(
+  deps: { db: Kysely<Database>; client: ReturnType<typeof createBankClient> },
+  pool: StoreDatabase['pool'],
+): { deps: typeof deps; cycle: PageCycle; stop(): void } {
+  const cycle: PageCycle = { store: 0, fetch: 0, dispatch: 0, bank: 0, body: 0, pages: 0 }
+  let called = 0
+  let sent = 0
+  let answered = 0
+  let on = true
+  // One sync request is in flight at a time (each needs the cursor of the page before), so the marks pair up.
+  subscribe('undici:client:sendHeaders', () => {
+    if (!on || called === 0) return
+    sent = performance.now()
+    cycle.dispatch += sent - called
+    called = 0
+  })
+  subscribe('undici:request:headers', () => {
+    if (!on || sent === 0) return
+    answered = performance.now()
+    cycle.bank += answered - sent
+    sent = 0
+  })
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    log: (event) => {
+      if (on) cycle.store += event.queryDurationMillis
+    },
+  })
+  const sync: typeof deps.client.transactions.sync = async (...args) => {
+    const started = performance.now()
+    called = started
+    const page = await deps.client.transactions.sync(...args)
+    const done = performance.now()
+    cycle.fetch += done - started
+    cycle.body += done - answered
+    cycle.pages++
+    return page
+  }
+  const client = { ...deps.client, transactions: { ...deps.client.transactions, sync } }
+  return {
+    deps: { ...deps, db, client },
+    cycle,
+    stop() {
+      on = false
+    },
+  }
+}
+
 const nullSink = () =>
   new Writable({
     write(_chunk, _encoding, done) {
@@ -258,7 +316,9 @@ async function main(): Promise<void> {
     }
     const bankCpuBefore = await bank.request({ kind: 'cpu' }, 'cpu')
     const e2eDbBefore = await backendCpu(e2e)
-    const sync = await measured(() => runConnectionSync(deps, connection.id))
+    const instrumented = instrumentedSync(deps, e2e.pool)
+    const sync = await measured(() => runConnectionSync({ ...deps, ...instrumented.deps }, connection.id))
+    instrumented.stop()
     const bankCpu = (await bank.request({ kind: 'cpu' }, 'cpu')).seconds - bankCpuBefore.seconds
     const e2eDbCpu = backendSeconds(e2eDbBefore, await backendCpu(e2e))
     if (profiler) {
@@ -309,6 +369,26 @@ async function main(): Promise<void> {
     console.log(
       `  end-to-end (sandbox → client → mirror): ${fmt(e2eRate)} tx/s  (${cpu(sync, e2eDbCpu)}, ` +
         `the bank process's ${bankCpu.toFixed(2)} s; ${availableParallelism()} CPUs)`,
+    )
+    const { cycle } = instrumented
+    const perPage = (ms: number) => (ms / sync.result.pagesApplied).toFixed(2)
+    console.log(
+      `  page cycle (${sync.result.pagesApplied} pages, ms a page): ${perPage(sync.seconds * 1000)} wall, of which ` +
+        `the writer waited ${perPage(cycle.store)} on the store and ${perPage(sync.seconds * 1000 - cycle.store)} ` +
+        `otherwise (for pages, mostly); a page's fetch ${perPage(cycle.fetch)} = dispatch ` +
+        `${perPage(cycle.dispatch)} + the bank's answer ${perPage(cycle.bank)} + body and parse ${perPage(cycle.body)}`,
+    )
+    console.log(
+      `  CPU a page (ms): this process ${perPage(sync.cpuSeconds * 1000)}` +
+        (e2eDbCpu === undefined ? '' : `, PostgreSQL ${perPage(e2eDbCpu * 1000)}`) +
+        `, the bank ${perPage(bankCpu * 1000)}` +
+        (baseline
+          ? `; baseline: this process ${((baseline.cpuSeconds * 1000 * PAGE) / ROWS).toFixed(2)}` +
+            (baseline.dbCpu === undefined
+              ? ''
+              : `, PostgreSQL ${((baseline.dbCpu * 1000 * PAGE) / ROWS).toFixed(2)}`) +
+            `, wall ${((baseline.seconds * 1000 * PAGE) / ROWS).toFixed(2)}`
+          : ''),
     )
     if (baseline && baseRate !== undefined) {
       console.log(

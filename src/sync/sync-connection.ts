@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { SyncDialect } from '../api-client/index.js'
+import type { SyncDialect, SyncPageRead } from '../api-client/index.js'
 import {
   advanceCursor,
   applySyncPage,
@@ -13,17 +13,29 @@ import {
   saveStreamDialect,
   saveStreamHead,
   upsertTransactions,
+  type EncodedTransactionRows,
   type SyncStream,
 } from '../store/index.js'
-import { planSyncPage, transactionToRow } from './plan-sync-page.js'
+import { planSyncPage, transactionToRow, type SyncPagePlan } from './plan-sync-page.js'
 import { readAhead } from './read-ahead.js'
 import { recheckQuarantine, reportQuarantine, toQuarantined, type QuarantineDeps } from './sync-quarantine.js'
 
 /**
  * Pages read ahead of the one being written: the bank answers the next while the mirror writes this one, and a
- * page is parsed and planned while the one before it is written.
+ * page is parsed and planned while the one before it is written. With two, the bank prepares page n+2 while this
+ * process parses n+1 and PostgreSQL writes n, instead of the three in a chain. A page waiting for its write holds
+ * only its flat column literals (PreparedPage), which is what made two pages cost no more CPU than one
+ * (docs/performance.md, "Issue 29, third pass").
  */
-const READ_AHEAD_PAGES = 1
+const READ_AHEAD_PAGES = 2
+
+/**
+ * What the writer needs of a page read ahead: its cursor, its plan's deletes and dates, its upserts encoded. The
+ * parsed events and planned rows are dropped on arrival, so they die young instead of being copied by the
+ * scavenger while the page waits for its write.
+ */
+type PreparedPage = Pick<SyncPageRead, 'nextCursor' | 'hasMore' | 'unreadable' | 'dialect'> &
+  Pick<SyncPagePlan, 'deletes' | 'earliestPostedDate'> & { upserts: EncodedTransactionRows }
 
 /** What one run needs: the quarantine's deps (db, client, clock, onQuarantineProblems) and these. */
 export type ConnectionSyncDeps = QuarantineDeps & {
@@ -181,9 +193,10 @@ async function streamPages(
     (from: string) =>
       deps.client.transactions.sync({ connectionId, limit, ...(from ? { cursor: from } : {}) }),
     // Planned and encoded for the write on arrival, off the path from one page's commit to the next page's write.
-    (page) => {
-      const plan = planSyncPage(page.events)
-      return { page, plan, upserts: encodeTransactionRows(plan.upserts) }
+    ({ events, nextCursor, hasMore, unreadable, dialect }): PreparedPage => {
+      const { upserts, deletes, earliestPostedDate } = planSyncPage(events)
+      const encoded = encodeTransactionRows(upserts)
+      return { nextCursor, hasMore, unreadable, dialect, deletes, earliestPostedDate, upserts: encoded }
     },
     cursor,
     READ_AHEAD_PAGES,
@@ -191,7 +204,7 @@ async function streamPages(
   let dialect = parseDialect(storedDialect)
   try {
     for (;;) {
-      const { page, plan, upserts } = await pages.take()
+      const page = await pages.take()
       const from = cursor
       // An event that fits no dialect does not halt the stream: it is quarantined with its page (rule 6 holds:
       // the cursor never passes an event that is neither applied nor recorded).
@@ -199,8 +212,8 @@ async function streamPages(
         connectionId,
         from,
         next: page.nextCursor,
-        upserts,
-        deletes: plan.deletes,
+        upserts: page.upserts,
+        deletes: page.deletes,
         quarantine: page.unreadable.map(toQuarantined),
         now: deps.clock.now(),
         endsRun: !page.hasMore,
@@ -222,8 +235,8 @@ async function streamPages(
       noteDate(result, applied.earliestPreviousPostedDate)
       result.deleted += applied.deleted
       result.pagesApplied++
-      result.upserted += plan.upserts.length
-      noteDate(result, plan.earliestPostedDate)
+      result.upserted += page.upserts.ids.length
+      noteDate(result, page.earliestPostedDate)
       cursor = page.nextCursor
       if (!page.hasMore) return { ...stream, cursor, dialect: storedDialect, quarantined }
     }
