@@ -21,7 +21,7 @@ import {
   writeValues,
   writeWebhookJobRows,
 } from './postgres-webhook-job-rows.js'
-import { createArrivalRate } from './redis-webhook-event-queue.js'
+import { createArrivalRate } from './arrival-rate.js'
 
 export type PostgresWebhookEventQueueOptions = {
   db: Kysely<Database>
@@ -52,18 +52,6 @@ export type PostgresWebhookEventQueueOptions = {
 }
 
 /**
- * The webhook event queue on BullMQ's PostgreSQL backend (runs without REDIS_URL), in two ways chosen per write by
- * the arrival rate. Quiet: each batch is ONE statement (issue 17, finding 13): the event ids are marked seen and
- * the jobs of the fresh ones added together, set-based, on bankrec's connection (writeWebhookJobRows: the rows
- * BullMQ's own batched add writes), and the workers are woken after it commits. Busy (a storm, issue 29): each
- * batch is ONE statement that marks the ids seen and writes one inbox row per fresh one (writeInboxRows), about a
- * third of the database's work per event, and forwarders in the workers add the jobs (postgres-inbox-forwarder.ts).
- * Either way "duplicate" always means "queued before": never a seen mark without its job or inbox row (a crash
- * rolls both back), never a job added for an event answered duplicate. A seen mark older than the dedupe window
- * counts as absent and is pruned; a redelivery after it is queued again, and a job still kept under the same id
- * (job id = event id) is left as it is, while the worker's processed-events claim keeps its effects once.
- */
-/**
  * The least time between two wake-ups of the forwarders. Under a storm a batch commits every few milliseconds and
  * each would otherwise cost a statement of its own; a forwarder once woken drains the inbox, so one wake-up per
  * spacing is enough, for at most this much more wait of an event in the inbox.
@@ -78,6 +66,18 @@ function batchStatement(query: RawBuilder<unknown>, db: Kysely<Database>): Batch
   return { name: `bankrec_batch_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text }
 }
 
+/**
+ * The webhook event queue on BullMQ's PostgreSQL backend (runs without REDIS_URL), in two ways chosen per write by
+ * the arrival rate. Quiet: each batch is ONE statement (issue 17, finding 13): the event ids are marked seen and
+ * the jobs of the fresh ones added together, set-based, on bankrec's connection (writeWebhookJobRows: the rows
+ * BullMQ's own batched add writes), and the workers are woken after it commits. Busy (a storm, issue 29): each
+ * batch is ONE statement that marks the ids seen and writes one inbox row per fresh one (writeInboxRows), about a
+ * third of the database's work per event, and forwarders in the workers add the jobs (postgres-inbox-forwarder.ts).
+ * Either way "duplicate" always means "queued before": never a seen mark without its job or inbox row (a crash
+ * rolls both back), never a job added for an event answered duplicate. A seen mark older than the dedupe window
+ * counts as absent and is pruned; a redelivery after it is queued again, and a job still kept under the same id
+ * (job id = event id) is left as it is, while the worker's processed-events claim keeps its effects once.
+ */
 export function createPostgresWebhookEventQueue(
   options: PostgresWebhookEventQueueOptions,
 ): WebhookEventQueue {

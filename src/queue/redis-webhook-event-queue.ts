@@ -16,6 +16,7 @@ import {
 import { createInboxForwarder, type InboxForwarder, type InboxForwarderOptions } from './inbox-forwarder.js'
 import { queueConnection, whenReady, withTimeout } from './redis-connection.js'
 import { INGEST_SCRIPT, ingestArguments, inboxKeys } from './redis-inbox.js'
+import { createArrivalRate } from './arrival-rate.js'
 
 export type RedisWebhookEventQueueOptions = {
   /** @defaultValue redis://127.0.0.1:6379 */
@@ -146,32 +147,6 @@ export function createRedisWebhookEventQueue(options: RedisWebhookEventQueueOpti
       await forwarder?.close()
       await queue.close()
       if (!options.connection) connection.disconnect()
-    },
-  }
-}
-
-// ── when the inbox is used: the arrival rate ────────────────────────────────────────────────────────────────────
-
-/** Events per second over the last whole second and the one under way, whichever is higher. */
-export type ArrivalRate = {
-  /** Counts `events` arrived at `nowMs` and returns the rate including them. */
-  note(events: number, nowMs: number): number
-}
-
-export function createArrivalRate(): ArrivalRate {
-  let windowStart = Number.NEGATIVE_INFINITY
-  let inWindow = 0
-  let lastRate = 0
-  return {
-    note(events, nowMs) {
-      if (nowMs - windowStart >= 1_000) {
-        // A gap of more than a window means nothing arrived in the last one.
-        lastRate = nowMs - windowStart < 2_000 ? inWindow : 0
-        windowStart = nowMs
-        inWindow = 0
-      }
-      inWindow += events
-      return Math.max(lastRate, inWindow)
     },
   }
 }

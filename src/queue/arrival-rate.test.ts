@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createArrivalRate } from './redis-webhook-event-queue.js'
+import { createArrivalRate } from './arrival-rate.js'
 
 describe('createArrivalRate', () => {
   it('counts what arrived in the current second', () => {
