@@ -33,8 +33,8 @@ import type { ConnectionLookup, WebhookEventEffects } from '../webhook-events/in
  *      goes to [connection-sync], whose worker retries it with back-off (src/sync/sync-in-place.ts).
  *      Once caught up, a sync reads the connection's status at most once a second and its accounts and balances
  *      (and proves them) at most every 5 s, whichever process read them last; a run sooner owes that to a delayed
- *      [connection-sync] job (src/sync/refresh-pacing.ts). Every role (API, CLI, start-up, the safety net) asks for syncs through
- *      [connection-sync] (`syncRequests`).
+ *      [connection-sync] job (src/sync/refresh-pacing.ts). Every role (API, CLI, start-up, the safety net) asks
+ *      for syncs through [connection-sync] (`syncRequests`).
  * ②→③ `onChangesApplied`: as soon as a sync's pages commit (with their matching-outbox rows), this process runs
  *      matching, beside the sync rather than in its way (requests during a run join it), waiting its turn for
  *      the matching lock up to 2 s; a longer wait, or a failed run, sends the request to [matching], one waiting
