@@ -12,6 +12,7 @@ import {
   matchPayments,
   type MatchConfigInput,
   type MatchInvoice,
+  type MatchPaymentsResult,
 } from '../../src/matcher/index.js'
 import { judgePayment, type Judgement } from './judge-payment.js'
 import {
@@ -42,7 +43,7 @@ export type RealisticResult = Judgement & {
   expect: RealisticExpect
 }
 
-type LoadedBook = { book: Book; index: InvoiceIndex; byId: Map<string, MatchInvoice> }
+export type LoadedBook = { book: Book; index: InvoiceIndex; byId: Map<string, MatchInvoice> }
 
 function caseFiles(dir: URL): URL[] {
   let names: string[] = []
@@ -84,12 +85,12 @@ function fullAmount(
     .toFixed()
 }
 
-export function runRealisticCase(
+/** The engine's result for one realistic case: its earlier lines, its payment and its batch against the book. */
+export function matchRealisticCase(
   loaded: LoadedBook,
   entry: RealisticCase,
-  part: string,
   config: MatchConfigInput = {},
-): RealisticResult[] {
+): MatchPaymentsResult {
   const extra = entry.invoices ?? []
   const invoices = extra.length > 0 ? [...loaded.book.invoices, ...extra] : loaded.book.invoices
   let index = loaded.index
@@ -100,15 +101,28 @@ export function runRealisticCase(
       loaded.book.customers.map((customer) => replaced.get(customer.id) ?? customer),
     )
   }
-  const payments = [{ payment: entry.payment, expect: entry.expect }, ...(entry.batch ?? [])]
-  const result = matchPayments({
+  return matchPayments({
     index,
     invoices,
-    transactions: [...(entry.prior ?? []), ...payments.map((item) => item.payment)],
+    transactions: [...(entry.prior ?? []), ...paymentsOf(entry).map((item) => item.payment)],
     config: matchConfig(config),
   })
+}
+
+function paymentsOf(entry: RealisticCase): Array<{ payment: RealisticCase['payment']; expect: RealisticExpect }> {
+  return [{ payment: entry.payment, expect: entry.expect }, ...(entry.batch ?? [])]
+}
+
+export function runRealisticCase(
+  loaded: LoadedBook,
+  entry: RealisticCase,
+  part: string,
+  config: MatchConfigInput = {},
+): RealisticResult[] {
+  const result = matchRealisticCase(loaded, entry, config)
+  const extra = entry.invoices ?? []
   const invoiceOf = (id: string) => loaded.byId.get(id) ?? extra.find((invoice) => invoice.id === id)
-  return payments.map(({ payment, expect }) => ({
+  return paymentsOf(entry).map(({ payment, expect }) => ({
     case: entry,
     part,
     paymentId: payment.id,
@@ -120,7 +134,8 @@ export function runRealisticCase(
 
 const books = new Map<string, LoadedBook>()
 
-function loaded(name: string): LoadedBook {
+/** A book loaded once, with its index. */
+export function loaded(name: string): LoadedBook {
   let found = books.get(name)
   if (!found) {
     const book = loadBook(name)
