@@ -14,6 +14,8 @@
  *            (d) `bankrec receiver` process, DATABASE_URL, no REDIS_URL — target ≥ 70% of (m), p99 ≤ 10 ms
  *   express  (b) bare express route: express.raw, verify, group-committed Redis write (the minimal one) — baseline
  *            (w) express + createWebhookMiddleware, Redis queue       — target ≥ 120% of (b)
+ *            (c) express route that reads the body and answers 202, no verify, no write — the ceiling of any
+ *                middleware mounted in express: what express's own work a request leaves room for
  *
  * The deployed processes run as docs/deployment.md sets them up (NODE_ENV=production, DATABASE_URL,
  * BANKREC_SECRET_KEY, REDIS_URL for the Redis queue, WEBHOOK_SECRETS, a BANK_API_URL that is never called), through
@@ -52,7 +54,7 @@ import {
   createRedisInbox,
   type DurableInbox,
 } from './minimal-receiver/durable-inbox.js'
-import { BODY_LIMIT_BYTES, createMinimalDelivery } from './minimal-receiver/handler.js'
+import { BODY_LIMIT_BYTES, createMinimalDelivery, readCappedBody } from './minimal-receiver/handler.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
@@ -310,6 +312,18 @@ async function bareExpress(): Promise<Running> {
   }
 }
 
+/** The most any express middleware can reach: the route reads the body and answers, nothing else. */
+async function expressCeiling(): Promise<Running> {
+  const app = express()
+  app.post('/webhooks', (req, res) => {
+    readCappedBody(req, res, () => {
+      res.writeHead(202, { 'content-length': 0 })
+      res.end()
+    })
+  })
+  return listen(createServer(app))
+}
+
 async function expressMiddleware(): Promise<Running> {
   const prefix = `bench-middleware-${suffix}`
   redisPrefixes.push(prefix)
@@ -342,6 +356,7 @@ const PHASES: Phase[] = (
     },
     { group: 'express', label: 'bare express route, Redis', baseline: true, start: bareExpress },
     { group: 'express', label: 'express + middleware, Redis', target: 1.2, start: expressMiddleware },
+    { group: 'express', label: 'express route doing nothing (ceiling)', start: expressCeiling },
   ] satisfies Phase[]
 ).filter((phase) => ONLY.has(phase.group))
 
