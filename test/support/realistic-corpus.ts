@@ -109,7 +109,9 @@ export function matchRealisticCase(
   })
 }
 
-function paymentsOf(entry: RealisticCase): Array<{ payment: RealisticCase['payment']; expect: RealisticExpect }> {
+function paymentsOf(
+  entry: RealisticCase,
+): Array<{ payment: RealisticCase['payment']; expect: RealisticExpect }> {
   return [{ payment: entry.payment, expect: entry.expect }, ...(entry.batch ?? [])]
 }
 
