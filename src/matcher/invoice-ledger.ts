@@ -76,6 +76,11 @@ export class InvoiceLedger {
     return this.paid > 0n ? 'partially_paid' : 'open'
   }
 
+  /** `units` is the invoice's whole (positive) amount: its text is `amountText`, formatted once per invoice. */
+  private inFull(units: bigint): boolean {
+    return units === this.amount && !this.facts.owesNothing
+  }
+
   state(): InvoiceState {
     if (
       this.paid === 0n &&
@@ -99,8 +104,8 @@ export class InvoiceLedger {
     return {
       invoiceId: this.invoice.id,
       status: this.status(),
-      amountPaid: formatUnits(this.paid),
-      amountPending: formatUnits(this.pending),
+      amountPaid: this.inFull(this.paid) ? this.facts.amountText : formatUnits(this.paid),
+      amountPending: this.inFull(this.pending) ? this.facts.amountText : formatUnits(this.pending),
       amountOpen: formatUnits(this.openForSettled()),
       amountOverpaid: formatUnits(this.overpaid),
       amountWrittenOff: formatUnits(this.writtenOff),

@@ -16,6 +16,7 @@ import { sortById } from './sort-by-id.js'
 import { suggestionKey } from './suggest.js'
 import type {
   Allocation,
+  Evidence,
   InvoiceState,
   ManualAllocation,
   MatchCustomer,
@@ -67,6 +68,7 @@ const PHASES: readonly TransactionPhase[] = ['settled', 'tentative']
 const NOTHING_REJECTED: ReadonlySet<string> = new Set()
 const NOTHING_RETURNED: ReadonlySet<string> = new Set()
 const NO_MANUALS: ReadonlyMap<string, ManualAllocation[]> = new Map()
+const NO_EVIDENCE: readonly Evidence[] = []
 
 function manualsByTransaction(
   manualAllocations: readonly ManualAllocation[],
@@ -201,24 +203,24 @@ export function matchPayments(input: MatchPaymentsInput): MatchPaymentsResult {
   }
   const unreferenced: Payment[] = []
   for (const phase of PHASES) {
-    const ofPhase: Payment[] = []
-    for (const payment of inflows)
-      if (payment.phase === phase && !returned.has(payment.transaction.id)) ofPhase.push(payment)
+    // The inflows of this phase not returned, read in place (no list of them per phase).
     if (manualByTransaction.size > 0) {
-      for (const payment of ofPhase) {
+      for (const payment of inflows) {
+        if (payment.phase !== phase || returned.has(payment.transaction.id)) continue
         const manual = manualByTransaction.get(payment.transaction.id)
         if (manual) allocator.manual(payment, manual)
       }
     }
-    for (const payment of ofPhase) {
+    for (const payment of inflows) {
       const { transaction } = payment
-      if (manualByTransaction.has(transaction.id)) continue
+      if (payment.phase !== phase || returned.has(transaction.id) || manualByTransaction.has(transaction.id))
+        continue
       const found = knownReferences(references, input.references, index, transaction)
       if (found.outcome === 'named') allocateByReference(context, payment, found)
       else unreferenced.push(payment)
     }
   }
-  for (const payment of unreferenced) allocateByPayer(context, payment, [])
+  for (const payment of unreferenced) allocateByPayer(context, payment, NO_EVIDENCE)
   if (returns.length > 0) takeBackPartialReturns(allocator, ledgers, outflows, returns)
   if (dispositions.length > 0) {
     const credited = activeOf(input.transactions).inflows

@@ -24,6 +24,7 @@ import type { Evidence, ReferenceField } from './types.js'
 type Named = { ledger: InvoiceLedger; hit: ReferenceHit; field: ReferenceField }
 
 const NO_GUARDS = { advance: null, awaiting: null } as const
+const NO_EVIDENCE: readonly Evidence[] = []
 
 /** Amount evidence of a rest the payment leaves that a residual explains: it corroborates like the amount. */
 const EXPLAINED_REST = new Set(['amount_tolerance', 'fee_stated', 'discount_in_time'])
@@ -146,11 +147,14 @@ export function allocateByReference(
       if (!named.some((item) => item.ledger === ledger)) named.push({ ledger, hit, field })
     }
   }
-  const setAside: Evidence[] = found.setAside.map((hit) => ({
-    code: 'set_aside',
-    points: 0,
-    text: `“${hit.reference}” was not read as an invoice reference: ${hit.conflicts.map((c) => c.text).join('; ') || 'its check digits do not add up'}`,
-  }))
+  const setAside: readonly Evidence[] =
+    found.setAside.length === 0
+      ? NO_EVIDENCE
+      : found.setAside.map((hit) => ({
+          code: 'set_aside',
+          points: 0,
+          text: `“${hit.reference}” was not read as an invoice reference: ${hit.conflicts.map((c) => c.text).join('; ') || 'its check digits do not add up'}`,
+        }))
   let live = named.some(isVoid) ? named.filter((item) => !isVoid(item)) : named
   if (live.length === 0) return voidOnly(context, payment, field, named, setAside)
   if (live.some((item) => item.ledger.invoice.currency !== transaction.currency)) {
@@ -345,7 +349,7 @@ function voidOnly(
   payment: Payment,
   field: ReferenceField,
   named: readonly Named[],
-  setAside: Evidence[],
+  setAside: readonly Evidence[],
 ): void {
   const { allocator } = context
   const voided = named.map((item) => item.ledger)
