@@ -32,13 +32,21 @@ export function openFor(payment: Payment, ledger: InvoiceLedger): bigint {
   return payment.phase === 'settled' ? ledger.openForSettled() : ledger.openForTentative()
 }
 
-/** The live invoices of these customers in the payment's currency that are in the set, oldest first. */
+/** Only the ledgers whose open amount is exactly this (`InvoiceLedger.openIs`). */
+export type OpenExactly = { amount: bigint; cents: number; tentative: boolean }
+
+/**
+ * The live invoices of these customers in the payment's currency that are in the set, oldest first; with
+ * `exactly`, only those whose open amount it is (a ledger is made only for them).
+ */
 export function openInvoicesOf(
   context: MatchContext,
   customers: readonly string[],
   currency: string,
+  exactly?: OpenExactly,
 ): InvoiceLedger[] {
   const ledgers: InvoiceLedger[] = []
+  const set = context.ledgers
   // An invoice has one customer key: distinct keys give distinct invoices, each list already by id.
   const lists: Array<readonly MatchInvoice[]> = []
   let listed = 0
@@ -49,23 +57,27 @@ export function openInvoicesOf(
     lists.push(list)
     listed += list.length
   }
-  if (context.ledgers.size <= listed) {
-    // The set holds no more invoices than these customers have: its ledgers, already by id, are read in turn
+  if (set.size <= listed) {
+    // The set holds no more invoices than these customers have: its invoices, already by id, are read in turn
     // (no lookup per invoice, no sort), each by the index's invoice of its id (mostly its own, told by its facts).
-    for (const ledger of context.ledgers.values()) {
-      const invoice =
-        ledger.facts.heldBy === context.index ? ledger.invoice : context.index.get(ledger.invoice.id)
+    for (let at = 0; at < set.size; at++) {
+      const facts = set.factsAt(at)
+      const own = facts.heldBy === context.index
+      const invoice = own ? facts.invoice : context.index.get(facts.id)
       if (!invoice || invoice.void || invoice.currency !== currency) continue
-      const key = invoice === ledger.invoice ? ledger.facts.customerKey() : customerKeyOf(invoice)
-      if (key !== null && customers.includes(key)) ledgers.push(ledger)
+      const key = own ? facts.customerKey() : customerKeyOf(invoice)
+      if (key === null || !customers.includes(key)) continue
+      if (exactly && !set.openIs(at, exactly.amount, exactly.cents, exactly.tentative)) continue
+      ledgers.push(set.at(at))
     }
     return ledgers
   }
   for (const list of lists) {
     for (const invoice of list) {
-      const ledger = context.ledgers.get(invoice.id)
-      if (!ledger || invoice.void || invoice.currency !== currency) continue
-      ledgers.push(ledger)
+      const at = set.positionOf(invoice.id)
+      if (at < 0 || invoice.void || invoice.currency !== currency) continue
+      if (exactly && !set.openIs(at, exactly.amount, exactly.cents, exactly.tentative)) continue
+      ledgers.push(set.at(at))
     }
   }
   return lists.length > 1 ? sortById(ledgers, ledgerInvoiceId) : ledgers

@@ -231,12 +231,10 @@ export function matchPayments(input: MatchPaymentsInput): MatchPaymentsResult {
       if (manualByTransaction.has(id) && !returned.has(id)) references.delete(id)
     }
   }
-  const states: InvoiceState[] = []
-  for (const ledger of ledgers.values()) states.push(ledger.state())
   return {
     allocations: allocator.allocations,
     exceptions: allocator.exceptions,
-    invoices: states,
+    invoices: ledgers.states(),
     references,
     returns,
   }

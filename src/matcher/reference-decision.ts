@@ -11,7 +11,14 @@ import {
 } from './evidence.js'
 import type { ReferenceHit, TransactionReferences } from './find-references.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
-import { customerLabel, isRejected, openFor, openInvoicesOf, type MatchContext } from './match-context.js'
+import {
+  customerLabel,
+  isRejected,
+  openFor,
+  openInvoicesOf,
+  type MatchContext,
+  type OpenExactly,
+} from './match-context.js'
 import { centsOf, formatUnits, toUnits } from './money.js'
 import { amountIsToken, amountUnsupported, plausiblePart, shortOfSet, tokenAmount } from './amount-guards.js'
 import { issuedAfterPayment } from './date-evidence.js'
@@ -110,11 +117,14 @@ function exactElsewhere(
     if (key) customers.push(key)
   }
   if (payer.customers.length === 1) customers.push(payer.customers[0] as string)
-  const cents = centsOf(payment.amount)
-  const tentative = payment.phase !== 'settled'
-  return openInvoicesOf(context, customers, payment.transaction.currency).filter(
-    (ledger) => !named.includes(ledger) && ledger.openIs(payment.amount, cents, tentative),
+  return openInvoicesOf(context, customers, payment.transaction.currency, exactlyThe(payment)).filter(
+    (ledger) => !named.includes(ledger),
   )
+}
+
+/** The open invoices whose open amount the payment is exactly. */
+function exactlyThe(payment: Payment): OpenExactly {
+  return { amount: payment.amount, cents: centsOf(payment.amount), tentative: payment.phase !== 'settled' }
 }
 
 /**
@@ -325,11 +335,7 @@ function alternativeFor(
   const payer = context.payer(payment)
   if (!evidence.some((item) => item.code === 'conflict_other_customer') || payer.customers.length !== 1)
     return null
-  const cents = centsOf(payment.amount)
-  const tentative = payment.phase !== 'settled'
-  const own = openInvoicesOf(context, payer.customers, payment.transaction.currency).filter((ledger) =>
-    ledger.openIs(payment.amount, cents, tentative),
-  )
+  const own = openInvoicesOf(context, payer.customers, payment.transaction.currency, exactlyThe(payment))
   if (own.length !== 1) return null
   const [mine] = own as [InvoiceLedger]
   evidence.push({
