@@ -54,6 +54,15 @@ export class InvoiceLedger {
   }
 
   /**
+   * What an invoice nothing was booked on has open (settled or pending money alike), told by its facts: null when
+   * it has credits or write-offs (its ledger tells).
+   */
+  static untouchedOpen(facts: InvoiceFacts): bigint | null {
+    if (facts.writtenOff !== 0n || facts.credits !== 0n) return null
+    return facts.owesNothing ? 0n : facts.units
+  }
+
+  /**
    * `openIs` of an invoice nothing was booked on (no ledger yet, or one untouched), told by its facts alone when
    * it has no credits or write-offs and both amounts are in cents; null when its ledger must tell.
    */

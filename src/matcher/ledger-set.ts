@@ -80,6 +80,16 @@ export class LedgerSet {
     return untouched ?? this.at(position).openIs(amount, cents, tentative)
   }
 
+  /** `InvoiceLedger.openForTentative` of the invoice at `position`, without making its ledger while it has none. */
+  openForTentative(position: number): bigint {
+    const ledger = this.ledgers[position]
+    if (ledger !== undefined) return ledger.openForTentative()
+    return (
+      InvoiceLedger.untouchedOpen(this.facts[position] as InvoiceFacts) ??
+      this.at(position).openForTentative()
+    )
+  }
+
   /** The ledgers in id order (every one made). */
   values(): InvoiceLedger[] {
     const list = new Array<InvoiceLedger>(this.size)

@@ -5,7 +5,6 @@ import type { PayerIdentity } from './customer-directory.js'
 import { customerKeyOf } from './invoice-facts.js'
 import type { InvoiceIndex } from './invoice-index.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
-import { sortById } from './sort-by-id.js'
 import { suggestionKey } from './suggest.js'
 import type { MatchInvoice } from './types.js'
 import type { LedgerSet } from './ledger-set.js'
@@ -45,8 +44,26 @@ export function openInvoicesOf(
   currency: string,
   exactly?: OpenExactly,
 ): InvoiceLedger[] {
-  const ledgers: InvoiceLedger[] = []
   const set = context.ledgers
+  const positions = openPositionsOf(context, customers, currency)
+  const ledgers: InvoiceLedger[] = []
+  for (const at of positions) {
+    if (!exactly || set.openIs(at, exactly.amount, exactly.cents, exactly.tentative)) ledgers.push(set.at(at))
+  }
+  return ledgers
+}
+
+/**
+ * `openInvoicesOf` as positions in the run's `LedgerSet` (ascending: by id), so a caller that only reads the
+ * invoices' open amounts makes no ledger for them.
+ */
+export function openPositionsOf(
+  context: MatchContext,
+  customers: readonly string[],
+  currency: string,
+): number[] {
+  const set = context.ledgers
+  const positions: number[] = []
   // An invoice has one customer key: distinct keys give distinct invoices, each list already by id.
   const lists: Array<readonly MatchInvoice[]> = []
   let listed = 0
@@ -62,29 +79,25 @@ export function openInvoicesOf(
     // (no lookup per invoice, no sort), each by the index's invoice of its id (mostly its own, told by its facts).
     for (let at = 0; at < set.size; at++) {
       const facts = set.factsAt(at)
-      const own = facts.heldBy === context.index
-      const invoice = own ? facts.invoice : context.index.get(facts.id)
+      const invoice = facts.heldBy === context.index ? facts.invoice : context.index.get(facts.id)
       if (!invoice || invoice.void || invoice.currency !== currency) continue
-      const key = own ? facts.customerKey() : customerKeyOf(invoice)
-      if (key === null || !customers.includes(key)) continue
-      if (exactly && !set.openIs(at, exactly.amount, exactly.cents, exactly.tentative)) continue
-      ledgers.push(set.at(at))
+      const key = invoice === facts.invoice ? facts.customerKey() : customerKeyOf(invoice)
+      if (key !== null && customers.includes(key)) positions.push(at)
     }
-    return ledgers
+    return positions
   }
   for (const list of lists) {
     for (const invoice of list) {
       const at = set.positionOf(invoice.id)
-      if (at < 0 || invoice.void || invoice.currency !== currency) continue
-      if (exactly && !set.openIs(at, exactly.amount, exactly.cents, exactly.tentative)) continue
-      ledgers.push(set.at(at))
+      if (at >= 0 && !invoice.void && invoice.currency === currency) positions.push(at)
     }
   }
-  return lists.length > 1 ? sortById(ledgers, ledgerInvoiceId) : ledgers
+  // Positions are in id order: several customers' lists merge by a sort of numbers.
+  return lists.length > 1 ? positions.sort(ascending) : positions
 }
 
-function ledgerInvoiceId(ledger: InvoiceLedger): string {
-  return ledger.invoice.id
+function ascending(a: number, b: number): number {
+  return a - b
 }
 
 export function isRejected(

@@ -102,15 +102,22 @@ function activeOf(transactions: readonly MatchTransaction[]): {
   inflows: Payment[]
   outflows: MatchTransaction[]
 } {
-  const inflows: Payment[] = []
-  const outflows: MatchTransaction[] = []
-  for (const transaction of latestVersions(transactions)) {
+  const latest = latestVersions(transactions)
+  // Lists of the largest size they can have, cut to what they hold: a list grown from empty by a push is given
+  // room for 17 (a run mostly has one transaction).
+  const inflows = new Array<Payment>(latest.length)
+  const outflows = new Array<MatchTransaction>(latest.length)
+  let inflowCount = 0
+  let outflowCount = 0
+  for (const transaction of latest) {
     const phase = transactionPhase(transaction)
     if (phase === 'inactive') continue
     const amount = toUnits(transaction.amount)
-    if (amount > 0n) inflows.push({ transaction, amount, phase })
-    else if (amount < 0n) outflows.push(transaction)
+    if (amount > 0n) inflows[inflowCount++] = { transaction, amount, phase }
+    else if (amount < 0n) outflows[outflowCount++] = transaction
   }
+  inflows.length = inflowCount
+  outflows.length = outflowCount
   return { inflows, outflows }
 }
 
