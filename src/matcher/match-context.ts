@@ -63,7 +63,6 @@ export function openPositionsOf(
   currency: string,
 ): number[] {
   const set = context.ledgers
-  const positions: number[] = []
   // An invoice has one customer key: distinct keys give distinct invoices, each list already by id.
   const lists: Array<readonly MatchInvoice[]> = []
   let listed = 0
@@ -77,15 +76,20 @@ export function openPositionsOf(
   if (set.size <= listed) {
     // The set holds no more invoices than these customers have: its invoices, already by id, are read in turn
     // (no lookup per invoice, no sort), each by the index's invoice of its id (mostly its own, told by its facts).
+    // The list is made for all of them and cut: grown from empty it would be copied as it grows.
+    const found = new Array<number>(set.size)
+    let count = 0
     for (let at = 0; at < set.size; at++) {
       const facts = set.factsAt(at)
       const invoice = facts.heldBy === context.index ? facts.invoice : context.index.get(facts.id)
       if (!invoice || invoice.void || invoice.currency !== currency) continue
       const key = invoice === facts.invoice ? facts.customerKey() : customerKeyOf(invoice)
-      if (key !== null && customers.includes(key)) positions.push(at)
+      if (key !== null && customers.includes(key)) found[count++] = at
     }
-    return positions
+    found.length = count
+    return found
   }
+  const positions: number[] = []
   for (const list of lists) {
     for (const invoice of list) {
       const at = set.positionOf(invoice.id)
