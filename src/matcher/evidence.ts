@@ -1,6 +1,6 @@
 import { SCHEME_NAMES } from './check-digits.js'
 import type { PayerHow, PayerIdentity } from './customer-directory.js'
-import type { HitKind, ReferenceHit } from './find-references.js'
+import type { ReferenceHit } from './find-references.js'
 import type { Evidence, ReferenceField } from './types.js'
 
 /**
@@ -37,21 +37,20 @@ const FIELD_NAMES: Record<ReferenceField, string> = {
 
 function referencePoints(hit: ReferenceHit): number {
   if (hit.checkDigits === 'invalid') return POINTS.typo
-  const byKind: Record<HitKind, number> = {
-    issued: hit.checkDigits === 'valid' ? POINTS.issued : POINTS.issuedFreeForm,
-    structured: POINTS.structured,
-    swift: POINTS.swift,
-    full: POINTS.full,
-    core:
-      hit.via === 'rf' || hit.via === 'ogm'
-        ? POINTS.structuredCore
-        : hit.short
-          ? POINTS.shortCore
-          : hit.invoiceWord
-            ? POINTS.coreWithWord
-            : POINTS.core,
+  // A switch, not a table of every kind's points: the table was an object per hit.
+  switch (hit.kind) {
+    case 'issued':
+      return hit.checkDigits === 'valid' ? POINTS.issued : POINTS.issuedFreeForm
+    case 'structured':
+      return POINTS.structured
+    case 'swift':
+      return POINTS.swift
+    case 'full':
+      return POINTS.full
+    case 'core':
+      if (hit.via === 'rf' || hit.via === 'ogm') return POINTS.structuredCore
+      return hit.short ? POINTS.shortCore : hit.invoiceWord ? POINTS.coreWithWord : POINTS.core
   }
-  return byKind[hit.kind]
 }
 
 /** How the text named the invoice, as evidence (with the text conflicts the hit carries). */

@@ -5,7 +5,6 @@ import type { PayerIdentity } from './customer-directory.js'
 import { customerKeyOf } from './invoice-facts.js'
 import type { InvoiceIndex } from './invoice-index.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
-import { sortById } from './sort-by-id.js'
 import { suggestionKey } from './suggest.js'
 import type { MatchInvoice } from './types.js'
 import type { LedgerSet } from './ledger-set.js'
@@ -32,13 +31,38 @@ export function openFor(payment: Payment, ledger: InvoiceLedger): bigint {
   return payment.phase === 'settled' ? ledger.openForSettled() : ledger.openForTentative()
 }
 
-/** The live invoices of these customers in the payment's currency that are in the set, oldest first. */
+/** Only the ledgers whose open amount is exactly this (`InvoiceLedger.openIs`). */
+export type OpenExactly = { amount: bigint; cents: number; tentative: boolean }
+
+/**
+ * The live invoices of these customers in the payment's currency that are in the set, oldest first; with
+ * `exactly`, only those whose open amount it is (a ledger is made only for them).
+ */
 export function openInvoicesOf(
   context: MatchContext,
   customers: readonly string[],
   currency: string,
+  exactly?: OpenExactly,
 ): InvoiceLedger[] {
+  const set = context.ledgers
+  const positions = openPositionsOf(context, customers, currency)
   const ledgers: InvoiceLedger[] = []
+  for (const at of positions) {
+    if (!exactly || set.openIs(at, exactly.amount, exactly.cents, exactly.tentative)) ledgers.push(set.at(at))
+  }
+  return ledgers
+}
+
+/**
+ * `openInvoicesOf` as positions in the run's `LedgerSet` (ascending: by id), so a caller that only reads the
+ * invoices' open amounts makes no ledger for them.
+ */
+export function openPositionsOf(
+  context: MatchContext,
+  customers: readonly string[],
+  currency: string,
+): number[] {
+  const set = context.ledgers
   // An invoice has one customer key: distinct keys give distinct invoices, each list already by id.
   const lists: Array<readonly MatchInvoice[]> = []
   let listed = 0
@@ -49,30 +73,35 @@ export function openInvoicesOf(
     lists.push(list)
     listed += list.length
   }
-  if (context.ledgers.size <= listed) {
-    // The set holds no more invoices than these customers have: its ledgers, already by id, are read in turn
+  if (set.size <= listed) {
+    // The set holds no more invoices than these customers have: its invoices, already by id, are read in turn
     // (no lookup per invoice, no sort), each by the index's invoice of its id (mostly its own, told by its facts).
-    for (const ledger of context.ledgers.values()) {
-      const invoice =
-        ledger.facts.heldBy === context.index ? ledger.invoice : context.index.get(ledger.invoice.id)
+    // The list is made for all of them and cut: grown from empty it would be copied as it grows.
+    const found = new Array<number>(set.size)
+    let count = 0
+    for (let at = 0; at < set.size; at++) {
+      const facts = set.factsAt(at)
+      const invoice = facts.heldBy === context.index ? facts.invoice : context.index.get(facts.id)
       if (!invoice || invoice.void || invoice.currency !== currency) continue
-      const key = invoice === ledger.invoice ? ledger.facts.customerKey() : customerKeyOf(invoice)
-      if (key !== null && customers.includes(key)) ledgers.push(ledger)
+      const key = invoice === facts.invoice ? facts.customerKey() : customerKeyOf(invoice)
+      if (key !== null && customers.includes(key)) found[count++] = at
     }
-    return ledgers
+    found.length = count
+    return found
   }
+  const positions: number[] = []
   for (const list of lists) {
     for (const invoice of list) {
-      const ledger = context.ledgers.get(invoice.id)
-      if (!ledger || invoice.void || invoice.currency !== currency) continue
-      ledgers.push(ledger)
+      const at = set.positionOf(invoice.id)
+      if (at >= 0 && !invoice.void && invoice.currency === currency) positions.push(at)
     }
   }
-  return lists.length > 1 ? sortById(ledgers, ledgerInvoiceId) : ledgers
+  // Positions are in id order: several customers' lists merge by a sort of numbers.
+  return lists.length > 1 ? positions.sort(ascending) : positions
 }
 
-function ledgerInvoiceId(ledger: InvoiceLedger): string {
-  return ledger.invoice.id
+function ascending(a: number, b: number): number {
+  return a - b
 }
 
 export function isRejected(

@@ -16,6 +16,7 @@ import { sortById } from './sort-by-id.js'
 import { suggestionKey } from './suggest.js'
 import type {
   Allocation,
+  Evidence,
   InvoiceState,
   ManualAllocation,
   MatchCustomer,
@@ -67,6 +68,7 @@ const PHASES: readonly TransactionPhase[] = ['settled', 'tentative']
 const NOTHING_REJECTED: ReadonlySet<string> = new Set()
 const NOTHING_RETURNED: ReadonlySet<string> = new Set()
 const NO_MANUALS: ReadonlyMap<string, ManualAllocation[]> = new Map()
+const NO_EVIDENCE: readonly Evidence[] = []
 
 function manualsByTransaction(
   manualAllocations: readonly ManualAllocation[],
@@ -100,15 +102,22 @@ function activeOf(transactions: readonly MatchTransaction[]): {
   inflows: Payment[]
   outflows: MatchTransaction[]
 } {
-  const inflows: Payment[] = []
-  const outflows: MatchTransaction[] = []
-  for (const transaction of latestVersions(transactions)) {
+  const latest = latestVersions(transactions)
+  // Lists of the largest size they can have, cut to what they hold: a list grown from empty by a push is given
+  // room for 17 (a run mostly has one transaction).
+  const inflows = new Array<Payment>(latest.length)
+  const outflows = new Array<MatchTransaction>(latest.length)
+  let inflowCount = 0
+  let outflowCount = 0
+  for (const transaction of latest) {
     const phase = transactionPhase(transaction)
     if (phase === 'inactive') continue
     const amount = toUnits(transaction.amount)
-    if (amount > 0n) inflows.push({ transaction, amount, phase })
-    else if (amount < 0n) outflows.push(transaction)
+    if (amount > 0n) inflows[inflowCount++] = { transaction, amount, phase }
+    else if (amount < 0n) outflows[outflowCount++] = transaction
   }
+  inflows.length = inflowCount
+  outflows.length = outflowCount
   return { inflows, outflows }
 }
 
@@ -201,24 +210,24 @@ export function matchPayments(input: MatchPaymentsInput): MatchPaymentsResult {
   }
   const unreferenced: Payment[] = []
   for (const phase of PHASES) {
-    const ofPhase: Payment[] = []
-    for (const payment of inflows)
-      if (payment.phase === phase && !returned.has(payment.transaction.id)) ofPhase.push(payment)
+    // The inflows of this phase not returned, read in place (no list of them per phase).
     if (manualByTransaction.size > 0) {
-      for (const payment of ofPhase) {
+      for (const payment of inflows) {
+        if (payment.phase !== phase || returned.has(payment.transaction.id)) continue
         const manual = manualByTransaction.get(payment.transaction.id)
         if (manual) allocator.manual(payment, manual)
       }
     }
-    for (const payment of ofPhase) {
+    for (const payment of inflows) {
       const { transaction } = payment
-      if (manualByTransaction.has(transaction.id)) continue
+      if (payment.phase !== phase || returned.has(transaction.id) || manualByTransaction.has(transaction.id))
+        continue
       const found = knownReferences(references, input.references, index, transaction)
       if (found.outcome === 'named') allocateByReference(context, payment, found)
       else unreferenced.push(payment)
     }
   }
-  for (const payment of unreferenced) allocateByPayer(context, payment, [])
+  for (const payment of unreferenced) allocateByPayer(context, payment, NO_EVIDENCE)
   if (returns.length > 0) takeBackPartialReturns(allocator, ledgers, outflows, returns)
   if (dispositions.length > 0) {
     const credited = activeOf(input.transactions).inflows
@@ -229,12 +238,10 @@ export function matchPayments(input: MatchPaymentsInput): MatchPaymentsResult {
       if (manualByTransaction.has(id) && !returned.has(id)) references.delete(id)
     }
   }
-  const states: InvoiceState[] = []
-  for (const ledger of ledgers.values()) states.push(ledger.state())
   return {
     allocations: allocator.allocations,
     exceptions: allocator.exceptions,
-    invoices: states,
+    invoices: ledgers.states(),
     references,
     returns,
   }

@@ -3,7 +3,7 @@ import { dateSpans, overlaps } from './date-spans.js'
 import { issuedAfterPayment } from './date-evidence.js'
 import { hasUnexplainedConflict, payerCode, POINTS, reasonsOf, score } from './evidence.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
-import { openInvoicesOf, type MatchContext } from './match-context.js'
+import { openPositionsOf, type MatchContext } from './match-context.js'
 import { centsOf, formatUnits } from './money.js'
 import { wordBefore } from './number-labels.js'
 import { OTHER_LABELS } from './reference-words.js'
@@ -58,10 +58,12 @@ export function allocateByPayer(
   const { allocator, config, rejected } = context
   const { transaction, amount } = payment
   const payer = context.payer(payment)
-  const ledgers = openInvoicesOf(context, payer.customers, transaction.currency)
-  const candidates = ledgers.map((ledger) => ({
-    invoice: ledger.invoice,
-    available: ledger.openForTentative(),
+  // The payer's open invoices are read by position: a ledger is made only for one the payment may pay.
+  const set = context.ledgers
+  const positions = openPositionsOf(context, payer.customers, transaction.currency)
+  const candidates = positions.map((at) => ({
+    invoice: set.factsAt(at).invoice,
+    available: set.openForTentative(at),
   }))
   const payerItem: Evidence[] =
     payer.customers.length > 0
@@ -75,10 +77,10 @@ export function allocateByPayer(
       : [{ code: payerCode(payer), points: 0, text: payer.text }]
   if (waitsForInvoice(context, payment, payerItem)) return
   const cents = centsOf(amount)
-  const exact = ledgers.filter((ledger) => ledger.openIs(amount, cents, true))
+  const exact = positions.filter((at) => set.openIs(at, amount, cents, true))
   if (payer.verified && payer.customers.length === 1 && exact.length === 1) {
     const numbers = unexplainedNumbers(transaction)
-    const [only] = exact as [InvoiceLedger]
+    const only = set.at(exact[0] as number)
     const items: Evidence[] = [
       { code: 'no_reference', points: 0, text: 'no reference field names a known invoice' },
       ...payerItem,

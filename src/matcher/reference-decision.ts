@@ -11,7 +11,14 @@ import {
 } from './evidence.js'
 import type { ReferenceHit, TransactionReferences } from './find-references.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
-import { customerLabel, isRejected, openFor, openInvoicesOf, type MatchContext } from './match-context.js'
+import {
+  customerLabel,
+  isRejected,
+  openFor,
+  openInvoicesOf,
+  type MatchContext,
+  type OpenExactly,
+} from './match-context.js'
 import { centsOf, formatUnits, toUnits } from './money.js'
 import { amountIsToken, amountUnsupported, plausiblePart, shortOfSet, tokenAmount } from './amount-guards.js'
 import { issuedAfterPayment } from './date-evidence.js'
@@ -24,6 +31,7 @@ import type { Evidence, ReferenceField } from './types.js'
 type Named = { ledger: InvoiceLedger; hit: ReferenceHit; field: ReferenceField }
 
 const NO_GUARDS = { advance: null, awaiting: null } as const
+const NO_EVIDENCE: readonly Evidence[] = []
 
 /** Amount evidence of a rest the payment leaves that a residual explains: it corroborates like the amount. */
 const EXPLAINED_REST = new Set(['amount_tolerance', 'fee_stated', 'discount_in_time'])
@@ -109,11 +117,14 @@ function exactElsewhere(
     if (key) customers.push(key)
   }
   if (payer.customers.length === 1) customers.push(payer.customers[0] as string)
-  const cents = centsOf(payment.amount)
-  const tentative = payment.phase !== 'settled'
-  return openInvoicesOf(context, customers, payment.transaction.currency).filter(
-    (ledger) => !named.includes(ledger) && ledger.openIs(payment.amount, cents, tentative),
+  return openInvoicesOf(context, customers, payment.transaction.currency, exactlyThe(payment)).filter(
+    (ledger) => !named.includes(ledger),
   )
+}
+
+/** The open invoices whose open amount the payment is exactly. */
+function exactlyThe(payment: Payment): OpenExactly {
+  return { amount: payment.amount, cents: centsOf(payment.amount), tentative: payment.phase !== 'settled' }
 }
 
 /**
@@ -146,11 +157,14 @@ export function allocateByReference(
       if (!named.some((item) => item.ledger === ledger)) named.push({ ledger, hit, field })
     }
   }
-  const setAside: Evidence[] = found.setAside.map((hit) => ({
-    code: 'set_aside',
-    points: 0,
-    text: `“${hit.reference}” was not read as an invoice reference: ${hit.conflicts.map((c) => c.text).join('; ') || 'its check digits do not add up'}`,
-  }))
+  const setAside: readonly Evidence[] =
+    found.setAside.length === 0
+      ? NO_EVIDENCE
+      : found.setAside.map((hit) => ({
+          code: 'set_aside',
+          points: 0,
+          text: `“${hit.reference}” was not read as an invoice reference: ${hit.conflicts.map((c) => c.text).join('; ') || 'its check digits do not add up'}`,
+        }))
   let live = named.some(isVoid) ? named.filter((item) => !isVoid(item)) : named
   if (live.length === 0) return voidOnly(context, payment, field, named, setAside)
   if (live.some((item) => item.ledger.invoice.currency !== transaction.currency)) {
@@ -321,11 +335,7 @@ function alternativeFor(
   const payer = context.payer(payment)
   if (!evidence.some((item) => item.code === 'conflict_other_customer') || payer.customers.length !== 1)
     return null
-  const cents = centsOf(payment.amount)
-  const tentative = payment.phase !== 'settled'
-  const own = openInvoicesOf(context, payer.customers, payment.transaction.currency).filter((ledger) =>
-    ledger.openIs(payment.amount, cents, tentative),
-  )
+  const own = openInvoicesOf(context, payer.customers, payment.transaction.currency, exactlyThe(payment))
   if (own.length !== 1) return null
   const [mine] = own as [InvoiceLedger]
   evidence.push({
@@ -345,7 +355,7 @@ function voidOnly(
   payment: Payment,
   field: ReferenceField,
   named: readonly Named[],
-  setAside: Evidence[],
+  setAside: readonly Evidence[],
 ): void {
   const { allocator } = context
   const voided = named.map((item) => item.ledger)

@@ -126,6 +126,7 @@ export function remittanceContradiction(
 ): Evidence | null {
   const text = payment.transaction[found.field]
   const lines = text ? remittanceLines(text) : []
+  if (lines.length === 0) return null
   for (const [index, line] of lines.entries()) {
     const hit = found.hits.find((item) => sameNumber(item.reference, line.number))
     const id = hit?.invoiceIds.length === 1 ? hit.invoiceIds[0] : undefined

@@ -17,8 +17,14 @@ export function decidedByStatedRules(context: MatchContext, payment: Payment, fo
  * or the books, and an invoice's printed number under another kind of label naming another customer's invoice.
  * Each is an unexplained conflict on every invoice named (so a person decides); empty when there is none.
  */
-export function statedContradictions(context: MatchContext, payment: Payment, found: Named): Evidence[] {
+export function statedContradictions(
+  context: MatchContext,
+  payment: Payment,
+  found: Named,
+): readonly Evidence[] {
   const conflict =
     remittanceContradiction(context, payment, found) ?? labelledPrintedForOthers(context, payment, found)
-  return conflict ? [conflict] : []
+  return conflict ? [conflict] : NONE
 }
+
+const NONE: readonly Evidence[] = []
