@@ -2,7 +2,7 @@ import type { InvoiceIndex } from './invoice-index.js'
 import { FieldScan } from './field-scan.js'
 import { normalizeReference } from './normalize-reference.js'
 import type { HitKind, ReferenceHit, ReferenceSource } from './reference-hit.js'
-import { REFERENCE_FIELDS, type ReferenceField } from './types.js'
+import { REFERENCE_FIELDS, referenceTexts, type ReferenceField } from './types.js'
 import { unwrapRemittance } from './unwrap-remittance.js'
 
 export type { HitKind, ReferenceHit, ReferenceSource, TextConflict } from './reference-hit.js'
@@ -26,11 +26,19 @@ export type TransactionReferences =
 /** A reference in another field than the one chosen. */
 export type OtherFieldHit = { field: ReferenceField; hit: ReferenceHit }
 
-const DIGIT = /\d/
 const NONE: TransactionReferences = { outcome: 'none' }
 const NO_OTHERS: OtherFieldHit[] = []
 
 const RANK: Record<HitKind, number> = { issued: 6, structured: 5, swift: 4, full: 4, core: 2 }
+
+/** Whether the text holds an ASCII digit (as `/\d/` tells, without a regex call per field). */
+function hasDigit(text: string): boolean {
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at)
+    if (code >= 48 && code <= 57) return true
+  }
+  return false
+}
 
 function isClean(hit: ReferenceHit): boolean {
   return hit.conflicts.length === 0 && hit.checkDigits !== 'invalid'
@@ -90,11 +98,12 @@ function otherFieldHits(
 export function findReferences(index: InvoiceIndex, source: ReferenceSource): TransactionReferences {
   let best: { field: ReferenceField; hits: readonly ReferenceHit[]; strength: number } | null = null
   let fields: Array<{ field: ReferenceField; hits: readonly ReferenceHit[] }> | null = null
+  const texts = referenceTexts(source)
   for (let at = 0; at < REFERENCE_FIELDS.length; at++) {
     const field = REFERENCE_FIELDS[at] as ReferenceField
-    const text = source[field]
+    const text = texts[at]
     // Once a field names an invoice by its whole number, a later field without digits names nothing more.
-    if (!text || (best !== null && best.strength >= RANK.full && !DIGIT.test(text))) continue
+    if (!text || (best !== null && best.strength >= RANK.full && !hasDigit(text))) continue
     const hits = readField(index, text, source)
     if (hits.length === 0) continue
     const strength = strengthOf(hits)
