@@ -131,26 +131,9 @@ function pushText(parts: ReferencePart[], text: string, start: number, end: numb
   if (tokens.length > 0) parts.push({ kind: 'text', tokens })
 }
 
-/**
- * Whether a code may start in the text: every match of CODE_START has a `/`, `+` or `*`, or `RF` in either case.
- * Most texts have none, and this loop costs less than running the regex over them.
- */
-function mayHoldCode(text: string): boolean {
-  for (let at = 0; at < text.length; at++) {
-    const code = text.charCodeAt(at)
-    if (code === 47 || code === 43 || code === 42) return true
-    if ((code | 32) === 114 && (text.charCodeAt(at + 1) | 32) === 102) return true
-  }
-  return false
-}
-
 /** Splits a reference text into free text and structured codes, in the order written. */
 export function normalizeReference(text: string): ReferencePart[] {
   const parts: ReferencePart[] = []
-  if (!mayHoldCode(text)) {
-    pushText(parts, text, 0, text.length)
-    return parts
-  }
   let textStart = 0
   CODE_START.lastIndex = 0
   for (let found = CODE_START.exec(text); found; found = CODE_START.exec(text)) {
