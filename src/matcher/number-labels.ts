@@ -94,6 +94,8 @@ const X12_OTHER_SEGMENTS: ReadonlySet<string> = new Set(
 
 /** The X12 segment (`TRN`, `BPR`, …) holding the number at `start`, when it is one that names no document. */
 export function x12Segment(text: string, start: number): string | null {
+  // A segment's id ends at a `*`: a text without one has no segment (most texts; one search, no regex).
+  if (!text.includes('*')) return null
   const open = Math.max(text.lastIndexOf('~', start - 1), text.lastIndexOf('\\', start - 1)) + 1
   const id = /^\s*([A-Z][A-Z0-9]{1,2})\*/.exec(text.slice(open, open + 8))?.[1]
   return id !== undefined && X12_OTHER_SEGMENTS.has(id) ? id : null
