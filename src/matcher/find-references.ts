@@ -2,7 +2,7 @@ import type { InvoiceIndex } from './invoice-index.js'
 import { FieldScan } from './field-scan.js'
 import { normalizeReference } from './normalize-reference.js'
 import type { HitKind, ReferenceHit, ReferenceSource } from './reference-hit.js'
-import { REFERENCE_FIELDS, type ReferenceField } from './types.js'
+import { REFERENCE_FIELDS, referenceTexts, type ReferenceField } from './types.js'
 import { unwrapRemittance } from './unwrap-remittance.js'
 
 export type { HitKind, ReferenceHit, ReferenceSource, TextConflict } from './reference-hit.js'
@@ -30,7 +30,26 @@ const DIGIT = /\d/
 const NONE: TransactionReferences = { outcome: 'none' }
 const NO_OTHERS: OtherFieldHit[] = []
 
-const RANK: Record<HitKind, number> = { issued: 6, structured: 5, swift: 4, full: 4, core: 2 }
+/** The rank of a whole invoice number. */
+const FULL_RANK = 4
+
+/**
+ * How strongly a clean hit of each kind names its invoices. A switch, not a table: a table read by the hit's kind is
+ * a keyed load of several names, which V8 serves by its slow generic lookup.
+ */
+function rankOf(kind: HitKind): number {
+  switch (kind) {
+    case 'issued':
+      return 6
+    case 'structured':
+      return 5
+    case 'swift':
+    case 'full':
+      return FULL_RANK
+    case 'core':
+      return 2
+  }
+}
 
 function isClean(hit: ReferenceHit): boolean {
   return hit.conflicts.length === 0 && hit.checkDigits !== 'invalid'
@@ -39,7 +58,7 @@ function isClean(hit: ReferenceHit): boolean {
 /** How strongly a hit names its invoices: a typo 1, a hit that reads as something else 0.5, else by its kind. */
 export function referenceStrength(hit: ReferenceHit): number {
   if (hit.checkDigits === 'invalid') return 1
-  return hit.conflicts.length > 0 ? 0.5 : RANK[hit.kind]
+  return hit.conflicts.length > 0 ? 0.5 : rankOf(hit.kind)
 }
 
 /** Reads one field, its wrapped lines read whole. */
@@ -90,11 +109,12 @@ function otherFieldHits(
 export function findReferences(index: InvoiceIndex, source: ReferenceSource): TransactionReferences {
   let best: { field: ReferenceField; hits: readonly ReferenceHit[]; strength: number } | null = null
   let fields: Array<{ field: ReferenceField; hits: readonly ReferenceHit[] }> | null = null
+  const texts = referenceTexts(source)
   for (let at = 0; at < REFERENCE_FIELDS.length; at++) {
     const field = REFERENCE_FIELDS[at] as ReferenceField
-    const text = source[field]
+    const text = texts[at]
     // Once a field names an invoice by its whole number, a later field without digits names nothing more.
-    if (!text || (best !== null && best.strength >= RANK.full && !DIGIT.test(text))) continue
+    if (!text || (best !== null && best.strength >= FULL_RANK && !DIGIT.test(text))) continue
     const hits = readField(index, text, source)
     if (hits.length === 0) continue
     const strength = strengthOf(hits)

@@ -8,6 +8,7 @@ import {
   type InvoiceFacts,
 } from './invoice-facts.js'
 import { compactIssuedReference, compactReference, numberParts } from './invoice-number.js'
+import { LengthCounts } from './length-counts.js'
 import { TokenTrie, type TrieMatch } from './token-trie.js'
 import type { MatchCustomer, MatchInvoice } from './types.js'
 
@@ -37,12 +38,6 @@ function countWord(map: Map<string, number>, key: string, delta: 1 | -1): void {
   else map.delete(key)
 }
 
-function count(map: Map<number, number>, key: number, delta: 1 | -1): void {
-  const left = (map.get(key) ?? 0) + delta
-  if (left > 0) map.set(key, left)
-  else map.delete(key)
-}
-
 /**
  * Every known invoice (open, paid and void: a payment naming a paid or void invoice still names it), by the token
  * key of its number, by its number's core (the digits without the prefix word, as tokens and run together), by the
@@ -63,15 +58,15 @@ export class InvoiceIndex {
   private readonly byCustomerKey = new Map<CustomerKey, Map<string, MatchInvoice>>()
   /** `ofCustomerKey`'s lists, built when first asked for and dropped when the customer's invoices change. */
   private readonly customerLists = new Map<CustomerKey, readonly MatchInvoice[]>()
-  private readonly issuedLengths = new Map<number, number>()
+  private readonly issuedLengths = new LengthCounts()
   /**
    * The lengths of the issued references a run of digits can be (KID, OGM, Finnish, QR: digits only, or a KID's
    * digits and its mod-11 `-`, for which a payer may write a digit): most numbers are not one.
    */
-  private readonly issuedDigitLengths = new Map<number, number>()
+  private readonly issuedDigitLengths = new LengthCounts()
   /** The lengths of the issued references of letters only: a word in free text can be no other. */
-  private readonly issuedLetterLengths = new Map<number, number>()
-  private readonly compactCoreLengths = new Map<number, number>()
+  private readonly issuedLetterLengths = new LengthCounts()
+  private readonly compactCoreLengths = new LengthCounts()
   /** The words invoice numbers start with (`INV` of `INV-2024-0102`), counted: how the books print a number. */
   private readonly numberPrefixes = new Map<string, number>()
 
@@ -99,7 +94,7 @@ export class InvoiceIndex {
     if (parts.hasLetters && parts.core.length > 0) this.byCore.add(parts.core, facts)
     if (parts.core.length > 1) {
       add(this.byCompactCore, parts.compactCore, facts)
-      count(this.compactCoreLengths, parts.compactCore.length, 1)
+      this.compactCoreLengths.add(parts.compactCore.length, 1)
     }
     add(this.byCompactNumber, compactReference(invoice.number), facts)
     if (parts.hasLetters && !/^\d/.test(parts.key[0] as string))
@@ -107,9 +102,9 @@ export class InvoiceIndex {
     if (invoice.paymentReference) {
       const issued = compactIssuedReference(invoice.paymentReference)
       add(this.byIssued, issued, facts)
-      count(this.issuedLengths, issued.length, 1)
-      if (readsAsDigits(issued)) count(this.issuedDigitLengths, issued.length, 1)
-      if (isLetters(issued)) count(this.issuedLetterLengths, issued.length, 1)
+      this.issuedLengths.add(issued.length, 1)
+      if (readsAsDigits(issued)) this.issuedDigitLengths.add(issued.length, 1)
+      if (isLetters(issued)) this.issuedLetterLengths.add(issued.length, 1)
     }
     // The invoice's facts are made and filled in here, in index order (a customer's invoices' records near one
     // another in memory, one key string per customer, the directory's), rather than wherever a run first asks.
@@ -141,7 +136,7 @@ export class InvoiceIndex {
     if (parts.hasLetters && parts.core.length > 0) this.byCore.delete(parts.core, same)
     if (parts.core.length > 1) {
       drop(this.byCompactCore, parts.compactCore, invoiceId)
-      count(this.compactCoreLengths, parts.compactCore.length, -1)
+      this.compactCoreLengths.add(parts.compactCore.length, -1)
     }
     drop(this.byCompactNumber, compactReference(old.number), invoiceId)
     if (parts.hasLetters && !/^\d/.test(parts.key[0] as string))
@@ -149,9 +144,9 @@ export class InvoiceIndex {
     if (old.paymentReference) {
       const issued = compactIssuedReference(old.paymentReference)
       drop(this.byIssued, issued, invoiceId)
-      count(this.issuedLengths, issued.length, -1)
-      if (readsAsDigits(issued)) count(this.issuedDigitLengths, issued.length, -1)
-      if (isLetters(issued)) count(this.issuedLetterLengths, issued.length, -1)
+      this.issuedLengths.add(issued.length, -1)
+      if (readsAsDigits(issued)) this.issuedDigitLengths.add(issued.length, -1)
+      if (isLetters(issued)) this.issuedLetterLengths.add(issued.length, -1)
     }
     const key = customerKeyOf(old)
     const invoices = key ? this.byCustomerKey.get(key) : undefined

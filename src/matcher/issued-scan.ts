@@ -56,12 +56,13 @@ export function readIssued(scan: FieldHits, tokens: readonly Token[], taken: boo
       // A KID's mod-11 check digit `-` right after its digits is part of it.
       const dash = isDigitToken(tokens[end - 1] as Token) && kidDashAt(text, stop)
       // A word of ASCII letters is its own compact form (upper-cased): only a reference of letters that long can
-      // be it. Most words are not looked up in the map of every issued reference.
+      // be it. Most words are not looked up in the map of every issued reference, and a length no reference has
+      // (references of letters are counted among all) is told without reading the word's letters.
       const known = digits
         ? index.hasIssuedDigitsLength(length)
-        : isAsciiLetters(text, (tokens[from] as Token).start, (tokens[from] as Token).end)
-          ? index.hasIssuedLettersLength(length)
-          : index.hasIssuedLength(length)
+        : index.hasIssuedLength(length) &&
+          (!isAsciiLetters(text, (tokens[from] as Token).start, (tokens[from] as Token).end) ||
+            index.hasIssuedLettersLength(length))
       if (known || (dash && index.hasIssuedLength(length + 1))) {
         // One run of digits is its own compact form.
         const compact =

@@ -25,7 +25,8 @@ const CODE_START = /\/(?:INV|RFB)\/|RF\d\d|[+*]{3} ?\d{3} ?\//gi
 const OGM = /^([+*]{3}) ?(\d{3}) ?\/ ?(\d{4}) ?\/ ?(\d{5}) ?\1/
 const RF_GROUP = 4
 
-function isAlphanumeric(code: number): boolean {
+/** An ASCII letter or digit, by character code. */
+export function isAlphanumeric(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
 }
 

@@ -79,8 +79,12 @@ export function conflictsOf(
         : `“${written}” is part of a code after “${glued?.word}”: it reads as ${glued?.name}`,
     })
   }
-  const compact = compactReference(written)
-  if (index.customers.hasCustomerId(compact) || index.customers.hasCustomerId(written)) {
+  // One digit token is its own compact form; the written form is looked up again only when it differs.
+  const compact = to - from === 1 ? written : compactReference(written)
+  if (
+    index.customers.hasCustomerId(compact) ||
+    (compact !== written && index.customers.hasCustomerId(written))
+  ) {
     conflicts.push({ code: 'customer_number', text: `“${written}” is the id of a customer` })
   }
   const bank = source.bankReference ? compactReference(source.bankReference) : ''

@@ -1,4 +1,5 @@
 import { LABEL_NAMES, LIST_WORDS, NUMBER_WORDS, OTHER_LABELS, type NumberLabel } from './reference-words.js'
+import { isAlphanumeric } from './normalize-reference.js'
 import { tokenize, type Token } from './tokenize.js'
 
 /** What stands between the numbers of a list (`4711, 4712`, `4711/4712`, `2024-0315 + 2024-0316`). */
@@ -78,12 +79,14 @@ export function gluedLabel(
   start: number,
 ): { word: string; label: NumberLabel; name: string } | null {
   let run = start
-  while (run > 0 && /[A-Za-z0-9]/.test(text.charAt(run - 1))) run--
+  while (run > 0 && isAlphanumeric(text.charCodeAt(run - 1))) run--
   return run < start ? labelBefore(text, run) : null
 }
 
 /** A number written as the whole part of an amount (`4679.17`, `RMR*IV*…*PI*4679.17`): the amount, no reference. */
 export function readsAsAmount(text: string, end: number): boolean {
+  const next = text.charCodeAt(end)
+  if (next !== 46 && next !== 44) return false
   return /^[.,]\d\d(?![\d.,])/.test(text.slice(end, end + 4))
 }
 
@@ -94,6 +97,8 @@ const X12_OTHER_SEGMENTS: ReadonlySet<string> = new Set(
 
 /** The X12 segment (`TRN`, `BPR`, …) holding the number at `start`, when it is one that names no document. */
 export function x12Segment(text: string, start: number): string | null {
+  // A segment's id ends at a `*`: a text without one has no segment (most texts; one search, no regex).
+  if (!text.includes('*')) return null
   const open = Math.max(text.lastIndexOf('~', start - 1), text.lastIndexOf('\\', start - 1)) + 1
   const id = /^\s*([A-Z][A-Z0-9]{1,2})\*/.exec(text.slice(open, open + 8))?.[1]
   return id !== undefined && X12_OTHER_SEGMENTS.has(id) ? id : null

@@ -1,3 +1,5 @@
+import { LengthCounts } from './length-counts.js'
+
 /** Tokens are runs of letters or of digits (tokenize.ts): the first character tells which. */
 function isDigitToken(token: string): boolean {
   const code = token.charCodeAt(0)
@@ -82,13 +84,13 @@ export class TokenTrie<T> {
    * of a shape no key starts with is never looked up in the root, which holds every key's first token (a miss in a
    * map of 100,000 keys, or hashing a word, costs more than the check).
    */
-  private readonly firstShapes = new Map<number, number>()
+  private readonly firstShapes = new LengthCounts()
 
   /** Stores `value` under `key`; an empty key can never be named and is not stored. */
   add(key: readonly string[], value: T): void {
     if (key.length === 0) return
     const shape = shapeOf(key[0] as string)
-    this.firstShapes.set(shape, (this.firstShapes.get(shape) ?? 0) + 1)
+    this.firstShapes.add(shape, 1)
     let node = this.root
     for (let at = 0; at < key.length; at++) {
       const children = (node.children ??= new Children())
@@ -115,9 +117,7 @@ export class TokenTrie<T> {
     const kept = values.filter((value) => !matches(value))
     const removed = values.length - kept.length
     const shape = shapeOf(key[0] as string)
-    const left = (this.firstShapes.get(shape) ?? 0) - removed
-    if (left > 0) this.firstShapes.set(shape, left)
-    else this.firstShapes.delete(shape)
+    this.firstShapes.add(shape, -removed)
     if (entry instanceof TrieNode) entry.values = kept.length > 0 ? kept : null
     else if (removed > 0) children.delete(slot)
   }

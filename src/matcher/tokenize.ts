@@ -9,21 +9,22 @@ export type Token = {
 const SEPARATOR = 0
 const LETTER = 1
 const DIGIT = 2
+/** A lower-case ASCII letter: a letter whose run must be upper-cased. */
+const LOWER = 3
 
+/** The kind of each ASCII character, read by code (one load, where comparisons per range were several). */
+const ASCII_KINDS = new Uint8Array(128)
+for (let code = 48; code <= 57; code++) ASCII_KINDS[code] = DIGIT
+for (let code = 65; code <= 90; code++) ASCII_KINDS[code] = LETTER
+for (let code = 97; code <= 122; code++) ASCII_KINDS[code] = LOWER
+
+/** SEPARATOR, DIGIT, LETTER, or LOWER for a letter the run's upper-casing changes or may change. */
 function classify(text: string, index: number): number {
   const code = text.charCodeAt(index)
-  if (code >= 48 && code <= 57) return DIGIT
-  if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) return LETTER
-  if (code < 128) return SEPARATOR
+  if (code < 128) return ASCII_KINDS[code] as number
   const char = text[index] as string
   // Beyond ASCII a letter is a character with case; caseless scripts and other digits count as separators.
-  return char.toLowerCase() !== char.toUpperCase() ? LETTER : SEPARATOR
-}
-
-function normalizeDigits(run: string): string {
-  let first = 0
-  while (first < run.length - 1 && run.charCodeAt(first) === 48) first++
-  return first === 0 ? run : run.slice(first)
+  return char.toLowerCase() !== char.toUpperCase() ? LOWER : SEPARATOR
 }
 
 /**
@@ -40,9 +41,25 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
       continue
     }
     const start = index
-    while (index < to && classify(text, index) === kind) index++
+    if (kind === DIGIT) {
+      // Digits without leading zeros ("0" stays "0"): the run is sliced once, from its first significant digit.
+      let first = -1
+      while (index < to && classify(text, index) === DIGIT) {
+        if (first < 0 && text.charCodeAt(index) !== 48) first = index
+        index++
+      }
+      tokens.push({ text: text.slice(first < 0 ? index - 1 : first, index), start, end: index })
+      continue
+    }
+    // Letters upper-cased: a run of upper-case ASCII letters already is.
+    let cased = kind === LOWER
+    for (index++; index < to; index++) {
+      const next = classify(text, index)
+      if (next === LOWER) cased = true
+      else if (next !== LETTER) break
+    }
     const run = text.slice(start, index)
-    tokens.push({ text: kind === DIGIT ? normalizeDigits(run) : run.toUpperCase(), start, end: index })
+    tokens.push({ text: cased ? run.toUpperCase() : run, start, end: index })
   }
   return tokens
 }
