@@ -301,12 +301,13 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   ): Promise<DeliveryAnswer> => {
     const contentType = req.headers['content-type']
     const signature = req.headers[SIGNATURE_HEADER]
-    if (body !== undefined) return receiveChecked({ contentType, signature, body }, requestId)
+    // `return await`: an async function that returns a promise adopts it in two more microtask turns.
+    if (body !== undefined) return await receiveChecked({ contentType, signature, body }, requestId)
     // Checked before reading so a wrong type or an oversized body is refused without reading it.
     if (!isJson(contentType)) return unsupported(requestId, !req.complete)
     const read = await readRequestBody(req, limit)
     if (!Buffer.isBuffer(read)) return unread(read, requestId)
-    return verifiedBody({ contentType, signature, body: read }, requestId)
+    return await verifiedBody({ contentType, signature, body: read }, requestId)
   }
 
   return {
@@ -337,6 +338,6 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     const size =
       typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : 0
     if (size > limit) return tooLarge(requestId)
-    return verifiedBody(delivery, requestId)
+    return await verifiedBody(delivery, requestId)
   }
 }
