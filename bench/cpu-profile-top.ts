@@ -2,8 +2,9 @@
  * `npx tsx bench/cpu-profile-top.ts <file.cpuprofile> [top] [first-request-frame]`: where a process's CPU went
  * under load, from a V8 CPU profile (`node --cpu-prof`, e.g. the `bankrec receiver` of `BENCH_CPU_PROF=dir npm run
  * bench:receiver`). Samples before the first one whose stack holds a frame of a file matching first-request-frame
- * (default `express/lib/application.js`: the first request) are start-up and left out, as are idle and
- * "(program)" samples. Prints:
+ * (default `express/lib/application.js`, the first request of an express app; `src/receiver/read-body` for
+ * `bankrec receiver`, whose webhooks skip express, `bench/minimal-receiver/handler` for a minimal receiver) are
+ * start-up and left out, as are idle and "(program)" samples. Prints:
  *   - the top frames by self time (function, file:line);
  *   - the time per part of the stack: each sample goes to the nearest frame, from the leaf up, that belongs to a
  *     named part (a package, a folder of src/, JSON, GC), so node's own internals count to whoever called them.

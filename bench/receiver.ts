@@ -26,8 +26,10 @@
  *
  * Options (environment): BENCH_SECONDS (default 10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (32),
  * BENCH_ROUNDS (3), BENCH_ONLY (comma-separated groups: redis,postgres,express; default all), BENCH_CPU_PROF (a
- * directory: the `bankrec receiver` processes run with `node --cpu-prof` and write their profiles there when they
- * stop), REDIS_URL (redis://127.0.0.1:6379), TEST_DATABASE_URL (postgres://postgres@127.0.0.1:5432/test).
+ * directory: the `bankrec receiver` processes and the minimal receivers run with `node --cpu-prof` and write their
+ * profiles under it when they stop, `<dir>/receiver-redis/CPU.<date>.<time>.<pid>.0.001.cpuprofile` for the main
+ * thread, so both sides of a share can be compared), REDIS_URL (redis://127.0.0.1:6379),
+ * TEST_DATABASE_URL (postgres://postgres@127.0.0.1:5432/test).
  * Needs wrk on the PATH (Debian/Ubuntu: apt-get install wrk; macOS: brew install wrk).
  */
 import { execFile, execFileSync, spawn } from 'node:child_process'
@@ -225,6 +227,13 @@ const logDir = mkdtempSync(path.join(tmpdir(), 'bankrec-bench-receiver-'))
 const redisPrefixes: string[] = []
 const schemas: string[] = []
 
+/**
+ * With BENCH_CPU_PROF, node's flags that write a process's CPU profiles to `<BENCH_CPU_PROF>/<name>/` when it
+ * stops: one per thread (tsx's module loader has its own), node's default names, the main thread's with tid 0.
+ */
+const profiled = (name: string): string[] =>
+  CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(CPU_PROF_DIR, name)}`] : []
+
 /** `bankrec receiver` as deployed: its own process and schema, on the Redis queue or (no REDIS_URL) PostgreSQL's. */
 async function startDeployed(queue: 'redis' | 'postgres'): Promise<Running> {
   const database = await createTestDatabase(`bench_receiver_${queue}`)
@@ -232,10 +241,8 @@ async function startDeployed(queue: 'redis' | 'postgres'): Promise<Running> {
   await database.db.destroy()
   const prefix = `bench-deployed-${queue}-${suffix}`
   if (queue === 'redis') redisPrefixes.push(prefix)
-  const profile = CPU_PROF_DIR
-    ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, `--cpu-prof-name=receiver-${queue}.cpuprofile`]
-    : []
-  return startProcess(`receiver-${queue}`, [...profile, '--import', 'tsx', CLI, 'receiver'], {
+  const args = [...profiled(`receiver-${queue}`), '--import', 'tsx', CLI, 'receiver']
+  return startProcess(`receiver-${queue}`, args, {
     // A real bank's URL: no sandbox in the process. The receiver role never calls it.
     BANK_API_URL: 'http://127.0.0.1:9',
     BANK_API_KEY: 'bench-unused',
@@ -253,7 +260,7 @@ async function startDeployed(queue: 'redis' | 'postgres'): Promise<Running> {
 async function minimalRedis(): Promise<Running> {
   const prefix = `bench-minimal-${suffix}`
   redisPrefixes.push(prefix)
-  return startProcess('minimal-redis', ['--import', 'tsx', MINIMAL], {
+  return startProcess('minimal-redis', [...profiled('minimal-redis'), '--import', 'tsx', MINIMAL], {
     MINIMAL_SECRET: SECRET,
     MINIMAL_QUEUE: 'redis',
     REDIS_URL,
@@ -267,7 +274,7 @@ async function minimalPostgres(): Promise<Running> {
   await database.db.destroy()
   const table = `${database.schema}.minimal_inbox`
   await createPostgresInboxTable(TEST_DATABASE_URL, table)
-  return startProcess('minimal-postgres', ['--import', 'tsx', MINIMAL], {
+  return startProcess('minimal-postgres', [...profiled('minimal-postgres'), '--import', 'tsx', MINIMAL], {
     MINIMAL_SECRET: SECRET,
     MINIMAL_QUEUE: 'postgres',
     DATABASE_URL: TEST_DATABASE_URL,

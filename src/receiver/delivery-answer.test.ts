@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { acceptedAnswer, errorAnswer, statusOf } from './delivery-answer.js'
 
@@ -55,5 +56,24 @@ describe('the answer to a delivery', () => {
       reason: 'duplicate',
       body: JSON.stringify({ status: 'duplicate', eventId: 'evt_3' }),
     })
+  })
+
+  it('spells the 2xx bodies exactly as JSON.stringify of their object would, for any event id', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 40 }),
+        fc.constantFrom(undefined, 'reserved_type', 'unknown_type'),
+        (eventId, ignored) => {
+          const queued = ignored
+            ? { status: 'ignored', eventId, reason: ignored }
+            : { status: 'queued', eventId }
+          expect(acceptedAnswer(eventId, 'queued', ignored, 'r').body).toBe(JSON.stringify(queued))
+          expect(acceptedAnswer(eventId, 'duplicate', ignored, 'r').body).toBe(
+            JSON.stringify({ status: 'duplicate', eventId }),
+          )
+        },
+      ),
+      { numRuns: 2000 },
+    )
   })
 })

@@ -97,13 +97,16 @@ export function acceptedAnswer(
   ignored: string | undefined,
   requestId: string,
 ): DeliveryAnswer {
+  // The body is JSON.stringify of { status, eventId, reason? }, spelled out: the same bytes without building and
+  // walking an object on every delivery (delivery-answer.test.ts compares the two).
+  const id = JSON.stringify(eventId)
   if (result === 'duplicate') {
     return {
       status: 200,
       requestId,
       outcome: 'duplicate',
       reason: 'duplicate',
-      body: JSON.stringify({ status: 'duplicate', eventId }),
+      body: `{"status":"duplicate","eventId":${id}}`,
       closeConnection: false,
     }
   }
@@ -112,9 +115,9 @@ export function acceptedAnswer(
     requestId,
     outcome: ignored ? 'ignored' : 'queued',
     reason: ignored ?? 'ok',
-    body: JSON.stringify(
-      ignored ? { status: 'ignored', eventId, reason: ignored } : { status: 'queued', eventId },
-    ),
+    body: ignored
+      ? `{"status":"ignored","eventId":${id},"reason":${JSON.stringify(ignored)}}`
+      : `{"status":"queued","eventId":${id}}`,
     closeConnection: false,
   }
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { EnqueueResult, WebhookEventQueue } from '../queue/index.js'
 import {
@@ -99,10 +99,6 @@ function isJson(contentType: string | undefined): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
 }
 
-function requestIdOf(header: string | string[] | undefined): string {
-  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID()
-}
-
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
@@ -147,6 +143,12 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     )
   }
   const limit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES
+  // A request id needs only be unique: a random prefix per receiver and a counter, not a random draw per delivery.
+  const idPrefix = randomBytes(6).toString('hex')
+  let requests = 0
+  const newRequestId = () => `${idPrefix}-${(++requests).toString(36)}`
+  const requestIdOf = (header: string | string[] | undefined): string =>
+    typeof header === 'string' && REQUEST_ID.test(header) ? header : newRequestId()
   const now = options.now ?? (() => new Date())
   const metrics = options.metrics ?? createReceiverMetrics()
   const batching = options.queue
@@ -299,12 +301,13 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   ): Promise<DeliveryAnswer> => {
     const contentType = req.headers['content-type']
     const signature = req.headers[SIGNATURE_HEADER]
-    if (body !== undefined) return receiveChecked({ contentType, signature, body }, requestId)
+    // `return await`: an async function that returns a promise adopts it in two more microtask turns.
+    if (body !== undefined) return await receiveChecked({ contentType, signature, body }, requestId)
     // Checked before reading so a wrong type or an oversized body is refused without reading it.
     if (!isJson(contentType)) return unsupported(requestId, !req.complete)
     const read = await readRequestBody(req, limit)
     if (!Buffer.isBuffer(read)) return unread(read, requestId)
-    return verifiedBody({ contentType, signature, body: read }, requestId)
+    return await verifiedBody({ contentType, signature, body: read }, requestId)
   }
 
   return {
@@ -318,7 +321,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       }
     },
     async receive(delivery) {
-      const requestId = delivery.requestId ?? randomUUID()
+      const requestId = delivery.requestId ?? newRequestId()
       try {
         return finish(await receiveChecked(delivery, requestId), requestId)
       } catch (error) {
@@ -335,6 +338,6 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     const size =
       typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : 0
     if (size > limit) return tooLarge(requestId)
-    return verifiedBody(delivery, requestId)
+    return await verifiedBody(delivery, requestId)
   }
 }

@@ -5,11 +5,14 @@ import type { RequestHandler } from 'express'
 export type Drain = {
   readonly draining: boolean
   /**
-   * Whether a request may be served: once draining, it answers 503 `shutting_down` (naming `requestId()`) and
-   * closes the connection, and returns false. Used by the webhook route, which runs before express.
+   * Whether a request must be refused: once draining, it answers 503 `shutting_down` (naming `requestId()`),
+   * closes the connection and returns true. A request it lets through calls `answered` once its answer is sent.
+   * Used by the webhook route, which runs before express.
    */
-  admit(res: ServerResponse, requestId: () => string): boolean
-  /** Mounted first in express: `admit` with the request id assignRequestId gave. */
+  refuse(res: ServerResponse, requestId: () => string): boolean
+  /** An admitted request's answer is sent: while draining, its connection is closed once idle. */
+  answered(): void
+  /** Mounted first in express: `refuse` with the request id assignRequestId gave, `answered` on `finish`. */
   middleware: RequestHandler
   /**
    * Stops taking connections and requests, waits for the requests in flight to be answered (at most
@@ -24,11 +27,13 @@ export function createDrain(): Drain {
   // An answered keep-alive connection would otherwise idle until keepAliveTimeout before the server can close.
   const closeIdleSoon = () => setImmediate(() => server?.closeIdleConnections())
 
-  const admit = (res: ServerResponse, requestId: () => string): boolean => {
-    if (!draining) {
-      res.once('finish', () => draining && closeIdleSoon())
-      return true
-    }
+  // Shared, not a closure per request.
+  const answered = () => {
+    if (draining) closeIdleSoon()
+  }
+
+  const refuse = (res: ServerResponse, requestId: () => string): boolean => {
+    if (!draining) return false
     // Retry policy is not in the seed; a 503 is the answer every webhook sender treats as "try again later".
     const body = JSON.stringify({
       error: {
@@ -44,16 +49,19 @@ export function createDrain(): Drain {
       'retry-after': '5',
     })
     res.end(body)
-    return false
+    return true
   }
 
   return {
     get draining() {
       return draining
     },
-    admit,
+    refuse,
+    answered,
     middleware: (_req, res, next) => {
-      if (admit(res, () => String(res.locals.requestId ?? ''))) next()
+      if (refuse(res, () => String(res.locals.requestId ?? ''))) return
+      res.once('finish', answered)
+      next()
     },
     close(target, timeoutMs) {
       draining = true

@@ -49,15 +49,17 @@ export function createWebhookRoute(
     metrics.traffic.request({ method: 'POST', route: WEBHOOK_ROUTE, status, seconds })
     const durationMs = Math.round(seconds * 10_000) / 10
     log({ method: 'POST', route: WEBHOOK_ROUTE, status, durationMs, requestId }, 'request')
+    drain?.answered()
   }
 
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now()
     const span = startServerSpan('POST', req.headers)
     let requestId: string | undefined
-    // 'close' follows 'finish' on every answered response, and is the only event of an aborted one.
-    res.once('close', () => observe(res, span, started, requestId))
-    if (drain && !drain.admit(res, () => (requestId = requestIdFrom(req.headers['x-request-id'])))) return
+    // 'close' follows 'finish' on every answered response, and is the only event of an aborted one; a response
+    // emits it once, so `on` (no once wrapper per request).
+    res.on('close', () => observe(res, span, started, requestId))
+    if (drain?.refuse(res, () => (requestId = requestIdFrom(req.headers['x-request-id'])))) return
     span.run(() =>
       receiver.handle(req).then((answer) => {
         requestId = answer.requestId
