@@ -1,7 +1,6 @@
 import { Counter, Histogram, type Registry } from 'prom-client'
 import type { AttemptEndEvent } from '../api-client/index.js'
 import type { JobObserver } from '../queue/index.js'
-import { TalliedHistogram } from './tallied-histogram.js'
 
 /** One HTTP request the sidecar answered: `route` is the matched template (`/api/invoices/:id`), never a raw path. */
 export type RequestObservation = { method: string; route: string; status: number; seconds: number }
@@ -16,13 +15,12 @@ export type TrafficMetrics = {
 /** Registers the traffic metrics on the sidecar's registry (docs/operations.md lists them). */
 export function createTrafficMetrics(registry: Registry): TrafficMetrics {
   const registers = [registry]
-  // Observed on every request: tallied, not prom-client's Histogram (tallied-histogram.ts says why).
-  const requestDuration = new TalliedHistogram(
-    'bankrec_http_request_duration_seconds',
-    'HTTP requests answered, by method, route template and status code, and how long they took',
-    ['method', 'route', 'status_code'],
-    registry,
-  )
+  const requestDuration = new Histogram({
+    name: 'bankrec_http_request_duration_seconds',
+    help: 'HTTP requests answered, by method, route template and status code, and how long they took',
+    labelNames: ['method', 'route', 'status_code'],
+    registers,
+  })
   const requestErrors = new Counter({
     name: 'bankrec_http_request_errors_total',
     help: 'HTTP requests answered with a 5xx status, by method, route template and status code',
@@ -57,7 +55,7 @@ export function createTrafficMetrics(registry: Registry): TrafficMetrics {
   const requestSeries = new Map<string, { observe(seconds: number): void }>()
   return {
     request({ method, route, status, seconds }) {
-      // Every request observes: its series is looked up once per method, route and status.
+      // Every request observes: its series is looked up once (prom-client hashes the labels on each call).
       const key = `${method} ${route} ${status}`
       let series = requestSeries.get(key)
       if (!series) {
