@@ -28,6 +28,9 @@ export const POINTS = {
 
 export const DEFAULT_AUTO_APPLY_THRESHOLD = 85
 
+/** No evidence: one shared empty list where a payment has none to add, not a new one each time. */
+export const NO_EVIDENCE: readonly Evidence[] = []
+
 const FIELD_NAMES: Record<ReferenceField, string> = {
   paymentReference: 'the payment reference',
   customerReference: 'the customer reference',

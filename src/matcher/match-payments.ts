@@ -3,6 +3,7 @@ import { raiseReturn, takeBackPartialReturns } from './apply-returns.js'
 import type { Payment } from './payment.js'
 import { latestVersions, transactionPhase, type TransactionPhase } from './canonical-order.js'
 import { DEFAULT_MATCH_CONFIG, type MatchConfig } from './config.js'
+import { NO_EVIDENCE } from './evidence.js'
 import { findReferences, referencedInvoiceIds, type TransactionReferences } from './find-references.js'
 import { InvoiceIndex } from './invoice-index.js'
 import { LedgerSet } from './ledger-set.js'
@@ -16,7 +17,6 @@ import { sortById } from './sort-by-id.js'
 import { suggestionKey } from './suggest.js'
 import type {
   Allocation,
-  Evidence,
   InvoiceState,
   ManualAllocation,
   MatchCustomer,
@@ -68,7 +68,6 @@ const PHASES: readonly TransactionPhase[] = ['settled', 'tentative']
 const NOTHING_REJECTED: ReadonlySet<string> = new Set()
 const NOTHING_RETURNED: ReadonlySet<string> = new Set()
 const NO_MANUALS: ReadonlyMap<string, ManualAllocation[]> = new Map()
-const NO_EVIDENCE: readonly Evidence[] = []
 
 function manualsByTransaction(
   manualAllocations: readonly ManualAllocation[],

@@ -3,6 +3,7 @@ import { customerKeyOf } from './invoice-facts.js'
 import {
   distinctTexts,
   hasUnexplainedConflict,
+  NO_EVIDENCE,
   payerEvidence,
   POINTS,
   reasonsOf,
@@ -31,7 +32,6 @@ import type { Evidence, ReferenceField } from './types.js'
 type Named = { ledger: InvoiceLedger; hit: ReferenceHit; field: ReferenceField }
 
 const NO_GUARDS = { advance: null, awaiting: null } as const
-const NO_EVIDENCE: readonly Evidence[] = []
 
 /** Amount evidence of a rest the payment leaves that a residual explains: it corroborates like the amount. */
 const EXPLAINED_REST = new Set(['amount_tolerance', 'fee_stated', 'discount_in_time'])

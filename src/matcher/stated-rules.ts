@@ -1,4 +1,5 @@
 import type { TransactionReferences } from './find-references.js'
+import { NO_EVIDENCE } from './evidence.js'
 import { allocateLabelledForOthers, labelledPrintedForOthers } from './labelled-numbers.js'
 import type { MatchContext } from './match-context.js'
 import type { Payment } from './payment.js'
@@ -24,7 +25,5 @@ export function statedContradictions(
 ): readonly Evidence[] {
   const conflict =
     remittanceContradiction(context, payment, found) ?? labelledPrintedForOthers(context, payment, found)
-  return conflict ? [conflict] : NONE
+  return conflict ? [conflict] : NO_EVIDENCE
 }
-
-const NONE: readonly Evidence[] = []
