@@ -1,5 +1,6 @@
 export { createLogger, silentLogger } from './logger.js'
 export { redactSecrets, isSecretKey } from './redact.js'
+export { newRequestId, requestIdFrom } from './request-id.js'
 export type { Logger, LoggerOptions } from './logger.js'
 export {
   SpanKind,

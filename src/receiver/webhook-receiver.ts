@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { EnqueueResult, WebhookEventQueue } from '../queue/index.js'
 import {
@@ -17,7 +16,7 @@ import {
   type SignatureVerifier,
 } from '../signing/index.js'
 import { parseEnvelope } from '../webhook-envelope/index.js'
-import { currentTraceparent } from '../observability/index.js'
+import { currentTraceparent, newRequestId, requestIdFrom } from '../observability/index.js'
 
 /** The default body limit: 256 KiB, far above any event envelope. */
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024
@@ -86,8 +85,6 @@ export type WebhookReceiver = {
   readonly metrics: ReceiverMetrics
 }
 
-const REQUEST_ID = /^[\w.-]{1,128}$/
-
 /** Failures a newer secret could cure; a stale timestamp or a malformed header it could not. */
 const SECRET_MISSES: ReadonlySet<string> = new Set(['no_secret', 'signature_mismatch'])
 
@@ -143,12 +140,6 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     )
   }
   const limit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES
-  // A request id needs only be unique: a random prefix per receiver and a counter, not a random draw per delivery.
-  const idPrefix = randomBytes(6).toString('hex')
-  let requests = 0
-  const newRequestId = () => `${idPrefix}-${(++requests).toString(36)}`
-  const requestIdOf = (header: string | string[] | undefined): string =>
-    typeof header === 'string' && REQUEST_ID.test(header) ? header : newRequestId()
   const now = options.now ?? (() => new Date())
   const metrics = options.metrics ?? createReceiverMetrics()
   const batching = options.queue
@@ -313,7 +304,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   return {
     metrics,
     async handle(req, body) {
-      const requestId = requestIdOf(req.headers['x-request-id'])
+      const requestId = requestIdFrom(req.headers['x-request-id'])
       try {
         return finish(await handleRequest(req, body, requestId), requestId)
       } catch (error) {

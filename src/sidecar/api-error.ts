@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express'
 import { BankApiError, issueDetails, ValidationError } from '../api-client/index.js'
 import { DomainError, type DomainErrorKind } from '../errors/index.js'
+import { requestIdFrom } from '../observability/index.js'
 import type { z } from 'zod'
 
 export type ApiErrorDetail = { path: string; message: string }
@@ -33,11 +33,6 @@ export function parseRequest<T extends z.ZodType>(
     details.map((d) => `${d.path} ${d.message}`).join('; '),
     details,
   )
-}
-
-/** The caller's X-Request-Id when it is a plain token, else a fresh one. */
-export function requestIdFrom(incoming: string | string[] | undefined): string {
-  return typeof incoming === 'string' && /^[\w.-]{1,100}$/.test(incoming) ? incoming : `req_${randomUUID()}`
 }
 
 export const assignRequestId: RequestHandler = (req, res, next) => {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { WebhookEventQueue } from '../queue/index.js'
 import { createWebhookReceiver } from '../receiver/index.js'
 import { startServerSpan, type ServerSpan } from '../observability/index.js'
-import { requestIdFrom } from './api-error.js'
+import { requestIdFrom } from '../observability/index.js'
 import type { SidecarContext } from './context.js'
 import type { Drain } from './drain.js'
 
