@@ -24,6 +24,10 @@ import { connectReadyBank } from '../test/support/sandbox-harness.js'
  * `--busy` runs each queue twice, quiet and then with a CPU hog beside the cluster (a child process spinning on one
  * core from the first payment until every invoice.paid arrived or the wait gave up), and prints both runs.
  *
+ * `BENCH_CPU_PROF=<dir>` runs every cluster process under `node --cpu-prof`, its profiles under `<dir>/<name>/`
+ * (receiver, worker0, …), written when the cluster stops them with SIGTERM instead of SIGKILL; read them with
+ * bench/cpu-profile-top.ts.
+ *
  * On a loaded machine the bench's own set-up must not end it: the cluster's processes may take up to
  * START_TIMEOUT_MS to start, the bench's own requests (onboarding, import, payments) are retried, and a payment
  * that still fails is counted and reported, not measured, instead of ending the run.

@@ -48,7 +48,9 @@ export async function spawnBankrec(options: SpawnBankrecOptions): Promise<Bankre
   const log = createWriteStream(logFile, { flags: 'a' })
   log.on('error', () => undefined)
   log.write(`--- ${new Date().toISOString()} spawn ${options.args.join(' ')}\n`)
-  const child = spawn(process.execPath, [...ENTRY, ...options.args], {
+  const profile = process.env.BENCH_CPU_PROF
+  const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profile, options.name)}`] : []
+  const child = spawn(process.execPath, [...profiling, ...ENTRY, ...options.args], {
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -96,7 +98,9 @@ export async function spawnBankrec(options: SpawnBankrecOptions): Promise<Bankre
 
 /** Runs a bankrec command to completion (e.g. `sync <id>`); rejects on a non-zero exit. */
 export async function runBankrec(options: SpawnBankrecOptions): Promise<string> {
-  const child = spawn(process.execPath, [...ENTRY, ...options.args], {
+  const profile = process.env.BENCH_CPU_PROF
+  const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profile, options.name)}`] : []
+  const child = spawn(process.execPath, [...profiling, ...ENTRY, ...options.args], {
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
