@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module'
 import { sql, type Insertable, type Kysely, type RawBuilder } from 'kysely'
 import type { Database, TransactionsTable } from './database.js'
 import { anyOf } from './any-of.js'
+import { arrayLiteral } from './array-literal.js'
 
 export type TransactionRow = Insertable<TransactionsTable>
 
@@ -41,24 +41,9 @@ const UPDATE_LIST = sql.raw(
   ].join(', '),
 )
 
-// node-postgres's own encoder for parameters (an array becomes its text literal), called ahead of the query.
-const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
-  prepareValue(value: unknown): string | null
-}
-
 /**
- * `text` made one flat string. An array literal built by `+=` is a rope of thousands of small strings; flattened
- * on arrival (as the socket write would do anyway), a page waiting for its write is a few objects for the GC to
- * copy rather than thousands. Converting to a number is the cheap way to make V8 flatten a string.
- */
-function flat(text: string): string {
-  Number(text)
-  return text
-}
-
-/**
- * A batch of rows encoded for the upsert: one array literal per column, exactly what node-postgres sends for a
- * JS array, so a caller can pay for the encoding before the write (the sync encodes a page on arrival, while the
+ * A batch of rows encoded for the upsert: one array literal per column (arrayLiteral), read by PostgreSQL as what
+ * node-postgres sends for a JS array, so a caller can pay for the encoding before the write (the sync encodes a page on arrival, while the
  * page before it is being written) rather than on the write's path.
  */
 export class EncodedTransactionRows {
@@ -71,7 +56,7 @@ export class EncodedTransactionRows {
   constructor(rows: readonly TransactionRow[]) {
     this.ids = rows.map((row) => row.id)
     this.columns = COLUMNS.map(([column]) =>
-      flat(prepareValue(column === 'id' ? this.ids : rows.map((row) => row[column] ?? null))!),
+      arrayLiteral(column === 'id' ? this.ids : rows.map((row) => row[column] ?? null)),
     )
     this.idsLiteral = this.columns[0]!
     let earliest: string | null = null
