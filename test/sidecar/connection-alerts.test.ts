@@ -219,9 +219,14 @@ describe('connection health alerts, end to end against the sandbox', () => {
     const connectionId = await onboard()
     await settled()
     clock.advance(STALE_SYNC_SECONDS)
-    await vi.waitFor(() => expect(jsonFor(connectionId, 'alert').map((b) => b.kind)).toEqual(['staleSync']), {
-      timeout: 20_000,
-    })
+    // The two destinations are delivered independently: wait for both before reading either.
+    await vi.waitFor(
+      () => {
+        expect(jsonFor(connectionId, 'alert').map((b) => b.kind)).toEqual(['staleSync'])
+        expect(slackFor(connectionId, 'alert')).toHaveLength(1)
+      },
+      { timeout: 20_000 },
+    )
     expect(slackFor(connectionId, 'alert')[0]!.raw).toContain('no successful sync')
   })
 
