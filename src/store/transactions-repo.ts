@@ -43,8 +43,8 @@ const UPDATE_LIST = sql.raw(
 
 /**
  * A batch of rows encoded for the upsert: one array literal per column (arrayLiteral), read by PostgreSQL as what
- * node-postgres sends for a JS array, so a caller can pay for the encoding before the write (the sync encodes a page on arrival, while the
- * page before it is being written) rather than on the write's path.
+ * node-postgres sends for a JS array, so a caller can pay for the encoding before the write (the sync encodes a
+ * page on arrival, while the page before it is being written) rather than on the write's path.
  */
 export class EncodedTransactionRows {
   readonly ids: readonly string[]
