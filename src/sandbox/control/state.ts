@@ -35,7 +35,10 @@ export function stateControl(runtime: SandboxRuntime): Router {
       )
       res.json({
         accounts: presentAccounts(ctx, accounts),
-        transactions: [...ctx.state.transactions.values()].filter(inScope).sort(byId).map(presentTransaction),
+        transactions: [...ctx.state.transactions.values()]
+          .filter(inScope)
+          .sort(byId)
+          .map((record) => presentTransaction(record)),
         transfers: transfers.sort(byId).map(presentTransfer),
       })
     }),
