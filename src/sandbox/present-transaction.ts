@@ -1,6 +1,5 @@
 import { TRANSACTION_IDENTIFIERS, type Transaction } from '../api-client/index.js'
 import { selectFields } from './fields.js'
-import { plainText } from './latin1-json.js'
 import type { TransactionRecord } from './state.js'
 
 /** Every field of the API Transaction, in the order the sandbox writes them. */
@@ -31,37 +30,33 @@ export const TRANSACTION_FIELDS = [
 
 /**
  * A transaction record as the API shapes it: every field of the seed's table present (null where the bank
- * reports nothing), the bank's internal bookkeeping (organization, sync position, event id) stripped. `text` maps
- * every value (a sync page packs them for its encoding, latin1-json.ts).
+ * reports nothing), the bank's internal bookkeeping (organization, sync position, event id) stripped.
  */
-export function presentTransaction(
-  record: TransactionRecord,
-  text: <T>(value: T) => T = plainText,
-): Transaction {
+export function presentTransaction(record: TransactionRecord): Transaction {
   // One literal, not a loop of keyed stores: a sync page presents 500 of them (a test keeps it to TRANSACTION_FIELDS).
   return {
-    id: text(record.id),
-    connectionId: text(record.connectionId),
-    accountId: text(record.accountId),
-    postedDate: text(record.postedDate ?? null),
-    updatedAt: text(record.updatedAt ?? null),
-    amount: text(record.amount ?? null),
-    currency: text(record.currency ?? null),
-    description: text(record.description ?? null),
-    rawDescription: text(record.rawDescription ?? null),
-    customerReference: text(record.customerReference ?? null),
-    bankReference: text(record.bankReference ?? null),
-    paymentReference: text(record.paymentReference ?? null),
-    baiCode: text(record.baiCode ?? null),
-    category: text(record.category ?? null),
-    subcategory: text(record.subcategory ?? null),
-    mcc: text(record.mcc ?? null),
-    merchantName: text(record.merchantName ?? null),
-    counterpartyName: text(record.counterpartyName ?? null),
-    counterpartyAccountMasked: text(record.counterpartyAccountMasked ?? null),
-    status: text(record.status ?? null),
-    entryType: text(record.entryType ?? null),
-    rail: text(record.rail ?? null),
+    id: record.id,
+    connectionId: record.connectionId,
+    accountId: record.accountId,
+    postedDate: record.postedDate ?? null,
+    updatedAt: record.updatedAt ?? null,
+    amount: record.amount ?? null,
+    currency: record.currency ?? null,
+    description: record.description ?? null,
+    rawDescription: record.rawDescription ?? null,
+    customerReference: record.customerReference ?? null,
+    bankReference: record.bankReference ?? null,
+    paymentReference: record.paymentReference ?? null,
+    baiCode: record.baiCode ?? null,
+    category: record.category ?? null,
+    subcategory: record.subcategory ?? null,
+    mcc: record.mcc ?? null,
+    merchantName: record.merchantName ?? null,
+    counterpartyName: record.counterpartyName ?? null,
+    counterpartyAccountMasked: record.counterpartyAccountMasked ?? null,
+    status: record.status ?? null,
+    entryType: record.entryType ?? null,
+    rail: record.rail ?? null,
   } satisfies Record<(typeof TRANSACTION_FIELDS)[number], unknown> as Transaction
 }
 

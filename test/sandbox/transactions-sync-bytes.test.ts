@@ -4,9 +4,9 @@ import { bankReports, streamHead } from '../support/ledger-helpers.js'
 import { connectReadyBank, startSandbox, type SandboxHarness } from '../support/sandbox-harness.js'
 
 /**
- * The sync endpoint encodes its pages by its own route (src/sandbox/latin1-json.ts), not by `res.json`: every page,
- * in every dialect, page size and fieldset, must be byte for byte what `res.json` sends for the same content, i.e.
- * JSON.stringify's text in UTF-8, and carry the same bank data as the endpoints that still use `res.json`.
+ * A sync page's exact bytes, pinned for any cheaper encoding of the endpoint (docs/performance.md, issue 29, fifth
+ * pass): every page, in every dialect, page size and fieldset, must be what `res.json` sends for its content, i.e.
+ * JSON.stringify's text in UTF-8, and carry the same bank data as the endpoints that use `res.json`.
  */
 const TEXTS = [
   'plain ascii',

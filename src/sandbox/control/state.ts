@@ -35,10 +35,7 @@ export function stateControl(runtime: SandboxRuntime): Router {
       )
       res.json({
         accounts: presentAccounts(ctx, accounts),
-        transactions: [...ctx.state.transactions.values()]
-          .filter(inScope)
-          .sort(byId)
-          .map((record) => presentTransaction(record)),
+        transactions: [...ctx.state.transactions.values()].filter(inScope).sort(byId).map(presentTransaction),
         transfers: transfers.sort(byId).map(presentTransfer),
       })
     }),

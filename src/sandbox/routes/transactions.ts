@@ -11,7 +11,6 @@ import { callerOf, requireScope } from '../auth.js'
 import type { SandboxContext } from '../context.js'
 import { dialectOf } from '../dialects.js'
 import { metaOf, route } from '../http.js'
-import { Latin1Packer, plainText, sendPackedJson } from '../latin1-json.js'
 import { paginate } from '../list-cursor.js'
 import {
   assertTransactionFields,
@@ -24,14 +23,14 @@ import { queryTransactions } from '../transaction-query.js'
 
 const GetParams = z.object({ fields: Fields.optional() })
 
-function syncEvent(change: SyncChange, fields: string | undefined, text: Latin1Packer['text']): SyncEvent {
+function syncEvent(change: SyncChange, fields: string | undefined): SyncEvent {
   const { record } = change
   const transaction =
     change.type === 'removed'
-      ? { id: text(record.id), connectionId: text(record.connectionId), accountId: text(record.accountId) }
-      : selectTransactionFields(presentTransaction(change.record, text), fields)
+      ? { id: record.id, connectionId: record.connectionId, accountId: record.accountId }
+      : selectTransactionFields(presentTransaction(change.record), fields)
   return {
-    eventId: text(record.eventId),
+    eventId: record.eventId,
     eventAt: record.eventAt.toISOString(),
     type: change.type,
     transaction: transaction as SyncEvent['transaction'],
@@ -92,19 +91,14 @@ export function transactionRoutes(ctx: SandboxContext): Router {
       // Past the last change shown every later position up to the head belongs to other streams or was
       // superseded, so a drained stream resumes from the head.
       const nextSeq = page.hasMore ? page.changes.at(-1)!.record.seq : head
-      const dialect = dialectOf(ctx.settings.dialect)
-      const nextCursor = cursorAt(nextSeq)
-      const body = (text: Latin1Packer['text']) => ({
-        events: page.changes.map((change) => dialect.syncEvent(syncEvent(change, params.fields, text))),
-        nextCursor,
+      res.json({
+        events: page.changes.map((change) =>
+          dialectOf(ctx.settings.dialect).syncEvent(syncEvent(change, params.fields)),
+        ),
+        nextCursor: cursorAt(nextSeq),
         hasMore: page.hasMore,
         meta: metaOf(res),
       })
-      // The page's bank data packed for a cheap encoding of the same bytes; a lone surrogate sends it plainly.
-      const packer = new Latin1Packer()
-      const packed = body(packer.text)
-      if (packer.packed) sendPackedJson(res, packed)
-      else res.json(body(plainText))
     }),
   )
 
