@@ -113,7 +113,7 @@ function rowOf(transaction: MatchTransaction): MatchTransactionRow {
     id: column(transaction.id),
     account_id: column(transaction.accountId),
     entity_id: column(transaction.entityId),
-    amount: column(transaction.amount),
+    amount: column(String(transaction.amount)),
     currency: column(transaction.currency),
     status: column(transaction.status),
     posted_date: column(transaction.postedDate),
