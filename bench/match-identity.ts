@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util'
 import { InvoiceIndex, type MatchConfigInput } from '../src/matcher/index.js'
 import { loadCorpus, matchCase } from '../test/support/matching-corpus.js'
 import { loaded, loadRealisticCorpus, matchRealisticCase } from '../test/support/realistic-corpus.js'
-import { customersOf, invoicesOf, matchOne, transactionsFor } from './match-workload.js'
+import { customersOf, invoicesOf, matchOne, transactionPages } from './match-workload.js'
 
 const { values } = parseArgs({ options: { dump: { type: 'string' } } })
 const TRANSACTIONS = Number(process.env.BENCH_IDENTITY_TRANSACTIONS ?? 20_000)
@@ -77,7 +77,8 @@ for (const size of [1_000, 10_000, 100_000]) {
   report(
     `bench flow ${size}`,
     (function* () {
-      for (const transaction of transactionsFor(invoices, TRANSACTIONS)) yield matchOne(index, transaction)
+      for (const page of transactionPages(invoices, TRANSACTIONS, 500))
+        for (const transaction of page) yield matchOne(index, transaction)
     })(),
   )
 }
