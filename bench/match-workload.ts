@@ -139,16 +139,15 @@ export function* transactionPages(
   count: number,
   pageSize: number,
 ): Generator<MatchTransaction[]> {
-  const drafts = draftTransactions(invoices, count)
-  for (let start = 0; start < count; start += pageSize) {
-    const page: MatchTransaction[] = []
-    for (let at = start; at < Math.min(count, start + pageSize); at++) {
-      const draft = drafts.next()
-      if (draft.done) break
-      page.push(matchTransactionOf(rowOf(draft.value)) as MatchTransaction)
+  let page: MatchTransaction[] = []
+  for (const draft of draftTransactions(invoices, count)) {
+    page.push(matchTransactionOf(rowOf(draft)) as MatchTransaction)
+    if (page.length === pageSize) {
+      yield page
+      page = []
     }
-    yield page
   }
+  if (page.length > 0) yield page
 }
 
 function* draftTransactions(invoices: readonly MatchInvoice[], count: number): Generator<MatchTransaction> {
