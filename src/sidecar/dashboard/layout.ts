@@ -182,6 +182,9 @@ const SCRIPT = `
       const res = await fetch(input.dataset.typeahead + '?' + query, { credentials: 'same-origin' })
       if (!res.ok || ask !== asked) return
       const { data } = await res.json()
+      // A later keystroke may have asked again while this body was read: only the last question's answer shows.
+      if (ask !== asked) return
+      list.dataset.answers = q
       list.replaceChildren(...data.map((invoice) => {
         const option = document.createElement('option')
         option.value = invoice.id
