@@ -186,7 +186,6 @@ export {
   transactionInputs,
   saveInvoiceStates,
   saveTransactionReferences,
-  returnsOfPayments,
   transactionsOfPayers,
   enqueuePaymentsOfPayers,
   transactionsTouchingInvoices,
