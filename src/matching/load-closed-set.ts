@@ -21,7 +21,6 @@ import {
   loadInvoicesForTexts,
   loadMatchTransactions,
   loadOpenInvoicesOfCustomers,
-  returnsOfPayments,
   transactionInputs,
   transactionsOfPayers,
   transactionsTouchingInvoices,
@@ -143,7 +142,7 @@ class Walk {
   /** Transaction rows read before the walk, by id (null: read, not mirrored). */
   private readonly read = new Map<string, MatchTransactionRow | null>()
   /** What a person decided about the transactions walked: every step's, together. */
-  readonly inputs: Omit<TransactionInputs, 'heldInvoiceIds'> = {
+  readonly inputs: Omit<TransactionInputs, 'heldInvoiceIds' | 'returnIds'> = {
     allocations: [],
     manualMatches: [],
     rejectedSuggestions: [],
@@ -260,7 +259,16 @@ class Walk {
       accountTails: payers.filter((key) => key.startsWith('t:')).map((key) => key.slice(2)),
       linkKeys: payers.filter((key) => key.startsWith('l')).map((key) => key.slice(key.indexOf(':') + 1)),
     })
-    const inputs = await transactionInputs(db, ids)
+    const isInflow = (transaction: MatchTransaction) =>
+      transactionPhase(transaction) !== 'inactive' &&
+      toUnits(transaction.amount) > 0n &&
+      !legs.has(transaction.id)
+    // What may return the matchable inflows: read with the inputs, pushed after the loop's own finds as before.
+    const inflows = loaded.filter((item) => isInflow(item.transaction))
+    const inputs = await transactionInputs(db, ids, {
+      payerKeys: inflows.flatMap((item) => item.payer),
+      quotedKeys: inflows.flatMap((item) => quotedKeys(item.transaction).map((key) => key.slice(2))),
+    })
     this.inputs.allocations.push(...inputs.allocations)
     this.inputs.manualMatches.push(...inputs.manualMatches)
     this.inputs.rejectedSuggestions.push(...inputs.rejectedSuggestions)
@@ -273,12 +281,11 @@ class Walk {
     const transactionIds: string[] = []
     const customerIds = new Set<string>()
     const nameKeys = new Set<string>()
-    const returnKeys = { payerKeys: [] as string[], quotedKeys: [] as string[] }
     for (const { transaction, keys, payer } of loaded) {
       const phase = transactionPhase(transaction)
       const amount = toUnits(transaction.amount)
       const leg = legs.has(transaction.id)
-      const matchable = phase !== 'inactive' && amount > 0n && !leg
+      const matchable = isInflow(transaction)
       const outflow = phase !== 'inactive' && amount < 0n && !leg
       const references: TransactionReferences =
         matchable || outflow ? findReferences(set.index, transaction) : { outcome: 'none' }
@@ -287,8 +294,6 @@ class Walk {
       let outcome: ReferenceOutcome = leg ? 'transfer_leg' : phase === 'inactive' ? 'inactive' : 'outflow'
       const namedCustomerKeys: string[] = []
       if (matchable) {
-        returnKeys.payerKeys.push(...payer)
-        returnKeys.quotedKeys.push(...quotedKeys(transaction).map((key) => key.slice(2)))
         const invoices = named.map((id) => set.index.get(id) as MatchInvoice)
         const total = invoices.reduce((sum, invoice) => sum + invoiceUnits(invoice), 0n)
         const exact = invoices.length > 0 && total === amount && invoices.every((invoice) => !invoice.void)
@@ -344,7 +349,7 @@ class Walk {
     }
     // Outflows seen before the inflow they return (the same payer, or quoting its reference), and the two sides of
     // the returns these transactions are part of, removed or changed since: rule 9.
-    transactionIds.push(...(await returnsOfPayments(db, { paymentIds: [...ids], ...returnKeys })))
+    transactionIds.push(...inputs.returnIds)
     for (const id of creditCustomers) customerIds.add(id)
     const open = await loadOpenInvoicesOfCustomers(db, { ids: [...customerIds], nameKeys: [...nameKeys] })
     this.addToIndex(open)

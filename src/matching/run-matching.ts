@@ -5,7 +5,6 @@ import { MATCHING_LOCK_WORD } from '../queue/index.js'
 import {
   appendAudit,
   loadExceptionsInScope,
-  loadMatchTransactions,
   recordShadowDecisions,
   takePendingMatches,
   type AuditAppend,
@@ -217,14 +216,14 @@ async function runBatch(
   const config = deps.config ?? DEFAULT_MATCH_CONFIG
   const stored = await lockMatching(trx, matchLockName(deps.lockNamespace), batch.lockWaitMs)
   const mode = isMode(stored) ? stored : (deps.autoApply ?? 'on')
-  const pending = await takePendingMatches(trx, batch.size)
+  const { pending, rows } = await takePendingMatches(trx, batch.size)
   // The first batch of a run checks transfers even with nothing queued: a missing leg is a matter of time.
   if (pending.length === 0 && !batch.first) return 0
   const now = deps.clock.now()
   const audit: AuditAppend[] = []
   const transactionIds = new Set(pending.filter((p) => p.kind === 'transaction').map((p) => p.entityId))
   const invoiceIds = new Set(pending.filter((p) => p.kind === 'invoice').map((p) => p.entityId))
-  const seeds = { ids: [...transactionIds], rows: await loadMatchTransactions(trx, [...transactionIds]) }
+  const seeds = { ids: [...transactionIds], rows }
   const transfers = await matchTransfersStep(trx, {
     transactionIds: seeds.ids,
     transactionRows: seeds.rows,

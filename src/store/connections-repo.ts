@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely'
+import { sql, type Kysely, type Selectable } from 'kysely'
 import type { Connection } from '../api-client/index.js'
 import type { ConnectionsTable, Database } from './database.js'
 
@@ -21,11 +21,6 @@ export async function observeConnection(
   source: StatusObservation['source'],
   now: Date,
 ): Promise<void> {
-  const previous = await db
-    .selectFrom('connections')
-    .select('status')
-    .where('id', '=', connection.id)
-    .executeTakeFirst()
   const row = {
     id: connection.id,
     entity_id: connection.entityId,
@@ -42,11 +37,15 @@ export async function observeConnection(
     updated_at: connection.updatedAt,
     observed_at: now,
   }
-  await db
+  // The status before this write, read in the write's statement (one round trip for each status read; issue 29).
+  const written = await db
+    .with('previous', (qb) => qb.selectFrom('connections').select('status').where('id', '=', connection.id))
     .insertInto('connections')
     .values(row)
     .onConflict((oc) => oc.column('id').doUpdateSet({ ...row }))
-    .execute()
+    .returning(sql<string | null>`(select status from previous)`.as('previous_status'))
+    .executeTakeFirstOrThrow()
+  const previous = written.previous_status === null ? undefined : { status: written.previous_status }
   if (previous?.status !== connection.status) {
     await recordStatus(
       db,

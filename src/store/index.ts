@@ -48,7 +48,7 @@ export {
   setMirroredStatus,
 } from './connections-repo.js'
 export type { MirroredConnection, StatusObservation } from './connections-repo.js'
-export { claimEvent, isEventProcessed, pruneEventRecords } from './processed-events-repo.js'
+export { claimEvent, pruneEventRecords, readEventAndConnection } from './processed-events-repo.js'
 export {
   recordUninterpretableEvent,
   countUninterpretableEvents,
@@ -186,7 +186,6 @@ export {
   transactionInputs,
   saveInvoiceStates,
   saveTransactionReferences,
-  returnsOfPayments,
   transactionsOfPayers,
   enqueuePaymentsOfPayers,
   transactionsTouchingInvoices,

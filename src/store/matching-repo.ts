@@ -112,15 +112,18 @@ export type TransactionInputs = {
     kind: DispositionsTable['kind']
     customerId: string | null
   }>
+  /** The outflows that may return them, or that they (outflows) returned: see returnsOfPayments. */
+  returnIds: string[]
 }
 
 /**
  * The invoices transactions hold, their allocations in force, a person's matches, rejections and dispositions of
- * them, in one statement.
+ * them, and the outflows that may return them (returnsOfPayments, keyed by `returnKeys`), in one statement.
  */
 export async function transactionInputs(
   db: Kysely<Database>,
   transactionIds: readonly string[],
+  returnKeys: { payerKeys: readonly string[]; quotedKeys: readonly string[] },
 ): Promise<TransactionInputs> {
   if (transactionIds.length === 0)
     return {
@@ -129,10 +132,12 @@ export async function transactionInputs(
       manualMatches: [],
       rejectedSuggestions: [],
       dispositions: [],
+      returnIds: [],
     }
   const ids = [...transactionIds]
   const { rows } = await sql<TransactionInputs>`
     select
+      ${returnsOfPayments({ paymentIds: ids, ...returnKeys })} as "returnIds",
       array(
         select unnest(invoice_ids) from transaction_references where transaction_id = any(${ids}::uuid[])
         union select invoice_id from allocations where transaction_id = any(${ids}::uuid[]) and reversed_at is null
@@ -199,12 +204,12 @@ export async function enqueuePaymentsOfPayers(db: Kysely<Database>, keys: readon
  * `paymentIds` and the inflows one of them (an outflow) returned; and the outflows whose partial return of one of
  * `paymentIds` is an open `ambiguous_reference` (key `ambiguous_reference:<outflow>:return-of-<inflow>`).
  */
-export async function returnsOfPayments(
-  db: Kysely<Database>,
-  keys: { paymentIds: readonly string[]; payerKeys: readonly string[]; quotedKeys: readonly string[] },
-): Promise<string[]> {
-  if (keys.paymentIds.length === 0) return []
-  const { rows } = await sql<{ id: string }>`
+function returnsOfPayments(keys: {
+  paymentIds: readonly string[]
+  payerKeys: readonly string[]
+  quotedKeys: readonly string[]
+}) {
+  return sql<string[]>`array(
     select transaction_id::text as id from transaction_references
     where outcome = 'return'
       and (payer_keys && ${[...keys.payerKeys]}::text[] or candidate_keys && ${[...keys.quotedKeys]}::text[])
@@ -217,8 +222,7 @@ export async function returnsOfPayments(
     union select transaction_id::text from match_exceptions
     where type = 'ambiguous_reference' and resolved_at is null
       and split_part(key, ':', 3) = any(${keys.paymentIds.map((id) => `return-of-${id}`)}::text[])
-  `.execute(db)
-  return rows.map((row) => row.id)
+  )`
 }
 
 export async function saveTransactionReferences(

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database } from './database.js'
+import type { MatchTransactionRow } from './matching-repo.js'
 
 export type PendingMatchKind = 'transaction' | 'invoice'
 
@@ -35,16 +36,39 @@ export async function enqueueBackfillRemovals(
 export type PendingMatch = { seq: string; kind: PendingMatchKind; entityId: string }
 
 /**
- * Takes the oldest queued entries, up to `limit`, out of the outbox. Call it in the transaction that matches
- * them: a rollback puts them back, and entries queued meanwhile (same ids included) stay queued.
+ * Takes the oldest queued entries, up to `limit`, out of the outbox, in their order, with the mirrored rows of the
+ * transactions among them (as loadMatchTransactions reads them; a transaction not mirrored has none), in the same
+ * statement. Call it in the transaction that matches them: a rollback puts them back, and entries queued meanwhile
+ * (same ids included) stay queued.
  */
-export async function takePendingMatches(db: Kysely<Database>, limit: number): Promise<PendingMatch[]> {
-  const { rows } = await sql<{ seq: string; kind: PendingMatchKind; entity_id: string }>`
-    delete from pending_matches
-    where seq in (select seq from pending_matches order by seq limit ${limit})
-    returning seq, kind, entity_id
+export async function takePendingMatches(
+  db: Kysely<Database>,
+  limit: number,
+): Promise<{ pending: PendingMatch[]; rows: MatchTransactionRow[] }> {
+  type Taken = { pending_seq: string; pending_kind: PendingMatchKind; pending_entity_id: string }
+  const result = await sql<Taken & MatchTransactionRow>`
+    with taken as (
+      delete from pending_matches
+      where seq in (select seq from pending_matches order by seq limit ${limit})
+      returning seq, kind, entity_id
+    ), numbered as (select seq, kind, entity_id, row_number() over () as n from taken)
+    select numbered.seq as pending_seq, numbered.kind as pending_kind, numbered.entity_id as pending_entity_id,
+      t.*, c.entity_id,
+      exists (select 1 from transfer_legs l
+        where l.inflow_transaction_id = t.id or l.outflow_transaction_id = t.id) as transfer_leg
+    from numbered
+    left join transactions t
+      on t.id = case when numbered.kind = 'transaction' then numbered.entity_id::uuid end
+    left join connections c on c.id = t.connection_id
+    order by numbered.n
   `.execute(db)
-  return rows.map((row) => ({ seq: row.seq, kind: row.kind, entityId: row.entity_id }))
+  const pending: PendingMatch[] = []
+  const rows = new Map<string, MatchTransactionRow>()
+  for (const { pending_seq, pending_kind, pending_entity_id, ...row } of result.rows) {
+    pending.push({ seq: pending_seq, kind: pending_kind, entityId: pending_entity_id })
+    if (row.id !== null && !rows.has(row.id)) rows.set(row.id, row)
+  }
+  return { pending, rows: [...rows.values()] }
 }
 
 export async function countPendingMatches(db: Kysely<Database>): Promise<number> {

@@ -13,11 +13,12 @@ import {
 import {
   claimEvent,
   getMirroredConnection,
-  isEventProcessed,
+  readEventAndConnection,
   recordStatus,
   recordUninterpretableEvent,
   type Database,
   type EventOutcome,
+  type MirroredConnection,
 } from '../store/index.js'
 import { interpretEvent, type InterpretedEvent } from '../webhook-envelope/index.js'
 import type { EventRetention } from './event-retention.js'
@@ -41,7 +42,15 @@ export async function knownConnection(
   deps: ConnectionLookup,
   connectionId: string,
 ): Promise<KnownConnection | null> {
-  const row = await getMirroredConnection(deps.db, connectionId)
+  return knownFromMirror(deps, connectionId, await getMirroredConnection(deps.db, connectionId))
+}
+
+/** knownConnection with the mirror's row already read. */
+async function knownFromMirror(
+  deps: Omit<ConnectionLookup, 'db'>,
+  connectionId: string,
+  row: MirroredConnection | undefined,
+): Promise<KnownConnection | null> {
   if (row && row.kind !== 'deleted') return { status: row.status, read: null }
   const read = await deps.lookupConnection(connectionId)
   if (!read) return null
@@ -111,8 +120,13 @@ export async function handleWebhookEvent(
   effects: WebhookEventEffects,
   now: Date,
 ): Promise<HandledOutcome> {
-  if (await isEventProcessed(db, job.eventId)) return 'duplicate'
   const event = interpretEvent(job.event)
+  const connectionId =
+    event.kind === 'sync_available' || event.kind === 'status_changed' ? event.connectionId : null
+  // interpretEvent reads only the body, so it can come first and the duplicate check share its round trip with
+  // the connection's mirrored row (issue 29); a duplicate leaves the row unused.
+  const { processed, connection } = await readEventAndConnection(db, job.eventId, connectionId)
+  if (processed) return 'duplicate'
   switch (event.kind) {
     case 'test':
       return claimOnly(db, job.eventId, event.type, 'processed', now)
@@ -121,14 +135,14 @@ export async function handleWebhookEvent(
     case 'uninterpretable':
       return uninterpretable(db, job, event, effects, now)
     case 'sync_available': {
-      if (!(await knownFor(db, effects, event.connectionId))) {
+      if (!(await knownFromMirror(effects, event.connectionId, connection))) {
         return uninterpretable(db, job, unknownConnection(event), effects, now)
       }
       await effects.requestSync(event.connectionId, 'webhook')
       return claimOnly(db, job.eventId, event.type, 'processed', now)
     }
     case 'status_changed':
-      return statusChanged(db, job, event, effects, now)
+      return statusChanged(db, job, event, connection, effects, now)
   }
 }
 
@@ -146,11 +160,12 @@ async function statusChanged(
   db: Kysely<Database>,
   job: WebhookJob,
   event: StatusChanged,
+  mirrored: MirroredConnection | undefined,
   effects: WebhookEventEffects,
   now: Date,
 ): Promise<HandledOutcome> {
   const { connectionId } = event
-  const known = await knownFor(db, effects, connectionId)
+  const known = await knownFromMirror(effects, connectionId, mirrored)
   if (!known) return uninterpretable(db, job, unknownConnection(event), effects, now)
   const { status } = event
   let { errorCode, errorMessage } = event

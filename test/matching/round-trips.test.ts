@@ -8,7 +8,7 @@ import { createMatchingStore, type MatchingStore } from './matching-fixture.js'
  * Every statement of a matching run is a round trip under the one matching lock, which every payment waits for
  * (docs/performance.md): a run over one payment takes one transaction and at most this many statements.
  */
-const STATEMENT_BUDGET = 20
+const STATEMENT_BUDGET = 18
 
 let store: MatchingStore
 
