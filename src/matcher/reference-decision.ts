@@ -32,6 +32,7 @@ import type { Evidence, ReferenceField } from './types.js'
 type Named = { ledger: InvoiceLedger; hit: ReferenceHit; field: ReferenceField }
 
 const NO_GUARDS = { advance: null, awaiting: null } as const
+const NO_LEDGERS: readonly InvoiceLedger[] = []
 
 /** Amount evidence of a rest the payment leaves that a residual explains: it corroborates like the amount. */
 const EXPLAINED_REST = new Set(['amount_tolerance', 'fee_stated', 'discount_in_time'])
@@ -193,7 +194,7 @@ export function allocateByReference(
   const short =
     ledgers.length > 1 && amount.code === 'amount_partial' ? shortOfSet(payment, ledgers, open) : null
   const payer = context.payer(payment)
-  const elsewhere = corroborated ? [] : exactElsewhere(context, payment, ledgers)
+  const elsewhere = corroborated ? NO_LEDGERS : exactElsewhere(context, payment, ledgers)
   let anyCore = false
   for (const item of live) anyCore ||= item.hit.kind === 'core'
   const guards =
