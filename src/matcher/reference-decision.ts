@@ -12,14 +12,7 @@ import {
 } from './evidence.js'
 import type { ReferenceHit, TransactionReferences } from './find-references.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
-import {
-  customerLabel,
-  isRejected,
-  openFor,
-  openInvoicesOf,
-  type MatchContext,
-  type OpenExactly,
-} from './match-context.js'
+import { isRejected, openFor, openInvoicesOf, type MatchContext, type OpenExactly } from './match-context.js'
 import { centsOf, formatUnits, toUnits } from './money.js'
 import { amountIsToken, amountUnsupported, plausiblePart, shortOfSet, tokenAmount } from './amount-guards.js'
 import { issuedAfterPayment } from './date-evidence.js'
@@ -215,12 +208,7 @@ export function allocateByReference(
         }
       }
     }
-    const byPayer = payerEvidence(
-      payer,
-      customerKeyOf(ledger.invoice),
-      () => customerLabel(context, ledger.invoice),
-      amountFits,
-    )
+    const byPayer = payerEvidence(payer, customerKeyOf(ledger.invoice), context.index.customers, amountFits)
     if (byPayer) evidence.push(byPayer)
     const payerAgrees = byPayer !== null && byPayer.points > 0
     const payerVerified = payerAgrees && byPayer.points >= POINTS.payerVerified
