@@ -1,6 +1,7 @@
 import { SCHEME_NAMES } from './check-digits.js'
-import type { PayerHow, PayerIdentity } from './customer-directory.js'
+import type { CustomerDirectory, PayerHow, PayerIdentity } from './customer-directory.js'
 import type { ReferenceHit } from './find-references.js'
+import type { CustomerKey } from './invoice-facts.js'
 import type { Evidence, ReferenceField } from './types.js'
 
 /**
@@ -129,8 +130,9 @@ export function payerCode(payer: PayerIdentity): string {
 /** Whether the payer is the invoice's customer, someone else, or unknown. */
 export function payerEvidence(
   payer: PayerIdentity,
-  customerKey: string | null,
-  customerLabel: () => string,
+  customerKey: CustomerKey | null,
+  /** Names the invoice's customer, only when the payer is someone else (no closure per invoice weighed). */
+  customers: Pick<CustomerDirectory, 'label'>,
   amountFits: boolean,
 ): Evidence | null {
   if (payer.how === 'intermediary') return { code: 'payer_intermediary', points: 0, text: payer.text }
@@ -148,7 +150,7 @@ export function payerEvidence(
   return {
     code: 'conflict_other_customer',
     points: 0,
-    text: `${payer.text}, but the invoice is ${customerLabel()}’s${amountFits ? '; the amount fits it exactly' : ''}`,
+    text: `${payer.text}, but the invoice is ${customers.label(customerKey)}’s${amountFits ? '; the amount fits it exactly' : ''}`,
     conflict: amountFits ? 'explained' : 'unexplained',
   }
 }

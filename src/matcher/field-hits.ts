@@ -3,6 +3,9 @@ import type { InvoiceIndex } from './invoice-index.js'
 import type { MatchInvoice } from './types.js'
 import type { ReferenceHit, ReferenceSource, TextConflict } from './reference-hit.js'
 
+/** A hit without conflicts shares this list (never written to: a hit's conflicts are read only). */
+const NO_CONFLICTS: readonly TextConflict[] = []
+
 function idOf(invoice: MatchInvoice): string {
   return invoice.id
 }
@@ -65,7 +68,7 @@ export class FieldHits {
     start: number,
     end: number,
     fields: HitFields,
-    conflicts: TextConflict[] = [],
+    conflicts: readonly TextConflict[] = NO_CONFLICTS,
   ): void {
     const reference = this.text.slice(start, end)
     const meant = narrow(candidates, this.source, reference)

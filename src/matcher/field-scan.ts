@@ -1,5 +1,5 @@
 import type { ReferenceScheme } from './check-digits.js'
-import { FieldHits } from './field-hits.js'
+import { FieldHits, type HitFields } from './field-hits.js'
 import { factsOf } from './invoice-facts.js'
 import { issuedHit, readIssued, typoOf } from './issued-scan.js'
 import type { ReferencePart } from './normalize-reference.js'
@@ -11,6 +11,16 @@ import type { MatchInvoice } from './types.js'
 import type { ReferenceHit } from './reference-hit.js'
 
 const SHORT_CORE_DIGITS = 4
+
+/** A whole number with letters in it (`INV-100123`): the same fields every time, one object for all such hits. */
+const WORDED_NUMBER: HitFields = {
+  via: 'text',
+  kind: 'full',
+  scheme: null,
+  checkDigits: null,
+  invoiceWord: true,
+  short: false,
+}
 
 // The taken flags of a text, reused: `readText` runs once or twice per field and never inside itself. Only the first
 // `tokens.length` flags are read. (The token keys are not reused: storing new strings in a long-lived list costs
@@ -58,14 +68,7 @@ export class FieldScan extends FieldHits {
       for (let index = match.start; index < match.end && digitsOnly; index++)
         digitsOnly = isDigitToken(tokens[index] as Token)
       if (!digitsOnly) {
-        this.hit(match.values, first.start, last.end, {
-          via: 'text',
-          kind: 'full',
-          scheme: null,
-          checkDigits: null,
-          invoiceWord: true,
-          short: false,
-        })
+        this.hit(match.values, first.start, last.end, WORDED_NUMBER)
         continue
       }
       const level = impliedInvoiceWord ? 2 : invoiceWordLevel(this.text, tokens, match.start)

@@ -2,7 +2,7 @@ import type { InvoiceIndex } from './invoice-index.js'
 import { FieldScan } from './field-scan.js'
 import { normalizeReference } from './normalize-reference.js'
 import type { HitKind, ReferenceHit, ReferenceSource } from './reference-hit.js'
-import { REFERENCE_FIELDS, referenceTexts, type ReferenceField } from './types.js'
+import { REFERENCE_FIELDS, referenceText, type ReferenceField } from './types.js'
 import { unwrapRemittance } from './unwrap-remittance.js'
 
 export type { HitKind, ReferenceHit, ReferenceSource, TextConflict } from './reference-hit.js'
@@ -107,33 +107,39 @@ function otherFieldHits(
  * references of the other fields to other invoices are kept beside (rule 11: both settled, or a conflict).
  */
 export function findReferences(index: InvoiceIndex, source: ReferenceSource): TransactionReferences {
-  let best: { field: ReferenceField; hits: readonly ReferenceHit[]; strength: number } | null = null
+  // The best field so far in three locals, not an object per field that names something.
+  let bestField: ReferenceField | null = null
+  let bestHits: readonly ReferenceHit[] = []
+  let bestStrength = 0
   let fields: Array<{ field: ReferenceField; hits: readonly ReferenceHit[] }> | null = null
-  const texts = referenceTexts(source)
   for (let at = 0; at < REFERENCE_FIELDS.length; at++) {
     const field = REFERENCE_FIELDS[at] as ReferenceField
-    const text = texts[at]
+    const text = referenceText(source, at)
     // Once a field names an invoice by its whole number, a later field without digits names nothing more.
-    if (!text || (best !== null && best.strength >= FULL_RANK && !DIGIT.test(text))) continue
+    if (!text || (bestField !== null && bestStrength >= FULL_RANK && !DIGIT.test(text))) continue
     const hits = readField(index, text, source)
     if (hits.length === 0) continue
     const strength = strengthOf(hits)
-    if (best !== null) (fields ??= [{ field: best.field, hits: best.hits }]).push({ field, hits })
-    if (!best || strength > best.strength) best = { field, hits, strength }
+    if (bestField !== null) (fields ??= [{ field: bestField, hits: bestHits }]).push({ field, hits })
+    if (bestField === null || strength > bestStrength) {
+      bestField = field
+      bestHits = hits
+      bestStrength = strength
+    }
   }
-  if (!best) return NONE
-  const others = fields === null ? NO_OTHERS : otherFieldHits(fields, best.field, best.hits)
+  if (bestField === null) return NONE
+  const others = fields === null ? NO_OTHERS : otherFieldHits(fields, bestField, bestHits)
   let hits: ReferenceHit[]
   let setAside: ReferenceHit[] = []
-  if (best.hits.every(isClean)) hits = best.hits as ReferenceHit[]
+  if (bestHits.every(isClean)) hits = bestHits as ReferenceHit[]
   else {
-    const clean = best.hits.filter(isClean)
-    hits = clean.length > 0 ? clean : [...best.hits]
-    if (clean.length > 0) setAside = best.hits.filter((hit) => !clean.includes(hit))
+    const clean = bestHits.filter(isClean)
+    hits = clean.length > 0 ? clean : [...bestHits]
+    if (clean.length > 0) setAside = bestHits.filter((hit) => !clean.includes(hit))
   }
   return others.length > 0
-    ? { outcome: 'named', field: best.field, hits, setAside, others }
-    : { outcome: 'named', field: best.field, hits, setAside }
+    ? { outcome: 'named', field: bestField, hits, setAside, others }
+    : { outcome: 'named', field: bestField, hits, setAside }
 }
 
 /** Every invoice a transaction's references may mean (to find the closed set it belongs to). */

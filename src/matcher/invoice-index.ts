@@ -172,12 +172,12 @@ export class InvoiceIndex {
   }
 
   /** Invoice numbers found as runs of whole tokens, leftmost-longest, in the order written. */
-  scan(tokens: readonly string[]): TrieMatch<MatchInvoice>[] {
+  scan(tokens: readonly string[]): readonly TrieMatch<MatchInvoice>[] {
     return this.byNumber.scanAs(tokens, recall)
   }
 
   /** Number cores (digit tokens of prefixed numbers) found as runs of whole tokens of `tokens[from, to)`. */
-  scanCores(tokens: readonly string[], from?: number, to?: number): TrieMatch<MatchInvoice>[] {
+  scanCores(tokens: readonly string[], from?: number, to?: number): readonly TrieMatch<MatchInvoice>[] {
     return this.byCore.scanAs(tokens, recall, from, to)
   }
 

@@ -111,8 +111,3 @@ export function isRejected(
 ): boolean {
   return context.rejected.size > 0 && context.rejected.has(suggestionKey(transactionId, invoiceIds))
 }
-
-export function customerLabel(context: MatchContext, invoice: MatchInvoice): string {
-  const key = customerKeyOf(invoice)
-  return key ? context.index.customers.label(key) : 'no known customer'
-}

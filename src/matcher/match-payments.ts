@@ -68,6 +68,7 @@ const PHASES: readonly TransactionPhase[] = ['settled', 'tentative']
 const NOTHING_REJECTED: ReadonlySet<string> = new Set()
 const NOTHING_RETURNED: ReadonlySet<string> = new Set()
 const NO_MANUALS: ReadonlyMap<string, ManualAllocation[]> = new Map()
+const NO_OUTFLOWS: readonly MatchTransaction[] = []
 
 function manualsByTransaction(
   manualAllocations: readonly ManualAllocation[],
@@ -99,13 +100,14 @@ function knownReferences(
 /** Active transactions, one version each, in canonical order: inflows settle invoices (rule 2), outflows may return them. */
 function activeOf(transactions: readonly MatchTransaction[]): {
   inflows: Payment[]
-  outflows: MatchTransaction[]
+  outflows: readonly MatchTransaction[]
 } {
-  const latest = latestVersions(transactions)
+  // One transaction is its own latest version: read in place, not copied (a run mostly has one).
+  const latest = transactions.length === 1 ? transactions : latestVersions(transactions)
   // Lists of the largest size they can have, cut to what they hold: a list grown from empty by a push is given
-  // room for 17 (a run mostly has one transaction).
+  // room for 17. The outflows' list is made at the first outflow (most runs have none).
   const inflows = new Array<Payment>(latest.length)
-  const outflows = new Array<MatchTransaction>(latest.length)
+  let outflows: MatchTransaction[] | null = null
   let inflowCount = 0
   let outflowCount = 0
   for (const transaction of latest) {
@@ -113,9 +115,11 @@ function activeOf(transactions: readonly MatchTransaction[]): {
     if (phase === 'inactive') continue
     const amount = toUnits(transaction.amount)
     if (amount > 0n) inflows[inflowCount++] = { transaction, amount, phase }
-    else if (amount < 0n) outflows[outflowCount++] = transaction
+    else if (amount < 0n)
+      (outflows ??= new Array<MatchTransaction>(latest.length))[outflowCount++] = transaction
   }
   inflows.length = inflowCount
+  if (outflows === null) return { inflows, outflows: NO_OUTFLOWS }
   outflows.length = outflowCount
   return { inflows, outflows }
 }

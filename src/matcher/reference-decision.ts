@@ -12,14 +12,7 @@ import {
 } from './evidence.js'
 import type { ReferenceHit, TransactionReferences } from './find-references.js'
 import type { InvoiceLedger } from './invoice-ledger.js'
-import {
-  customerLabel,
-  isRejected,
-  openFor,
-  openInvoicesOf,
-  type MatchContext,
-  type OpenExactly,
-} from './match-context.js'
+import { isRejected, openFor, openInvoicesOf, type MatchContext, type OpenExactly } from './match-context.js'
 import { centsOf, formatUnits, toUnits } from './money.js'
 import { amountIsToken, amountUnsupported, plausiblePart, shortOfSet, tokenAmount } from './amount-guards.js'
 import { issuedAfterPayment } from './date-evidence.js'
@@ -32,6 +25,7 @@ import type { Evidence, ReferenceField } from './types.js'
 type Named = { ledger: InvoiceLedger; hit: ReferenceHit; field: ReferenceField }
 
 const NO_GUARDS = { advance: null, awaiting: null } as const
+const NO_LEDGERS: readonly InvoiceLedger[] = []
 
 /** Amount evidence of a rest the payment leaves that a residual explains: it corroborates like the amount. */
 const EXPLAINED_REST = new Set(['amount_tolerance', 'fee_stated', 'discount_in_time'])
@@ -193,7 +187,7 @@ export function allocateByReference(
   const short =
     ledgers.length > 1 && amount.code === 'amount_partial' ? shortOfSet(payment, ledgers, open) : null
   const payer = context.payer(payment)
-  const elsewhere = corroborated ? [] : exactElsewhere(context, payment, ledgers)
+  const elsewhere = corroborated ? NO_LEDGERS : exactElsewhere(context, payment, ledgers)
   let anyCore = false
   for (const item of live) anyCore ||= item.hit.kind === 'core'
   const guards =
@@ -214,12 +208,7 @@ export function allocateByReference(
         }
       }
     }
-    const byPayer = payerEvidence(
-      payer,
-      customerKeyOf(ledger.invoice),
-      () => customerLabel(context, ledger.invoice),
-      amountFits,
-    )
+    const byPayer = payerEvidence(payer, customerKeyOf(ledger.invoice), context.index.customers, amountFits)
     if (byPayer) evidence.push(byPayer)
     const payerAgrees = byPayer !== null && byPayer.points > 0
     const payerVerified = payerAgrees && byPayer.points >= POINTS.payerVerified

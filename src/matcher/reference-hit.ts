@@ -28,7 +28,7 @@ export type ReferenceHit = {
   invoiceWord: boolean
   /** A core of fewer than 4 digits: it needs both the amount and the payer to agree. */
   short: boolean
-  conflicts: TextConflict[]
+  conflicts: readonly TextConflict[]
 }
 
 export type ReferenceSource = Pick<

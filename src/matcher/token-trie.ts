@@ -73,6 +73,8 @@ type Entry<T> = TrieNode<T> | T
 /** Where a run of whole tokens named a key: token positions [start, end) and the values stored under it. */
 export type TrieMatch<T> = { start: number; end: number; values: readonly T[] }
 
+const NO_MATCHES: readonly TrieMatch<never>[] = []
+
 /**
  * Values stored under token sequences. Finding every key in a text walks the trie from each token, so it costs
  * O(tokens × longest key) whatever the number of keys.
@@ -133,15 +135,21 @@ export class TokenTrie<T> {
    * Keys found as runs of whole tokens of `tokens[from, to)`, leftmost first, longest at each position, never
    * overlapping; positions index `tokens`.
    */
-  scan(tokens: readonly string[], from = 0, to = tokens.length): TrieMatch<T>[] {
+  scan(tokens: readonly string[], from = 0, to = tokens.length): readonly TrieMatch<T>[] {
     return this.scanAs(tokens, itself, from, to)
   }
 
   /** `scan`, each value read through `read` as it is found (no second list of matches built). */
-  scanAs<U>(tokens: readonly string[], read: (value: T) => U, from = 0, to = tokens.length): TrieMatch<U>[] {
-    const matches: TrieMatch<U>[] = []
+  scanAs<U>(
+    tokens: readonly string[],
+    read: (value: T) => U,
+    from = 0,
+    to = tokens.length,
+  ): readonly TrieMatch<U>[] {
+    // Most texts name nothing: the list is made at the first match (until then the shared empty one).
+    let matches: TrieMatch<U>[] | null = null
     const root = this.root.children
-    if (!root) return matches
+    if (!root) return NO_MATCHES
     const shapes = this.firstShapes
     let start = from
     while (start < to) {
@@ -169,13 +177,13 @@ export class TokenTrie<T> {
         entry = entry.children.get(slotOf(tokens[index] as string))
       }
       if (end !== -1) {
-        matches.push({ start, end, values: values === null ? [read(bare as T)] : values.map(read) })
+        ;(matches ??= []).push({ start, end, values: values === null ? [read(bare as T)] : values.map(read) })
         start = end
       } else {
         start++
       }
     }
-    return matches
+    return matches ?? NO_MATCHES
   }
 
   /** What is stored under exactly tokens [from, to) of `key`: a node, a bare value, or nothing. */

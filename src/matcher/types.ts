@@ -76,6 +76,23 @@ export const REFERENCE_FIELDS = [
 ] as const
 export type ReferenceField = (typeof REFERENCE_FIELDS)[number]
 
+/** The text of `REFERENCE_FIELDS[at]`, read without a list of all four (`referenceTexts`) per transaction. */
+export function referenceText(
+  transaction: Pick<MatchTransaction, ReferenceField>,
+  at: number,
+): string | null | undefined {
+  switch (at) {
+    case 0:
+      return transaction.paymentReference
+    case 1:
+      return transaction.customerReference
+    case 2:
+      return transaction.description
+    default:
+      return transaction.rawDescription
+  }
+}
+
 /**
  * The reference fields' texts in REFERENCE_FIELDS order. Read by name: `transaction[field]` over transactions of
  * many shapes is a slow generic lookup on the matcher's hot path.
