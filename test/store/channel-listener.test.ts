@@ -47,6 +47,17 @@ async function notify(channel: string, payload: string): Promise<void> {
   await admin.query('select pg_notify($1, $2)', [channel, payload])
 }
 
+/**
+ * Ends a session and waits until its process has gone: without a timeout pg_terminate_backend only signals it, and
+ * the session's row stays in pg_stat_activity until the process exits, after its client has seen the socket close.
+ */
+async function terminate(pid: number | undefined): Promise<void> {
+  const { rows } = await admin.query<{ ended: boolean }>('select pg_terminate_backend($1, 10000) as ended', [
+    pid,
+  ])
+  expect(rows[0]?.ended).toBe(true)
+}
+
 /** The sessions listening on `channel`, by their last statement (pg_listening_channels() sees only its own). */
 async function listenerPids(channel: string): Promise<number[]> {
   const { rows } = await admin.query<{ pid: number }>(
@@ -115,7 +126,7 @@ describe('channel listener', () => {
       const [pid, ...others] = await listenerPids(channel)
       expect(others).toEqual([])
       const seen = log.events.length
-      await admin.query('select pg_terminate_backend($1)', [pid])
+      await terminate(pid)
       await log.next('listening', seen)
       // Reported once, as a lost connection, though pg emits both 'error' and 'end' for it.
       expect(log.events.slice(seen)).toEqual([
@@ -210,7 +221,7 @@ describe('channel listener', () => {
       expect(activeHandles().TCPSocketWrap).toBe(sockets + 1)
       const [pid] = await listenerPids(channel)
       const lost = log.next('error lost')
-      await admin.query('select pg_terminate_backend($1)', [pid])
+      await terminate(pid)
       await lost
       expect(waits.pending()).toHaveLength(1)
 
@@ -236,7 +247,7 @@ describe('channel listener', () => {
       await listener.start()
       const [pid] = await listenerPids(channel)
       const lost = log.next('error lost')
-      await admin.query('select pg_terminate_backend($1)', [pid])
+      await terminate(pid)
       await lost
       expect(waits.pending().map((timer) => timer.hasRef())).toEqual([false])
     } finally {
