@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config'
  * Files that run a whole cluster of bankrec processes, or a full start of one, and use both cores by themselves:
  * they run after the rest, one at a time, so they neither starve nor are starved by the other files.
  */
-export const WHOLE_SYSTEM = [
+const WHOLE_SYSTEM = [
   'test/chaos/**/*.test.ts',
   'test/sync/mirror-invariant.test.ts',
   'test/demo/**/*.test.ts',

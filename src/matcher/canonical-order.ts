@@ -48,8 +48,9 @@ function isLater(candidate: MatchTransaction, current: MatchTransaction): boolea
  * One version per transaction id: a removal wins, then the latest updatedAt. Duplicates thus change nothing, and
  * the result is sorted in canonical order.
  */
-export function latestVersions(transactions: Iterable<MatchTransaction>): MatchTransaction[] {
-  if (Array.isArray(transactions) && transactions.length === 1) return [transactions[0] as MatchTransaction]
+export function latestVersions(transactions: Iterable<MatchTransaction>): readonly MatchTransaction[] {
+  // One transaction is its own latest version: returned as given, not copied (a run mostly has one).
+  if (Array.isArray(transactions) && transactions.length === 1) return transactions
   const byId = new Map<string, MatchTransaction>()
   for (const transaction of transactions) {
     const current = byId.get(transaction.id)

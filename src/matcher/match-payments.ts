@@ -102,8 +102,7 @@ function activeOf(transactions: readonly MatchTransaction[]): {
   inflows: Payment[]
   outflows: readonly MatchTransaction[]
 } {
-  // One transaction is its own latest version: read in place, not copied (a run mostly has one).
-  const latest = transactions.length === 1 ? transactions : latestVersions(transactions)
+  const latest = latestVersions(transactions)
   // Lists of the largest size they can have, cut to what they hold: a list grown from empty by a push is given
   // room for 17. The outflows' list is made at the first outflow (most runs have none).
   const inflows = new Array<Payment>(latest.length)

@@ -76,7 +76,10 @@ export const REFERENCE_FIELDS = [
 ] as const
 export type ReferenceField = (typeof REFERENCE_FIELDS)[number]
 
-/** The text of `REFERENCE_FIELDS[at]`, read without a list of all four (`referenceTexts`) per transaction. */
+/**
+ * The text of `REFERENCE_FIELDS[at]`, read by name: `transaction[field]` over transactions of many shapes is a slow
+ * generic lookup on the matcher's hot path.
+ */
 export function referenceText(
   transaction: Pick<MatchTransaction, ReferenceField>,
   at: number,
@@ -93,10 +96,7 @@ export function referenceText(
   }
 }
 
-/**
- * The reference fields' texts in REFERENCE_FIELDS order. Read by name: `transaction[field]` over transactions of
- * many shapes is a slow generic lookup on the matcher's hot path.
- */
+/** The reference fields' texts in REFERENCE_FIELDS order. */
 export function referenceTexts(
   transaction: Pick<MatchTransaction, ReferenceField>,
 ): [
@@ -106,10 +106,10 @@ export function referenceTexts(
   string | null | undefined,
 ] {
   return [
-    transaction.paymentReference,
-    transaction.customerReference,
-    transaction.description,
-    transaction.rawDescription,
+    referenceText(transaction, 0),
+    referenceText(transaction, 1),
+    referenceText(transaction, 2),
+    referenceText(transaction, 3),
   ]
 }
 

@@ -18,6 +18,12 @@ export type MatchTransactionRow = Selectable<TransactionsTable> & {
 }
 
 /** Mirrored transactions by id, with the entity of their connection and whether they are a transfer's leg. */
+/** Whether the transaction `id` names is a leg of a transfer: a column of every row matching reads. */
+export function isTransferLeg(id: string) {
+  return sql<boolean>`exists (select 1 from transfer_legs l
+    where l.inflow_transaction_id = ${sql.ref(id)} or l.outflow_transaction_id = ${sql.ref(id)})`
+}
+
 export async function loadMatchTransactions(
   db: Kysely<Database>,
   ids: readonly string[],
@@ -28,12 +34,7 @@ export async function loadMatchTransactions(
     .leftJoin('connections', 'connections.id', 'transactions.connection_id')
     .selectAll('transactions')
     .select('connections.entity_id')
-    .select(
-      sql<boolean>`exists (select 1 from transfer_legs l
-        where l.inflow_transaction_id = transactions.id or l.outflow_transaction_id = transactions.id)`.as(
-        'transfer_leg',
-      ),
-    )
+    .select(isTransferLeg('transactions.id').as('transfer_leg'))
     .where('transactions.id', '=', anyOf(ids))
     .execute()
 }

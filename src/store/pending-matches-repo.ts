@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database } from './database.js'
-import type { MatchTransactionRow } from './matching-repo.js'
+import { isTransferLeg, type MatchTransactionRow } from './matching-repo.js'
 
 export type PendingMatchKind = 'transaction' | 'invoice'
 
@@ -53,9 +53,7 @@ export async function takePendingMatches(
       returning seq, kind, entity_id
     ), numbered as (select seq, kind, entity_id, row_number() over () as n from taken)
     select numbered.seq as pending_seq, numbered.kind as pending_kind, numbered.entity_id as pending_entity_id,
-      t.*, c.entity_id,
-      exists (select 1 from transfer_legs l
-        where l.inflow_transaction_id = t.id or l.outflow_transaction_id = t.id) as transfer_leg
+      t.*, c.entity_id, ${isTransferLeg('t.id')} as transfer_leg
     from numbered
     left join transactions t
       on t.id = case when numbered.kind = 'transaction' then numbered.entity_id::uuid end
