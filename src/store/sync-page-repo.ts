@@ -39,9 +39,10 @@ export type AppliedSyncPage = {
 }
 
 /**
- * Applies one page of sync events in ONE statement: its upserts and deletes, matching's outbox entries for every
- * transaction it touched, the earliest day it changed as owed to the balance proof (`balance_proof_due`), its
- * unreadable events' quarantine rows, and the stream's new cursor (with its last success, on a run's last page).
+ * Applies one page of sync events in ONE statement: its upserts and deletes, matching's outbox entry for the
+ * transactions it touched (one row holding their ids), the earliest day it changed as owed to the balance proof
+ * (`balance_proof_due`), its unreadable events' quarantine rows, and the stream's new cursor (with its last
+ * success, on a run's last page).
  * The page, its cursor and its queued matches commit together or not at all (seed rule 6) at the cost of a single
  * round trip. The cursor moves only if it is still `from` (compare-and-swap); if another worker moved it first,
  * nothing of the page is written.
@@ -52,7 +53,8 @@ export async function applySyncPage(
   page: SyncPageWrite,
 ): Promise<AppliedSyncPage | null> {
   const upserts = encodeTransactionRows(page.upserts)
-  // Matching's outbox gets every touched id once: the upserted ids travel once, as the upsert's id column.
+  // Matching's outbox gets every touched id once, as ONE row (transaction_ids): the upserted ids as the upsert
+  // returns them (in the page's order), then the deleted ids that were not upserted.
   const upserted = page.deletes.length === 0 ? undefined : new Set(upserts.ids)
   const deletedOnly = [...new Set(page.deletes)].filter((id) => !upserted?.has(id))
   const quarantine = JSON.stringify(
@@ -99,11 +101,9 @@ export async function applySyncPage(
       where d is not null and exists (select 1 from cas)
       on conflict (connection_id) do update set due_from = least(balance_proof_due.due_from, excluded.due_from)
     ), queued as (
-      insert into pending_matches (kind, entity_id)
-      select 'transaction', id from (
-        select unnest(${upserts.idsLiteral}::text[]) as id union all select unnest(${deletedOnly}::text[])
-      ) touched
-      where exists (select 1 from cas)
+      insert into pending_matches (kind, transaction_ids)
+      select 'transaction', ids from (select array(select id from upserted) || ${deletedOnly}::uuid[] as ids) touched
+      where cardinality(ids) > 0 and exists (select 1 from cas)
     ), quarantined as (
       insert into sync_quarantine (connection_id, event_id, transaction_id, problem, detail, raw, cursor,
         quarantined_at)
