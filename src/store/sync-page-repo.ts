@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { Database } from './database.js'
 import {
   encodeTransactionRows,
@@ -57,15 +57,6 @@ export async function applySyncPage(
   // returns them (in the page's order), then the deleted ids that were not upserted.
   const upserted = page.deletes.length === 0 ? undefined : new Set(upserts.ids)
   const deletedOnly = [...new Set(page.deletes)].filter((id) => !upserted?.has(id))
-  const quarantine = JSON.stringify(
-    (page.quarantine ?? []).map((q) => ({
-      event_id: q.eventId && withoutNul(q.eventId),
-      transaction_id: q.transactionId,
-      problem: q.problem,
-      detail: withoutNul(q.detail),
-      raw: q.raw,
-    })),
-  )
   // Every CTE reads the snapshot from before the statement, so `previous` sees the dates the page is replacing. It
   // reads them only for the rows the page replaced (an upsert that updated a row, whose new version holds the
   // lock of the conflict in xmax; a fresh insert's xmax is 0) and deleted (their old values come back from the
@@ -102,9 +93,34 @@ export async function applySyncPage(
       on conflict (connection_id) do update set due_from = least(balance_proof_due.due_from, excluded.due_from)
     ), queued as (
       insert into pending_matches (kind, transaction_ids)
-      select 'transaction', ids from (select array(select id from upserted) || ${deletedOnly}::uuid[] as ids) touched
-      where cardinality(ids) > 0 and exists (select 1 from cas)
-    ), quarantined as (
+      select 'transaction', array(select id from upserted) || ${deletedOnly}::uuid[]
+      where ${upserts.ids.length + deletedOnly.length > 0} and exists (select 1 from cas)
+    )${quarantined(page)}
+    select (select count(*) from cas)::int as advanced, (select count(*) from deleted)::int as deleted,
+      (select earliest from previous) as earliest
+  `.execute(db)
+  const result = rows[0]!
+  return result.advanced === 1
+    ? { deleted: result.deleted, earliestPreviousPostedDate: result.earliest }
+    : null
+}
+
+/**
+ * The page's unreadable events as a CTE of the page statement, gated on the compare-and-swap; none for a page
+ * without any (most pages), whose statement is then smaller to parse and plan.
+ */
+function quarantined(page: SyncPageWrite): RawBuilder<unknown> {
+  if (!page.quarantine?.length) return sql``
+  const quarantine = JSON.stringify(
+    page.quarantine.map((q) => ({
+      event_id: q.eventId && withoutNul(q.eventId),
+      transaction_id: q.transactionId,
+      problem: q.problem,
+      detail: withoutNul(q.detail),
+      raw: q.raw,
+    })),
+  )
+  return sql`, quarantined as (
       insert into sync_quarantine (connection_id, event_id, transaction_id, problem, detail, raw, cursor,
         quarantined_at)
       select ${page.connectionId}, q.event_id, q.transaction_id::uuid, q.problem, q.detail, q.raw, ${page.from},
@@ -113,14 +129,7 @@ export async function applySyncPage(
         as q(event_id text, transaction_id text, problem text, detail text, raw text)
       where exists (select 1 from cas)
       on conflict do nothing
-    )
-    select (select count(*) from cas)::int as advanced, (select count(*) from deleted)::int as deleted,
-      (select earliest from previous) as earliest
-  `.execute(db)
-  const result = rows[0]!
-  return result.advanced === 1
-    ? { deleted: result.deleted, earliestPreviousPostedDate: result.earliest }
-    : null
+    )`
 }
 
 /** PostgreSQL text cannot hold U+0000 (the raw event keeps it, escaped by JSON). */
