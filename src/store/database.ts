@@ -514,7 +514,10 @@ export type CustomerLinksTable = {
 export type PendingMatchesTable = {
   seq: Generated<string>
   kind: 'transaction' | 'invoice'
-  entity_id: string
+  /** One queued entity; null in a sync page's row. */
+  entity_id: string | null
+  /** A sync page's touched transactions, in order (kind 'transaction'); null in a one-entity row. */
+  transaction_ids: string[] | null
   queued_at: DefaultedTimestamp
 }
 

@@ -35,23 +35,44 @@ export async function enqueueBackfillRemovals(
 
 export type PendingMatch = { seq: string; kind: PendingMatchKind; entityId: string }
 
+/** An outbox row's entries in order: its one entity, or a sync page's transactions (applySyncPage). */
+const ENTRIES = sql`coalesce(transaction_ids::text[], array[entity_id])`
+
 /**
  * Takes the oldest queued entries, up to `limit`, out of the outbox, in their order, with the mirrored rows of the
  * transactions among them (as loadMatchTransactions reads them; a transaction not mirrored has none), in the same
- * statement. Call it in the transaction that matches them: a rollback puts them back, and entries queued meanwhile
- * (same ids included) stay queued.
+ * statement. A sync page's row counts as its transactions: the one the limit falls inside keeps the rest, in place.
+ * Call it in the transaction that matches them: a rollback puts them back, and entries queued meanwhile (same ids
+ * included) stay queued.
  */
 export async function takePendingMatches(
   db: Kysely<Database>,
   limit: number,
 ): Promise<{ pending: PendingMatch[]; rows: MatchTransactionRow[] }> {
   type Taken = { pending_seq: string; pending_kind: PendingMatchKind; pending_entity_id: string }
+  // Each row holds at least one entry, so the first `limit` rows hold every entry to take. `before`: the entries
+  // of the rows ahead of a row.
   const result = await sql<Taken & MatchTransactionRow>`
-    with taken as (
-      delete from pending_matches
-      where seq in (select seq from pending_matches order by seq limit ${limit})
-      returning seq, kind, entity_id
-    ), numbered as (select seq, kind, entity_id, row_number() over () as n from taken)
+    with head as (
+      select seq, kind, ${ENTRIES} as entries,
+        sum(coalesce(cardinality(transaction_ids), 1)) over (order by seq) - coalesce(cardinality(transaction_ids), 1)
+          as before
+      from (select * from pending_matches order by seq limit ${limit}) oldest
+    ), took as (
+      select seq, kind, entries, before, before + cardinality(entries) <= ${limit} as whole
+      from head where before < ${limit}
+    ), removed as (
+      delete from pending_matches p using took where p.seq = took.seq and took.whole
+      returning p.seq
+    ), kept as (
+      update pending_matches p set transaction_ids = p.transaction_ids[${limit} - took.before + 1:]
+      from took where p.seq = took.seq and not took.whole
+      returning p.seq
+    ), numbered as (
+      select took.seq, took.kind, e.entity_id, took.before + e.n as n
+      from took cross join lateral unnest(took.entries) with ordinality as e(entity_id, n)
+      where took.seq in (select seq from removed union all select seq from kept) and took.before + e.n <= ${limit}
+    )
     select numbered.seq as pending_seq, numbered.kind as pending_kind, numbered.entity_id as pending_entity_id,
       t.*, c.entity_id, ${isTransferLeg('t.id')} as transfer_leg
     from numbered
@@ -69,12 +90,12 @@ export async function takePendingMatches(
   return { pending, rows: [...rows.values()] }
 }
 
+/** How many entries are queued (a sync page's row counts as its transactions). */
 export async function countPendingMatches(db: Kysely<Database>): Promise<number> {
-  const row = await db
-    .selectFrom('pending_matches')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .executeTakeFirstOrThrow()
-  return Number(row.n)
+  const { rows } = await sql<{ n: string }>`
+    select coalesce(sum(coalesce(cardinality(transaction_ids), 1)), 0) as n from pending_matches
+  `.execute(db)
+  return Number(rows[0]?.n ?? 0)
 }
 
 /**
@@ -86,10 +107,12 @@ export async function countPendingMatches(db: Kysely<Database>): Promise<number>
  */
 export async function enqueueUnseenMatches(db: Kysely<Database>, limit: number): Promise<number> {
   const { rows } = await sql<{ n: number }>`
-    with unseen as (
+    with queued_entries as (
+      select kind, unnest(${ENTRIES}) as entity_id from pending_matches
+    ), unseen as (
       select t.id::text as id from transactions t
       where not exists (select 1 from transaction_references r where r.transaction_id = t.id)
-        and not exists (select 1 from pending_matches p where p.kind = 'transaction' and p.entity_id = t.id::text)
+        and not exists (select 1 from queued_entries p where p.kind = 'transaction' and p.entity_id = t.id::text)
       limit ${limit}
     ), orphaned as (
       select id from (
@@ -98,12 +121,12 @@ export async function enqueueUnseenMatches(db: Kysely<Database>, limit: number):
         union select transaction_id from transaction_references
       ) as held
       where not exists (select 1 from transactions t where t.id = held.id)
-        and not exists (select 1 from pending_matches p where p.kind = 'transaction' and p.entity_id = held.id::text)
+        and not exists (select 1 from queued_entries p where p.kind = 'transaction' and p.entity_id = held.id::text)
       limit ${limit}
     ), stale_invoices as (
       select i.id from invoices i left join invoice_state s on s.invoice_id = i.id
       where (s.invoice_id is null or s.invoice_version < i.version)
-        and not exists (select 1 from pending_matches p where p.kind = 'invoice' and p.entity_id = i.id)
+        and not exists (select 1 from queued_entries p where p.kind = 'invoice' and p.entity_id = i.id)
       limit ${limit}
     ), queued as (
       insert into pending_matches (kind, entity_id)

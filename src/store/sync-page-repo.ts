@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { Database } from './database.js'
 import {
   encodeTransactionRows,
@@ -39,9 +39,10 @@ export type AppliedSyncPage = {
 }
 
 /**
- * Applies one page of sync events in ONE statement: its upserts and deletes, matching's outbox entries for every
- * transaction it touched, the earliest day it changed as owed to the balance proof (`balance_proof_due`), its
- * unreadable events' quarantine rows, and the stream's new cursor (with its last success, on a run's last page).
+ * Applies one page of sync events in ONE statement: its upserts and deletes, matching's outbox entry for the
+ * transactions it touched (one row holding their ids), the earliest day it changed as owed to the balance proof
+ * (`balance_proof_due`), its unreadable events' quarantine rows, and the stream's new cursor (with its last
+ * success, on a run's last page).
  * The page, its cursor and its queued matches commit together or not at all (seed rule 6) at the cost of a single
  * round trip. The cursor moves only if it is still `from` (compare-and-swap); if another worker moved it first,
  * nothing of the page is written.
@@ -52,18 +53,10 @@ export async function applySyncPage(
   page: SyncPageWrite,
 ): Promise<AppliedSyncPage | null> {
   const upserts = encodeTransactionRows(page.upserts)
-  // Matching's outbox gets every touched id once: the upserted ids travel once, as the upsert's id column.
+  // Matching's outbox gets every touched id once, as ONE row (transaction_ids): the upserted ids as the upsert
+  // returns them (in the page's order), then the deleted ids that were not upserted.
   const upserted = page.deletes.length === 0 ? undefined : new Set(upserts.ids)
   const deletedOnly = [...new Set(page.deletes)].filter((id) => !upserted?.has(id))
-  const quarantine = JSON.stringify(
-    (page.quarantine ?? []).map((q) => ({
-      event_id: q.eventId && withoutNul(q.eventId),
-      transaction_id: q.transactionId,
-      problem: q.problem,
-      detail: withoutNul(q.detail),
-      raw: q.raw,
-    })),
-  )
   // Every CTE reads the snapshot from before the statement, so `previous` sees the dates the page is replacing. It
   // reads them only for the rows the page replaced (an upsert that updated a row, whose new version holds the
   // lock of the conflict in xmax; a fresh insert's xmax is 0) and deleted (their old values come back from the
@@ -99,12 +92,35 @@ export async function applySyncPage(
       where d is not null and exists (select 1 from cas)
       on conflict (connection_id) do update set due_from = least(balance_proof_due.due_from, excluded.due_from)
     ), queued as (
-      insert into pending_matches (kind, entity_id)
-      select 'transaction', id from (
-        select unnest(${upserts.idsLiteral}::text[]) as id union all select unnest(${deletedOnly}::text[])
-      ) touched
-      where exists (select 1 from cas)
-    ), quarantined as (
+      insert into pending_matches (kind, transaction_ids)
+      select 'transaction', array(select id from upserted) || ${deletedOnly}::uuid[]
+      where ${upserts.ids.length + deletedOnly.length > 0} and exists (select 1 from cas)
+    )${quarantined(page)}
+    select (select count(*) from cas)::int as advanced, (select count(*) from deleted)::int as deleted,
+      (select earliest from previous) as earliest
+  `.execute(db)
+  const result = rows[0]!
+  return result.advanced === 1
+    ? { deleted: result.deleted, earliestPreviousPostedDate: result.earliest }
+    : null
+}
+
+/**
+ * The page's unreadable events as a CTE of the page statement, gated on the compare-and-swap; none for a page
+ * without any (most pages), whose statement is then smaller to parse and plan.
+ */
+function quarantined(page: SyncPageWrite): RawBuilder<unknown> {
+  if (!page.quarantine?.length) return sql``
+  const quarantine = JSON.stringify(
+    page.quarantine.map((q) => ({
+      event_id: q.eventId && withoutNul(q.eventId),
+      transaction_id: q.transactionId,
+      problem: q.problem,
+      detail: withoutNul(q.detail),
+      raw: q.raw,
+    })),
+  )
+  return sql`, quarantined as (
       insert into sync_quarantine (connection_id, event_id, transaction_id, problem, detail, raw, cursor,
         quarantined_at)
       select ${page.connectionId}, q.event_id, q.transaction_id::uuid, q.problem, q.detail, q.raw, ${page.from},
@@ -113,14 +129,7 @@ export async function applySyncPage(
         as q(event_id text, transaction_id text, problem text, detail text, raw text)
       where exists (select 1 from cas)
       on conflict do nothing
-    )
-    select (select count(*) from cas)::int as advanced, (select count(*) from deleted)::int as deleted,
-      (select earliest from previous) as earliest
-  `.execute(db)
-  const result = rows[0]!
-  return result.advanced === 1
-    ? { deleted: result.deleted, earliestPreviousPostedDate: result.earliest }
-    : null
+    )`
 }
 
 /** PostgreSQL text cannot hold U+0000 (the raw event keeps it, escaped by JSON). */

@@ -48,8 +48,6 @@ const UPDATE_LIST = sql.raw(
  */
 export class EncodedTransactionRows {
   readonly ids: readonly string[]
-  /** The `id` column's literal (`{"…","…"}`), reusable as a `text[]` of the batch's ids. */
-  readonly idsLiteral: string
   /** The earliest posted date of the batch, null if none has one. */
   readonly earliestPostedDate: string | null
   readonly columns: readonly string[]
@@ -58,7 +56,6 @@ export class EncodedTransactionRows {
     this.columns = COLUMNS.map(([column]) =>
       arrayLiteral(column === 'id' ? this.ids : rows.map((row) => row[column] ?? null)),
     )
-    this.idsLiteral = this.columns[0]!
     let earliest: string | null = null
     for (const row of rows)
       if (row.posted_date && (earliest === null || row.posted_date < earliest)) earliest = row.posted_date

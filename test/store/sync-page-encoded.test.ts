@@ -17,10 +17,15 @@ afterAll(async () => {
   await database?.drop()
 })
 
+/** Matching's outbox entries in order (a sync page's row holds its ids in transaction_ids). */
 const queued = async () =>
-  (await database.db.selectFrom('pending_matches').select('entity_id').orderBy('seq').execute()).map(
-    (r) => r.entity_id,
-  )
+  (
+    await sql<{ id: string }>`
+      select e.id from pending_matches p,
+        unnest(coalesce(p.transaction_ids::text[], array[p.entity_id])) with ordinality as e(id, n)
+      order by p.seq, e.n
+    `.execute(database.db)
+  ).rows.map((r) => r.id)
 
 describe('applySyncPage with rows encoded ahead of the write', () => {
   it('writes the same rows as unencoded ones, quoting what needs it, and queues every touched id once', async () => {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applySyncPage, saveStreamHead, upsertTransactions } from '../../src/store/index.js'
 import { CONNECTION_A, mirrorRow, txId } from '../support/mirror-fixture.js'
@@ -19,10 +20,15 @@ afterAll(async () => {
 
 const ids = async () =>
   (await database.db.selectFrom('transactions').select('id').orderBy('id').execute()).map((r) => r.id)
+/** Matching's outbox entries in order (a sync page's row holds its ids in transaction_ids). */
 const queued = async () =>
-  (await database.db.selectFrom('pending_matches').select('entity_id').orderBy('seq').execute()).map(
-    (r) => r.entity_id,
-  )
+  (
+    await sql<{ id: string }>`
+      select e.id from pending_matches p,
+        unnest(coalesce(p.transaction_ids::text[], array[p.entity_id])) with ordinality as e(id, n)
+      order by p.seq, e.n
+    `.execute(database.db)
+  ).rows.map((r) => r.id)
 const cursor = async () =>
   (await database.db.selectFrom('sync_streams').select('cursor').executeTakeFirstOrThrow()).cursor
 

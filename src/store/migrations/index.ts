@@ -29,6 +29,7 @@ import * as eventRecordsRetention from './0029-event-records-retention.js'
 import * as appEventTraceContext from './0030-app-event-trace-context.js'
 import * as webhookInbox from './0031-webhook-inbox.js'
 import * as syncReadTimes from './0032-sync-read-times.js'
+import * as pendingMatchPages from './0033-pending-match-pages.js'
 
 /** Every migration in order. Append, never edit or reorder: deployed databases have run the ones above. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0030-app-event-trace-context': appEventTraceContext,
   '0031-webhook-inbox': webhookInbox,
   '0032-sync-read-times': syncReadTimes,
+  '0033-pending-match-pages': pendingMatchPages,
 }
