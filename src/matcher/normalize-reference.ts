@@ -126,15 +126,16 @@ function parseSwift(text: string, start: number): Parsed {
   }
 }
 
-function pushText(parts: ReferencePart[], text: string, start: number, end: number): void {
-  if (end <= start) return
+function textPart(text: string, start: number, end: number): ReferencePart | null {
+  if (end <= start) return null
   const tokens = tokenize(text, start, end)
-  if (tokens.length > 0) parts.push({ kind: 'text', tokens })
+  return tokens.length > 0 ? { kind: 'text', tokens } : null
 }
 
 /** Splits a reference text into free text and structured codes, in the order written. */
 export function normalizeReference(text: string): ReferencePart[] {
-  const parts: ReferencePart[] = []
+  // Most texts hold no code: their one part's list is made at its size, the list of several only when needed.
+  let parts: ReferencePart[] | null = null
   let textStart = 0
   CODE_START.lastIndex = 0
   for (let found = CODE_START.exec(text); found; found = CODE_START.exec(text)) {
@@ -154,11 +155,14 @@ export function normalizeReference(text: string): ReferencePart[] {
       CODE_START.lastIndex = start + 1
       continue
     }
-    pushText(parts, text, textStart, start)
-    if (parsed.part) parts.push(parsed.part)
+    const before = textPart(text, textStart, start)
+    if (before) (parts ??= []).push(before)
+    if (parsed.part) (parts ??= []).push(parsed.part)
     textStart = parsed.end
     CODE_START.lastIndex = parsed.end
   }
-  pushText(parts, text, textStart, text.length)
+  const rest = textPart(text, textStart, text.length)
+  if (parts === null) return rest ? [rest] : []
+  if (rest) parts.push(rest)
   return parts
 }
