@@ -172,7 +172,7 @@ export class FieldScan extends FieldHits {
         this.readText(part.tokens, true)
         for (let at = from; at < this.hits.length; at++) {
           const hit = this.hits[at] as ReferenceHit
-          if (hit.via === 'text' && (this.starts[at] as number) >= start) hit.via = 'swift'
+          if (hit.via === 'text' && this.startOf(at) >= start) hit.via = 'swift'
         }
       }
       return
