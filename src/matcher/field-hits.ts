@@ -5,6 +5,11 @@ import type { ReferenceHit, ReferenceSource, TextConflict } from './reference-hi
 
 /** A hit without conflicts shares this list (never written to: a hit's conflicts are read only). */
 const NO_CONFLICTS: readonly TextConflict[] = []
+const NO_HITS: readonly ReferenceHit[] = []
+
+// Where each hit of the field being read starts, reused: one field is read at a time, to its end, and only the first
+// `hits.length` are read (numbers stored in a long-lived list cost no write barrier, unlike new objects).
+const STARTS: number[] = []
 
 function idOf(invoice: MatchInvoice): string {
   return invoice.id
@@ -43,20 +48,30 @@ export type HitFields = Pick<
 >
 
 /**
- * One field's text and the hits read from it so far: `hits` are the places that name invoices, `starts` where
+ * One field's text and the hits read from it so far: `hits` are the places that name invoices, `startOf` where
  * each stands in the text. The readers (free text, issued references, codes) add to it.
  */
 export class FieldHits {
   private dates: Span[] | null = null
-  readonly hits: ReferenceHit[] = []
-  /** Where each hit starts in the text, beside `hits` (the hits themselves are what callers keep). */
-  readonly starts: number[] = []
+  // Most fields name one invoice or none: the list is made at the first hit, at its size (one pushed onto an empty
+  // list is given room for 17).
+  private list: ReferenceHit[] | null = null
 
   constructor(
     readonly index: InvoiceIndex,
     readonly text: string,
     readonly source: ReferenceSource,
   ) {}
+
+  /** The places that name invoices, in the order read (after `sortByStart`, in the order written). */
+  get hits(): readonly ReferenceHit[] {
+    return this.list ?? NO_HITS
+  }
+
+  /** Where hit `at` starts in the text (the hits themselves are what callers keep). */
+  startOf(at: number): number {
+    return STARTS[at] as number
+  }
 
   /** The dates written in the text, read once per field and only when a number needs them. */
   datesOf(): Span[] {
@@ -73,7 +88,7 @@ export class FieldHits {
     const reference = this.text.slice(start, end)
     const meant = narrow(candidates, this.source, reference)
     const invoiceIds = meant.length === 1 ? [(meant[0] as MatchInvoice).id] : meant.map(idOf).sort()
-    this.hits.push({
+    const hit: ReferenceHit = {
       via: fields.via,
       kind: fields.kind,
       scheme: fields.scheme,
@@ -83,15 +98,19 @@ export class FieldHits {
       invoiceIds,
       reference,
       conflicts,
-    })
-    this.starts.push(start)
+    }
+    if (this.list === null) this.list = [hit]
+    else this.list.push(hit)
+    STARTS[this.list.length - 1] = start
   }
 
   /** The hits in the order written (codes and text parts are read in order, a SWIFT value's text after it). */
   sortByStart(): void {
-    const { hits, starts } = this
+    const hits = this.list
+    if (hits === null) return
+    const starts = STARTS
     let sorted = true
-    for (let at = 1; at < starts.length && sorted; at++)
+    for (let at = 1; at < hits.length && sorted; at++)
       sorted = (starts[at - 1] as number) <= (starts[at] as number)
     if (sorted) return
     const order = hits

@@ -3,10 +3,9 @@ import { FieldHits, type HitFields } from './field-hits.js'
 import { factsOf } from './invoice-facts.js'
 import { issuedHit, readIssued, typoOf } from './issued-scan.js'
 import type { ReferencePart } from './normalize-reference.js'
-import { isDigitToken } from './number-labels.js'
 import { conflictsOf, invoiceWordLevel, otherPrefixOf } from './number-context.js'
 import { rfCheckDigits } from './rf-reference.js'
-import type { Token } from './tokenize.js'
+import type { TokenList } from './tokenize.js'
 import type { MatchInvoice } from './types.js'
 import type { ReferenceHit } from './reference-hit.js'
 
@@ -23,8 +22,7 @@ const WORDED_NUMBER: HitFields = {
 }
 
 // The taken flags of a text, reused: `readText` runs once or twice per field and never inside itself. Only the first
-// `tokens.length` flags are read. (The token keys are not reused: storing new strings in a long-lived list costs
-// a write barrier each, more than a new list.)
+// `tokens.length` flags are read.
 const TAKEN: boolean[] = []
 
 /** The digits of the digit tokens keys[from, to) together (token keys have no leading zeros). */
@@ -53,30 +51,30 @@ function safeRfCheckDigits(body: string): string {
  */
 export class FieldScan extends FieldHits {
   /** Free text: issued references first, then whole numbers, then number cores, each on what is left. */
-  readText(tokens: readonly Token[], impliedInvoiceWord = false): void {
+  readText(tokens: TokenList, impliedInvoiceWord = false): void {
     const taken = TAKEN
     for (let at = 0; at < tokens.length; at++) taken[at] = false
     if (this.index.hasIssuedReferences) readIssued(this, tokens, taken)
-    const keys = tokens.map((token) => token.text)
+    const keys = tokens.keys
     for (const match of this.index.scan(keys)) {
       if (anyTaken(taken, match.start, match.end)) continue
       for (let index = match.start; index < match.end; index++) taken[index] = true
-      const first = tokens[match.start] as Token
-      const last = tokens[match.end - 1] as Token
+      const start = tokens.start(match.start)
+      const end = tokens.end(match.end - 1)
       // The matched tokens are the number's own: it has letters when one of them is a word.
       let digitsOnly = true
       for (let index = match.start; index < match.end && digitsOnly; index++)
-        digitsOnly = isDigitToken(tokens[index] as Token)
+        digitsOnly = tokens.isDigits(index)
       if (!digitsOnly) {
-        this.hit(match.values, first.start, last.end, WORDED_NUMBER)
+        this.hit(match.values, start, end, WORDED_NUMBER)
         continue
       }
       const level = impliedInvoiceWord ? 2 : invoiceWordLevel(this.text, tokens, match.start)
       const short = digitCount(keys, match.start, match.end) < SHORT_CORE_DIGITS
       this.hit(
         match.values,
-        first.start,
-        last.end,
+        start,
+        end,
         {
           via: 'text',
           kind: level === 2 && !short ? 'full' : 'core',
@@ -88,15 +86,11 @@ export class FieldScan extends FieldHits {
         conflictsOf(this, tokens, match.start, match.end),
       )
     }
-    this.readCores(tokens, keys, taken, impliedInvoiceWord)
+    this.readCores(tokens, taken, impliedInvoiceWord)
   }
 
-  private readCores(
-    tokens: readonly Token[],
-    keys: readonly string[],
-    taken: boolean[],
-    impliedWord: boolean,
-  ): void {
+  private readCores(tokens: TokenList, taken: boolean[], impliedWord: boolean): void {
+    const keys = tokens.keys
     let from = 0
     while (from < tokens.length) {
       while (from < tokens.length && taken[from]) from++
@@ -113,10 +107,10 @@ export class FieldScan extends FieldHits {
       from = to
     }
     for (let at = 0; at < tokens.length; at++) {
-      const token = tokens[at] as Token
-      if (taken[at] || !isDigitToken(token) || !this.index.hasCompactCoreLength(token.end - token.start))
-        continue
-      const found = this.index.withCompactCore(this.text.slice(token.start, token.end))
+      const start = tokens.start(at)
+      const end = tokens.end(at)
+      if (taken[at] || !tokens.isDigits(at) || !this.index.hasCompactCoreLength(end - start)) continue
+      const found = this.index.withCompactCore(this.text.slice(start, end))
       if (found.length > 0)
         this.coreHit(
           tokens,
@@ -130,7 +124,7 @@ export class FieldScan extends FieldHits {
   }
 
   private coreHit(
-    tokens: readonly Token[],
+    tokens: TokenList,
     candidates: readonly MatchInvoice[],
     from: number,
     to: number,
@@ -143,8 +137,8 @@ export class FieldScan extends FieldHits {
     if (prefix) conflicts.push(prefix)
     this.hit(
       candidates,
-      (tokens[from] as Token).start,
-      (tokens[to - 1] as Token).end,
+      tokens.start(from),
+      tokens.end(to - 1),
       {
         via: 'text',
         kind: 'core',
@@ -159,9 +153,9 @@ export class FieldScan extends FieldHits {
 
   /** A structured code part: RF, OGM or a SWIFT field. */
   readCode(part: Extract<ReferencePart, { kind: 'code' }>): void {
-    const start = (part.tokens[0] as Token).start
-    const end = (part.tokens[part.tokens.length - 1] as Token).end
-    const keys = part.tokens.map((token) => token.text)
+    const start = part.tokens.start(0)
+    const end = part.tokens.end(part.tokens.length - 1)
+    const keys = part.tokens.keys
     if (part.via === 'swift') {
       const exact = this.index.withNumber(keys)
       if (exact.length > 0) {
@@ -178,7 +172,7 @@ export class FieldScan extends FieldHits {
         this.readText(part.tokens, true)
         for (let at = from; at < this.hits.length; at++) {
           const hit = this.hits[at] as ReferenceHit
-          if (hit.via === 'text' && (this.starts[at] as number) >= start) hit.via = 'swift'
+          if (hit.via === 'text' && this.startOf(at) >= start) hit.via = 'swift'
         }
       }
       return

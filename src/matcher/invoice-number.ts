@@ -6,7 +6,7 @@ import { tokenize } from './tokenize.js'
  * separators dropped (20260007); `coreDigits`, how many digits that is.
  */
 export type NumberParts = {
-  key: string[]
+  key: readonly string[]
   core: string[]
   compactCore: string
   coreDigits: number
@@ -19,17 +19,16 @@ export function numberParts(number: string): NumberParts {
   const core: string[] = []
   let compactCore = ''
   let hasLetters = false
-  for (const token of tokens) {
-    const code = token.text.charCodeAt(0)
-    if (code >= 48 && code <= 57) {
-      core.push(token.text)
-      compactCore += number.slice(token.start, token.end)
+  for (let at = 0; at < tokens.length; at++) {
+    if (tokens.isDigits(at)) {
+      core.push(tokens.key(at))
+      compactCore += number.slice(tokens.start(at), tokens.end(at))
     } else {
       hasLetters = true
     }
   }
   return {
-    key: tokens.map((token) => token.text),
+    key: tokens.keys,
     core,
     compactCore,
     coreDigits: core.join('').length,

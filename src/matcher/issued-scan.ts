@@ -2,10 +2,10 @@ import { validSchemes, type ReferenceScheme } from './check-digits.js'
 import type { FieldHits } from './field-hits.js'
 import { compactIssuedReference, compactReference, kidDashAt } from './invoice-number.js'
 import { referenceTypos } from './match-keys.js'
-import { isDigitToken, labelBefore, wordBefore } from './number-labels.js'
+import { labelBefore, wordBefore } from './number-labels.js'
 import { STRUCTURED_LABELS } from './reference-words.js'
 import type { TextConflict } from './reference-hit.js'
-import type { Token } from './tokenize.js'
+import type { TokenList } from './tokenize.js'
 import type { MatchInvoice } from './types.js'
 
 /** An issued reference and the invoices it was printed on. */
@@ -20,13 +20,13 @@ function isAsciiLetters(text: string, start: number, end: number): boolean {
 }
 
 /** Whether at most one space stands between token `at` and the one before it. */
-function spaceOrNothing(text: string, tokens: readonly Token[], at: number): boolean {
-  const gapStart = (tokens[at - 1] as Token).end
-  const gap = (tokens[at] as Token).start - gapStart
+function spaceOrNothing(text: string, tokens: TokenList, at: number): boolean {
+  const gapStart = tokens.end(at - 1)
+  const gap = tokens.start(at) - gapStart
   return gap === 0 || (gap === 1 && text.charCodeAt(gapStart) === 32)
 }
 
-function labelledStructured(tokens: readonly Token[], at: number): boolean {
+function labelledStructured(tokens: TokenList, at: number): boolean {
   const word = wordBefore(tokens, at)
   return word !== null && STRUCTURED_LABELS.has(word)
 }
@@ -36,39 +36,36 @@ function labelledStructured(tokens: readonly Token[], at: number): boolean {
  * `21 00000 00003 13947 14300 09017`). A labelled national reference whose check digit fails is looked up as a
  * typo of an issued one. Marks the tokens it reads in `taken`.
  */
-export function readIssued(scan: FieldHits, tokens: readonly Token[], taken: boolean[]): void {
+export function readIssued(scan: FieldHits, tokens: TokenList, taken: boolean[]): void {
   const { index, text } = scan
   for (let from = 0; from < tokens.length; from++) {
     if (taken[from]) continue
     let to = from + 1
-    const digits = isDigitToken(tokens[from] as Token)
+    const digits = tokens.isDigits(from)
     if (digits) {
-      while (to < tokens.length && isDigitToken(tokens[to] as Token) && spaceOrNothing(text, tokens, to)) to++
+      while (to < tokens.length && tokens.isDigits(to) && spaceOrNothing(text, tokens, to)) to++
     }
     // The longest run of groups that is an issued reference, down to one token. Lengths no invoice's reference
     // has are skipped without building the string: most tokens are never looked up. A run of digit groups is
     // all digits, as are its typos: only a reference of digits that long can be it.
     let length = 0
-    for (let at = from; at < to; at++) length += (tokens[at] as Token).end - (tokens[at] as Token).start
+    for (let at = from; at < to; at++) length += tokens.end(at) - tokens.start(at)
     for (let end = to; end > from; end--) {
-      const start = (tokens[from] as Token).start
-      const stop = (tokens[end - 1] as Token).end
+      const start = tokens.start(from)
+      const stop = tokens.end(end - 1)
       // A KID's mod-11 check digit `-` right after its digits is part of it.
-      const dash = isDigitToken(tokens[end - 1] as Token) && kidDashAt(text, stop)
+      const dash = tokens.isDigits(end - 1) && kidDashAt(text, stop)
       // A word of ASCII letters is its own compact form (upper-cased): only a reference of letters that long can
       // be it. Most words are not looked up in the map of every issued reference, and a length no reference has
       // (references of letters are counted among all) is told without reading the word's letters.
       const known = digits
         ? index.hasIssuedDigitsLength(length)
         : index.hasIssuedLength(length) &&
-          (!isAsciiLetters(text, (tokens[from] as Token).start, (tokens[from] as Token).end) ||
-            index.hasIssuedLettersLength(length))
+          (!isAsciiLetters(text, start, tokens.end(from)) || index.hasIssuedLettersLength(length))
       if (known || (dash && index.hasIssuedLength(length + 1))) {
         // One run of digits is its own compact form.
         const compact =
-          end === from + 1 && isDigitToken(tokens[from] as Token)
-            ? text.slice(start, stop)
-            : compactReference(text.slice(start, stop))
+          end === from + 1 && digits ? text.slice(start, stop) : compactReference(text.slice(start, stop))
         const withDash = dash ? index.withIssuedReference(`${compact}-`) : []
         const found = withDash.length > 0 ? withDash : index.withIssuedReference(compact)
         if (found.length > 0) {
@@ -94,7 +91,7 @@ export function readIssued(scan: FieldHits, tokens: readonly Token[], taken: boo
           break
         }
       }
-      length -= (tokens[end - 1] as Token).end - (tokens[end - 1] as Token).start
+      length -= stop - tokens.start(end - 1)
     }
   }
 }

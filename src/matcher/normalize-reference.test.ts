@@ -4,7 +4,7 @@ import { rfCheckDigits } from './rf-reference.js'
 
 function summary(parts: ReferencePart[]): string[] {
   return parts.map((part) => {
-    const tokens = part.tokens.map((token) => token.text).join(' ')
+    const tokens = part.tokens.keys.join(' ')
     if (part.kind === 'text') return `text:${tokens}`
     return `${part.via}${part.exactOnly ? '!' : ''}${part.valid ? '' : '?'}:${tokens}`
   })

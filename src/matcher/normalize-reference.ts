@@ -1,6 +1,6 @@
 import { isValidOgm } from './check-digits.js'
 import { isValidRfReference } from './rf-reference.js'
-import { tokenize, type Token } from './tokenize.js'
+import { TokenList, tokenize } from './tokenize.js'
 import type { ReferenceVia } from './types.js'
 
 /**
@@ -9,11 +9,11 @@ import type { ReferenceVia } from './types.js'
  * equals its body; a SWIFT /INV/ or /RFB/ value is first compared whole, then read as free text).
  */
 export type ReferencePart =
-  | { kind: 'text'; tokens: Token[] }
+  | { kind: 'text'; tokens: TokenList }
   | {
       kind: 'code'
       via: Exclude<ReferenceVia, 'text' | 'issued'>
-      tokens: Token[]
+      tokens: TokenList
       exactOnly: boolean
       /** false: check digits that do not add up (a typo); the part names nothing by itself. */
       valid: boolean
@@ -74,7 +74,7 @@ function parseRf(text: string, start: number): Parsed {
 function rfPart(text: string, start: number, bodyStart: number, end: number, valid: boolean): ReferencePart {
   // The body is one identifier, whatever its printed grouping: compare it as letters and digits only.
   const body = text.slice(bodyStart, end).replace(/ /g, '')
-  const tokens = tokenize(body).map((token) => ({ text: token.text, start, end }))
+  const tokens = TokenList.spanning(tokenize(body).keys, start, end)
   const compact = `RF${text.slice(start + 2, start + 4)}${body}`.toUpperCase()
   return { kind: 'code', via: 'rf', tokens, exactOnly: true, valid, compact }
 }
@@ -85,13 +85,13 @@ function parseOgm(text: string, start: number): Parsed {
   if (!found) return { end: start + 3, part: null }
   const digits = `${found[2]}${found[3]}${found[4]}`
   const end = start + found[0].length
-  const token = { text: digits.replace(/^0+(?=\d)/, ''), start, end }
+  const tokens = TokenList.spanning([digits.replace(/^0+(?=\d)/, '')], start, end)
   return {
     end,
     part: {
       kind: 'code',
       via: 'ogm',
-      tokens: [token],
+      tokens,
       exactOnly: true,
       valid: isValidOgm(digits),
       compact: digits,
@@ -126,15 +126,16 @@ function parseSwift(text: string, start: number): Parsed {
   }
 }
 
-function pushText(parts: ReferencePart[], text: string, start: number, end: number): void {
-  if (end <= start) return
+function textPart(text: string, start: number, end: number): ReferencePart | null {
+  if (end <= start) return null
   const tokens = tokenize(text, start, end)
-  if (tokens.length > 0) parts.push({ kind: 'text', tokens })
+  return tokens.length > 0 ? { kind: 'text', tokens } : null
 }
 
 /** Splits a reference text into free text and structured codes, in the order written. */
 export function normalizeReference(text: string): ReferencePart[] {
-  const parts: ReferencePart[] = []
+  // Most texts hold no code: their one part's list is made at its size, the list of several only when needed.
+  let parts: ReferencePart[] | null = null
   let textStart = 0
   CODE_START.lastIndex = 0
   for (let found = CODE_START.exec(text); found; found = CODE_START.exec(text)) {
@@ -154,11 +155,14 @@ export function normalizeReference(text: string): ReferencePart[] {
       CODE_START.lastIndex = start + 1
       continue
     }
-    pushText(parts, text, textStart, start)
-    if (parsed.part) parts.push(parsed.part)
+    const before = textPart(text, textStart, start)
+    if (before) (parts ??= []).push(before)
+    if (parsed.part) (parts ??= []).push(parsed.part)
     textStart = parsed.end
     CODE_START.lastIndex = parsed.end
   }
-  pushText(parts, text, textStart, text.length)
+  const rest = textPart(text, textStart, text.length)
+  if (parts === null) return rest ? [rest] : []
+  if (rest) parts.push(rest)
   return parts
 }

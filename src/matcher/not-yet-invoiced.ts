@@ -1,6 +1,6 @@
 import type { InvoiceIndex } from './invoice-index.js'
 import { INVOICE_WORDS, NUMBER_WORDS, WEAK_INVOICE_WORDS } from './reference-words.js'
-import { tokenize, type Token } from './tokenize.js'
+import { tokenize } from './tokenize.js'
 import { referenceTexts, type Evidence, type MatchTransaction } from './types.js'
 import { unwrapRemittance } from './unwrap-remittance.js'
 
@@ -46,11 +46,6 @@ export function advanceWording(transaction: MatchTransaction): Evidence | null {
   return null
 }
 
-function isDigitToken(token: Token | undefined): token is Token {
-  const code = token?.text.charCodeAt(0) ?? 0
-  return code >= 48 && code <= 57
-}
-
 /** Whether the tokens `keys` (a word and its digits) name a known invoice, by its number or its core. */
 function namesKnownInvoice(index: InvoiceIndex, keys: readonly string[], written: string): boolean {
   if (index.scan(keys).some((match) => match.end > 1)) return true
@@ -69,24 +64,25 @@ export function unknownInvoiceNumbers(index: InvoiceIndex, transaction: MatchTra
     const text = unwrapRemittance(written)
     const tokens = tokenize(text)
     for (let at = 0; at < tokens.length; at++) {
-      const word = tokens[at] as Token
-      if (word.text.charCodeAt(0) <= 57) continue
-      const invoiceWord = INVOICE_WORDS.has(word.text) && !WEAK_INVOICE_WORDS.has(word.text)
-      if (!invoiceWord && !index.isNumberPrefix(word.text)) continue
+      const word = tokens.key(at)
+      if (word.charCodeAt(0) <= 57) continue
+      const invoiceWord = INVOICE_WORDS.has(word) && !WEAK_INVOICE_WORDS.has(word)
+      if (!invoiceWord && !index.isNumberPrefix(word)) continue
       let from = at + 1
-      while (from < tokens.length && NUMBER_WORDS.has((tokens[from] as Token).text)) from++
+      while (from < tokens.length && NUMBER_WORDS.has(tokens.key(from))) from++
       let to = from
       while (
-        isDigitToken(tokens[to]) &&
-        (to === from || joinsGroups(text, (tokens[to - 1] as Token).end, (tokens[to] as Token).start))
+        to < tokens.length &&
+        tokens.isDigits(to) &&
+        (to === from || joinsGroups(text, tokens.end(to - 1), tokens.start(to)))
       )
         to++
       if (to === from) continue
-      const digits = text.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end)
+      const digits = text.slice(tokens.start(from), tokens.end(to - 1))
       if (digits.replace(NON_DIGITS, '').length < 3) continue
-      const keys = [word.text, ...tokens.slice(from, to).map((token) => token.text)]
+      const keys = [word, ...tokens.keys.slice(from, to)]
       if (!namesKnownInvoice(index, keys, digits))
-        found.push(text.slice(word.start, (tokens[to - 1] as Token).end))
+        found.push(text.slice(tokens.start(at), tokens.end(to - 1)))
       at = to - 1
     }
   }

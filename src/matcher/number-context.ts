@@ -1,14 +1,7 @@
 import { overlaps } from './date-spans.js'
 import type { FieldHits } from './field-hits.js'
 import { compactReference } from './invoice-number.js'
-import {
-  gluedLabel,
-  isDigitToken,
-  listStart,
-  readsAsAmount,
-  wordBefore,
-  x12Segment,
-} from './number-labels.js'
+import { gluedLabel, listStart, readsAsAmount, wordBefore, x12Segment } from './number-labels.js'
 import {
   INVOICE_WORDS,
   LABEL_NAMES,
@@ -17,7 +10,7 @@ import {
   WEAK_INVOICE_WORDS,
 } from './reference-words.js'
 import type { TextConflict } from './reference-hit.js'
-import type { Token } from './tokenize.js'
+import type { TokenList } from './tokenize.js'
 
 /** `#1001`, `n° 1001`: a number sign right before the number (at most three characters before it). */
 const NUMBER_SIGN = /#\s*$|n[°º]\s*$/i
@@ -30,26 +23,21 @@ const PREFIX_GAP = /^[-/.]?$/
  * 1 for a number word or sign alone (`No.`, `#`, `n°`) or a word that is also something else (`RE`, `FRA`), 0
  * for none. Only 2 makes a number of digits only a whole invoice number.
  */
-export function invoiceWordLevel(text: string, tokens: readonly Token[], at: number): 0 | 1 | 2 {
+export function invoiceWordLevel(text: string, tokens: TokenList, at: number): 0 | 1 | 2 {
   const word = wordBefore(tokens, at)
   if (word !== null && INVOICE_WORDS.has(word)) return WEAK_INVOICE_WORDS.has(word) ? 1 : 2
-  const start = (tokens[at] as Token).start
+  const start = tokens.start(at)
   return NUMBER_SIGN.test(text.slice(Math.max(0, start - 3), start)) ||
-    (at > 0 && NUMBER_WORDS.has((tokens[at - 1] as Token).text))
+    (at > 0 && NUMBER_WORDS.has(tokens.key(at - 1)))
     ? 1
     : 0
 }
 
 /** What else a run of digits tokens[from, to) may be: a date, a labelled customer/order/trace number, a customer id. */
-export function conflictsOf(
-  scan: FieldHits,
-  tokens: readonly Token[],
-  from: number,
-  to: number,
-): TextConflict[] {
+export function conflictsOf(scan: FieldHits, tokens: TokenList, from: number, to: number): TextConflict[] {
   const { text, source, index } = scan
-  const start = (tokens[from] as Token).start
-  const end = (tokens[to - 1] as Token).end
+  const start = tokens.start(from)
+  const end = tokens.end(to - 1)
   const written = text.slice(start, end)
   const conflicts: TextConflict[] = []
   if (overlaps(scan.datesOf(), start, end)) {
@@ -103,21 +91,20 @@ export function conflictsOf(
  */
 export function otherPrefixOf(
   text: string,
-  tokens: readonly Token[],
+  tokens: TokenList,
   from: number,
   to: number,
 ): TextConflict | null {
-  const before = tokens[from - 1]
-  const first = tokens[from] as Token
+  if (from === 0) return null
+  const before = tokens.key(from - 1)
   if (
-    before &&
-    !isDigitToken(before) &&
-    !INVOICE_WORDS.has(before.text) &&
-    !NUMBER_WORDS.has(before.text) &&
-    !OTHER_LABELS.has(before.text) &&
-    PREFIX_GAP.test(text.slice(before.end, first.start))
+    !tokens.isDigits(from - 1) &&
+    !INVOICE_WORDS.has(before) &&
+    !NUMBER_WORDS.has(before) &&
+    !OTHER_LABELS.has(before) &&
+    PREFIX_GAP.test(text.slice(tokens.end(from - 1), tokens.start(from)))
   ) {
-    const written = text.slice(before.start, (tokens[to - 1] as Token).end)
+    const written = text.slice(tokens.start(from - 1), tokens.end(to - 1))
     return { code: 'other_prefix', text: `“${written}” carries another prefix than the invoice’s number` }
   }
   return null

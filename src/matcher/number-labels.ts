@@ -1,28 +1,22 @@
 import { LABEL_NAMES, LIST_WORDS, NUMBER_WORDS, OTHER_LABELS, type NumberLabel } from './reference-words.js'
 import { isAlphanumeric } from './normalize-reference.js'
-import { tokenize, type Token } from './tokenize.js'
+import { tokenize, type TokenList } from './tokenize.js'
 
 /** What stands between the numbers of a list (`4711, 4712`, `4711/4712`, `2024-0315 + 2024-0316`). */
 const LIST_GAP = /^[\s,;/&+.-]*$/
-
-/** Whether a token is a number (tokens are runs of digits or of letters). */
-export function isDigitToken(token: Token): boolean {
-  const code = token.text.charCodeAt(0)
-  return code >= 48 && code <= 57
-}
 
 /**
  * The word before token `at`, past a word for “number” and past a one- or two-digit code (`TRN*1*<trace>` in
  * ACH addenda); null when a longer number stands right before it.
  */
-export function wordBefore(tokens: readonly Token[], at: number): string | null {
+export function wordBefore(tokens: TokenList, at: number): string | null {
   for (let index = at - 1, steps = 0; index >= 0 && steps < 2; index--, steps++) {
-    const token = tokens[index] as Token
-    if (isDigitToken(token)) {
-      if (token.end - token.start > 2) return null
+    if (tokens.isDigits(index)) {
+      if (tokens.end(index) - tokens.start(index) > 2) return null
       continue
     }
-    if (!NUMBER_WORDS.has(token.text)) return token.text
+    const word = tokens.key(index)
+    if (!NUMBER_WORDS.has(word)) return word
   }
   return null
 }
@@ -32,18 +26,15 @@ export function wordBefore(tokens: readonly Token[], at: number): string | null 
  * (`PO 4711, 4712 und 4713`: 4712 and 4713 are order numbers too). The list runs back over numbers separated by
  * punctuation, spaces or a word for “and”.
  */
-export function listStart(text: string, tokens: readonly Token[], at: number): number {
+export function listStart(text: string, tokens: TokenList, at: number): number {
   let first = at
   while (first > 0) {
-    const previous = tokens[first - 1] as Token
-    const current = tokens[first] as Token
-    if (isDigitToken(previous)) {
-      if (!LIST_GAP.test(text.slice(previous.end, current.start))) break
+    if (tokens.isDigits(first - 1)) {
+      if (!LIST_GAP.test(text.slice(tokens.end(first - 1), tokens.start(first)))) break
       first--
       continue
     }
-    const before = tokens[first - 2]
-    if (LIST_WORDS.has(previous.text) && before !== undefined && isDigitToken(before)) {
+    if (LIST_WORDS.has(tokens.key(first - 1)) && first > 1 && tokens.isDigits(first - 2)) {
       first -= 2
       continue
     }
@@ -60,9 +51,8 @@ export function labelBefore(
   const tokens = tokenize(text, Math.max(0, offset - 64), offset)
   const at = tokens.length
   // The reference itself is not among the tokens: walk the list back from the last number before it, if any.
-  const last = tokens[at - 1]
   const start =
-    last !== undefined && isDigitToken(last) && LIST_GAP.test(text.slice(last.end, offset))
+    at > 0 && tokens.isDigits(at - 1) && LIST_GAP.test(text.slice(tokens.end(at - 1), offset))
       ? listStart(text, tokens, at - 1)
       : at
   const word = wordBefore(tokens, start)

@@ -10,7 +10,7 @@ import { OTHER_LABELS } from './reference-words.js'
 import { compareAge } from './invoice-age.js'
 import { advanceWording, awaitingInvoice, unknownInvoiceNumbers } from './not-yet-invoiced.js'
 import { suggestionKey, suggestMatch } from './suggest.js'
-import { tokenize, type Token } from './tokenize.js'
+import { tokenize } from './tokenize.js'
 import { remittancePurpose } from './unwrap-remittance.js'
 import { referenceTexts, type Evidence, type MatchTransaction } from './types.js'
 
@@ -29,16 +29,16 @@ export function unexplainedNumbers(transaction: MatchTransaction): string[] {
     const tokens = tokenize(text)
     let dates: ReturnType<typeof dateSpans> | null = null
     for (let at = 0; at < tokens.length; at++) {
-      const token = tokens[at] as Token
+      const start = tokens.start(at)
+      const end = tokens.end(at)
       // A token of digits is nothing but digits as written: four or more of them, read without a slice.
-      const first = token.text.charCodeAt(0)
-      if (token.end - token.start < 4 || first < 48 || first > 57 || token.text === amount) continue
+      if (end - start < 4 || !tokens.isDigits(at) || tokens.key(at) === amount) continue
       // The label may stand before a word for number (`Auftrags-Nr. 2600716`).
       const before = wordBefore(tokens, at)
       if (before !== null && OTHER_LABELS.has(before)) continue
       dates ??= dateSpans(text)
-      if (overlaps(dates, token.start, token.end)) continue
-      found.push(text.slice(token.start, token.end))
+      if (overlaps(dates, start, end)) continue
+      found.push(text.slice(start, end))
     }
   }
   return found

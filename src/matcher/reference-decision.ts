@@ -135,7 +135,8 @@ export function allocateByReference(
   const { allocator } = context
   const { transaction } = payment
   const field = found.field
-  const named: Named[] = []
+  // Mostly one invoice is named: the list is made at the first (one pushed onto an empty list gets room for 17).
+  let listed: Named[] | null = null
   for (const hit of found.hits) {
     const resolved = resolve(context, payment, hit)
     if ('ambiguous' in resolved) {
@@ -148,9 +149,11 @@ export function allocateByReference(
       return
     }
     for (const ledger of resolved.ledgers) {
-      if (!named.some((item) => item.ledger === ledger)) named.push({ ledger, hit, field })
+      if (listed === null) listed = [{ ledger, hit, field }]
+      else if (!listed.some((item) => item.ledger === ledger)) listed.push({ ledger, hit, field })
     }
   }
+  const named = listed ?? []
   const setAside: readonly Evidence[] =
     found.setAside.length === 0
       ? NO_EVIDENCE

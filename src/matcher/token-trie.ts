@@ -146,7 +146,8 @@ export class TokenTrie<T> {
     from = 0,
     to = tokens.length,
   ): readonly TrieMatch<U>[] {
-    // Most texts name nothing: the list is made at the first match (until then the shared empty one).
+    // Most texts name nothing or one key: the list is made at the first match, at its size (until then the shared
+    // empty one).
     let matches: TrieMatch<U>[] | null = null
     const root = this.root.children
     if (!root) return NO_MATCHES
@@ -177,7 +178,9 @@ export class TokenTrie<T> {
         entry = entry.children.get(slotOf(tokens[index] as string))
       }
       if (end !== -1) {
-        ;(matches ??= []).push({ start, end, values: values === null ? [read(bare as T)] : values.map(read) })
+        const match = { start, end, values: values === null ? [read(bare as T)] : values.map(read) }
+        if (matches === null) matches = [match]
+        else matches.push(match)
         start = end
       } else {
         start++

@@ -51,7 +51,7 @@ export function candidateKeys(
     // Lines wrapped at 27 or 35 characters are read whole, as the matcher reads them.
     const text = unwrapRemittance(written)
     for (const part of normalizeReference(text)) {
-      const tokens = part.tokens.map((token) => token.text)
+      const tokens = part.tokens.keys
       if (part.kind === 'code') {
         if (tokens.length > 0) keys.add(tokens.join(' '))
         if (part.compact) keys.add(part.compact)
@@ -69,7 +69,7 @@ export function candidateKeys(
           keys.add(tokens.slice(start, end).join(' '))
         }
       }
-      const raw = part.tokens.map((token) => text.slice(token.start, token.end).toUpperCase())
+      const raw = tokens.map((_, at) => text.slice(part.tokens.start(at), part.tokens.end(at)).toUpperCase())
       for (let start = 0; start < raw.length; start++) {
         keys.add(raw[start] as string)
         let run = raw[start] as string
@@ -81,8 +81,8 @@ export function candidateKeys(
           last = end
         }
         // A KID's mod-11 check digit `-` after the digits is part of what is checked.
-        const written = kidDashAt(text, part.tokens[last]?.end ?? text.length) ? `${run}-` : run
-        const before = part.tokens[start - 1]?.text
+        const written = kidDashAt(text, part.tokens.end(last)) ? `${run}-` : run
+        const before = start > 0 ? part.tokens.key(start - 1) : undefined
         if (
           before !== undefined &&
           STRUCTURED_LABELS.has(before) &&
