@@ -7,10 +7,6 @@ import type { ReferenceHit, ReferenceSource, TextConflict } from './reference-hi
 const NO_CONFLICTS: readonly TextConflict[] = []
 const NO_HITS: readonly ReferenceHit[] = []
 
-// Where each hit of the field being read starts, reused: one field is read at a time, to its end, and only the first
-// `hits.length` are read (numbers stored in a long-lived list cost no write barrier, unlike new objects).
-const STARTS: number[] = []
-
 function idOf(invoice: MatchInvoice): string {
   return invoice.id
 }
@@ -56,6 +52,8 @@ export class FieldHits {
   // Most fields name one invoice or none: the list is made at the first hit, at its size (one pushed onto an empty
   // list is given room for 17).
   private list: ReferenceHit[] | null = null
+  /** Where each hit starts in the text, beside `list`; made with it. */
+  private starts: number[] | null = null
 
   constructor(
     readonly index: InvoiceIndex,
@@ -70,7 +68,7 @@ export class FieldHits {
 
   /** Where hit `at` starts in the text (the hits themselves are what callers keep). */
   startOf(at: number): number {
-    return STARTS[at] as number
+    return (this.starts as number[])[at] as number
   }
 
   /** The dates written in the text, read once per field and only when a number needs them. */
@@ -99,16 +97,20 @@ export class FieldHits {
       reference,
       conflicts,
     }
-    if (this.list === null) this.list = [hit]
-    else this.list.push(hit)
-    STARTS[this.list.length - 1] = start
+    if (this.list === null || this.starts === null) {
+      this.list = [hit]
+      this.starts = [start]
+    } else {
+      this.list.push(hit)
+      this.starts.push(start)
+    }
   }
 
   /** The hits in the order written (codes and text parts are read in order, a SWIFT value's text after it). */
   sortByStart(): void {
     const hits = this.list
-    if (hits === null) return
-    const starts = STARTS
+    const starts = this.starts
+    if (hits === null || starts === null) return
     let sorted = true
     for (let at = 1; at < hits.length && sorted; at++)
       sorted = (starts[at - 1] as number) <= (starts[at] as number)
