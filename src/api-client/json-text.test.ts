@@ -37,6 +37,15 @@ describe('jsonText', () => {
     expect(JSON.parse(text)).toStrictEqual({ counterpartyAccountMasked: '••4321', é: '日本 😀 café' })
   })
 
+  it('finds non-ASCII bytes wherever the body starts in its memory (it reads four bytes a step)', () => {
+    const body = utf8('{"a":"x•yz","b":"é","c":"abcdefgh😀"}')
+    for (let offset = 0; offset < 8; offset++) {
+      const bytes = Buffer.alloc(body.length + offset)
+      body.copy(bytes, offset)
+      expect(JSON.parse(jsonText(bytes.subarray(offset)))).toStrictEqual(JSON.parse(body.toString()))
+    }
+  })
+
   it.each([
     ['raw and escaped Latin-1 side by side', '{"a":"é\\u00e9"}'],
     ['an escaped backslash before a non-ASCII character', '["\\\\•"]'],
