@@ -12,6 +12,7 @@ import {
 import { decideRetry, type AttemptOutcome } from './retry-policy.js'
 import { SpanKind, failSpan, inSpan, injectTraceHeaders } from '../observability/index.js'
 import { pathTemplate } from './path-template.js'
+import { bodyText, jsonText } from './json-text.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -192,11 +193,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           attempt,
           elapsedMs: now() - started,
         })
-        if (result.response.ok) return parseSuccess(req.schema, result.text, result.response, requestId)
+        if (result.response.ok) return parseSuccess(req.schema, result.body, result.response, requestId)
         // Redacted before parsing, so nothing built from the body (message, details, stack) can hold the key.
         error = errorFromResponse(
           result.response.status,
-          parseJson(redact(result.text)),
+          parseJson(redact(bodyText(result.body))),
           result.response.headers,
           now(),
         )
@@ -234,7 +235,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   type AttemptResult =
-    { kind: 'answer'; response: Response; text: string } | { kind: 'failed'; error: BankConnectionError }
+    { kind: 'answer'; response: Response; body: Buffer } | { kind: 'failed'; error: BankConnectionError }
 
   async function attemptOnce(
     url: string,
@@ -253,8 +254,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         signal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,
       })
       // The timeout covers the body too: a server that stalls mid-body is as stuck as one that never answers.
-      const text = await response.text()
-      return { kind: 'answer', response, text }
+      const answered = Buffer.from(await response.arrayBuffer())
+      return { kind: 'answer', response, body: answered }
     } catch (cause) {
       if (signal?.aborted) throw signal.reason
       if (timeout.signal.aborted) {
@@ -278,9 +279,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
   }
 
-  function parseSuccess(schema: z.ZodType | undefined, text: string, response: Response, requestId?: string) {
+  function parseSuccess(schema: z.ZodType | undefined, body: Buffer, response: Response, requestId?: string) {
     if (schema === undefined) return undefined
-    const json = parseJson(text)
+    const json = parseJson(jsonText(body))
     if (json === NOT_JSON) {
       throw new ResponseValidationError({
         message: `The ${response.status} answer is not JSON.`,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { asIsCheck } from './as-is-check.js'
 import { DecimalString, IsoDate, IsoDateTime, Uuid } from './common.js'
 
 // The sync stream's wire format: the transaction every event carries (also what list and get return) and the
@@ -56,6 +57,9 @@ export const Transaction = z.looseObject({
   rail: Rail.optional(),
 })
 export type Transaction = z.infer<typeof Transaction>
+
+/** A transaction zod would return unchanged is taken as it came, without zod's copy; any other is zod's to read. */
+const transactionAsIs = asIsCheck(Transaction)
 
 // ── sync events, in any dialect ─────────────────────────────────────────────────────────────────────────────────
 
@@ -219,7 +223,9 @@ export function readSyncEvent(raw: unknown, dialect?: SyncDialect | null): SyncE
       'no_transaction',
       `an ${kind.type} event carries no transaction object`,
     )
-  const parsed = Transaction.safeParse(raw.transaction)
+  const parsed = transactionAsIs?.(raw.transaction)
+    ? { success: true as const, data: raw.transaction as Transaction }
+    : Transaction.safeParse(raw.transaction)
   if (!parsed.success) {
     const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(root)'))]
     return unreadableEvent(
