@@ -8,6 +8,7 @@ import pRetry, { AbortError } from 'p-retry'
 import { APP_EVENT_LEASE_MS } from '../src/app-events/index.js'
 import { createVirtualClock } from '../src/clock/index.js'
 import { APP_EVENTS_QUEUE, MATCHING_QUEUE } from '../src/queue/index.js'
+import { countPendingMatches } from '../src/store/index.js'
 import { startAppEndpoint } from '../test/support/chaos/app-endpoint.js'
 import { startCluster, type ChaosQueue } from '../test/support/chaos/cluster.js'
 import { waitUntil } from '../test/support/chaos/wait-until.js'
@@ -240,10 +241,7 @@ async function run(queue: ChaosQueue, load: Load) {
     const sampleDepths = async () => {
       for (const [name, counts] of Object.entries(await cluster.queueCounts()))
         (depths[name] ??= []).push(counts.waiting ?? 0)
-      const { rows } = await sql<{ n: string }>`select count(*) as n from pending_matches`.execute(
-        cluster.database.db,
-      )
-      ;(depths.pending_matches ??= []).push(Number(rows[0]?.n ?? 0))
+      ;(depths.pending_matches ??= []).push(await countPendingMatches(cluster.database.db))
     }
     const sampler = setInterval(() => void sampleDepths().catch(() => undefined), 5_000)
     // CPU time is the figure a shared machine leaves steady: the cluster's processes (receiver, workers) and their
