@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applySyncPage, encodeTransactionRows, saveStreamHead } from '../../src/store/index.js'
-import { CONNECTION_A, mirrorRow, txId } from '../support/mirror-fixture.js'
+import { CONNECTION_A, mirrorRow, queuedEntries, txId } from '../support/mirror-fixture.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
 
 let database: TestDatabase
@@ -17,15 +17,7 @@ afterAll(async () => {
   await database?.drop()
 })
 
-/** Matching's outbox entries in order (a sync page's row holds its ids in transaction_ids). */
-const queued = async () =>
-  (
-    await sql<{ id: string }>`
-      select e.id from pending_matches p,
-        unnest(coalesce(p.transaction_ids::text[], array[p.entity_id])) with ordinality as e(id, n)
-      order by p.seq, e.n
-    `.execute(database.db)
-  ).rows.map((r) => r.id)
+const queued = () => queuedEntries(database.db)
 
 describe('applySyncPage with rows encoded ahead of the write', () => {
   it('writes the same rows as unencoded ones, quoting what needs it, and queues every touched id once', async () => {

@@ -1,7 +1,6 @@
-import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applySyncPage, saveStreamHead, upsertTransactions } from '../../src/store/index.js'
-import { CONNECTION_A, mirrorRow, txId } from '../support/mirror-fixture.js'
+import { CONNECTION_A, mirrorRow, queuedEntries, txId } from '../support/mirror-fixture.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
 
 let database: TestDatabase
@@ -20,15 +19,7 @@ afterAll(async () => {
 
 const ids = async () =>
   (await database.db.selectFrom('transactions').select('id').orderBy('id').execute()).map((r) => r.id)
-/** Matching's outbox entries in order (a sync page's row holds its ids in transaction_ids). */
-const queued = async () =>
-  (
-    await sql<{ id: string }>`
-      select e.id from pending_matches p,
-        unnest(coalesce(p.transaction_ids::text[], array[p.entity_id])) with ordinality as e(id, n)
-      order by p.seq, e.n
-    `.execute(database.db)
-  ).rows.map((r) => r.id)
+const queued = () => queuedEntries(database.db)
 const cursor = async () =>
   (await database.db.selectFrom('sync_streams').select('cursor').executeTakeFirstOrThrow()).cursor
 

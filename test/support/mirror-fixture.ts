@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import {
   replaceConnectionAccounts,
   upsertDailyBalances,
@@ -118,4 +118,14 @@ export async function writeMirrorFixture(db: Kysely<Database>): Promise<void> {
     balance(ACCOUNT_A1, '2026-03-03', '760.501', '0.00'),
     balance(ACCOUNT_A2, '2026-03-01', '105.00', '5.00'),
   ])
+}
+
+/** Matching's outbox entries in order (a sync page's row holds its ids in transaction_ids). */
+export async function queuedEntries(db: Kysely<Database>): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    select e.id from pending_matches p,
+      unnest(coalesce(p.transaction_ids::text[], array[p.entity_id])) with ordinality as e(id, n)
+    order by p.seq, e.n
+  `.execute(db)
+  return rows.map((r) => r.id)
 }
