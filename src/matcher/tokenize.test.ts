@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { TokenList, tokenKey, tokenize } from './tokenize.js'
 
@@ -48,5 +49,28 @@ describe('tokenize', () => {
 
   it('gives nothing for a text without letters or digits', () => {
     expect(listed(tokenize(' -- / '))).toEqual([])
+  })
+
+  it('counts exactly the tokens it reads, for any text and range (its lists are made at the counted size)', () => {
+    const text = fc.string({ unit: fc.constantFrom(...'aZ09 -_/.•éÜ日ß'.split('')), maxLength: 40 })
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), (source, a, b) => {
+        const from = Math.min(a, b) % (source.length + 1)
+        const to = from + (Math.max(a, b) % (source.length - from + 1))
+        const tokens = tokenize(source, from, to)
+        expect(Object.keys(tokens.keys)).toHaveLength(tokens.length)
+        let end = from
+        for (let at = 0; at < tokens.length; at++) {
+          const run = source.slice(tokens.start(at), tokens.end(at))
+          expect(tokens.start(at)).toBeGreaterThanOrEqual(end)
+          expect(tokens.end(at)).toBeLessThanOrEqual(to)
+          expect(tokens.key(at)).toBe(
+            /^\d+$/.test(run) ? String(run.replace(/^0+(?=\d)/, '')) : run.toUpperCase(),
+          )
+          end = tokens.end(at)
+        }
+      }),
+      { numRuns: 2000 },
+    )
   })
 })
