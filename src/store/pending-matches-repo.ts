@@ -37,6 +37,8 @@ export type PendingMatch = { seq: string; kind: PendingMatchKind; entityId: stri
 
 /** An outbox row's entries in order: its one entity, or a sync page's transactions (applySyncPage). */
 const ENTRIES = sql`coalesce(transaction_ids::text[], array[entity_id])`
+/** How many entries an outbox row holds. */
+const ENTRY_COUNT = sql`coalesce(cardinality(transaction_ids), 1)`
 
 /**
  * Takes the oldest queued entries, up to `limit`, out of the outbox, in their order, with the mirrored rows of the
@@ -55,8 +57,7 @@ export async function takePendingMatches(
   const result = await sql<Taken & MatchTransactionRow>`
     with head as (
       select seq, kind, ${ENTRIES} as entries,
-        sum(coalesce(cardinality(transaction_ids), 1)) over (order by seq) - coalesce(cardinality(transaction_ids), 1)
-          as before
+        sum(${ENTRY_COUNT}) over (order by seq) - ${ENTRY_COUNT} as before
       from (select * from pending_matches order by seq limit ${limit}) oldest
     ), took as (
       select seq, kind, entries, before, before + cardinality(entries) <= ${limit} as whole
@@ -93,7 +94,7 @@ export async function takePendingMatches(
 /** How many entries are queued (a sync page's row counts as its transactions). */
 export async function countPendingMatches(db: Kysely<Database>): Promise<number> {
   const { rows } = await sql<{ n: string }>`
-    select coalesce(sum(coalesce(cardinality(transaction_ids), 1)), 0) as n from pending_matches
+    select coalesce(sum(${ENTRY_COUNT}), 0) as n from pending_matches
   `.execute(db)
   return Number(rows[0]?.n ?? 0)
 }
